@@ -1,0 +1,27 @@
+"""Pyramid solitaire: every rule set of RULES.md, an exact solver, and front ends over one engine."""
+
+from .cards import Card, CardError
+from .deal import CodeError, Deal, DealError, parse_deal
+from .game import Game
+from .moves import Move, MoveError
+from .reasons import IllegalMoveError, Refusal
+from .rules import PRESETS, Rules, RulesError, find_rules
+
+__all__ = [
+    "PRESETS",
+    "Card",
+    "CardError",
+    "CodeError",
+    "Deal",
+    "DealError",
+    "Game",
+    "IllegalMoveError",
+    "Move",
+    "MoveError",
+    "Refusal",
+    "Rules",
+    "RulesError",
+    "find_rules",
+    "parse_deal",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,99 @@
+"""What a position tells a player: dead cards (詰み札) and the plain hint of seed 001.
+
+**Dead card.**  A pyramid card none of whose possible partners can ever meet it again: every card of
+the value it needs that is still in play (pyramid, stock or waste) lies in the triangle of cards that
+cover it — those must all go before it is exposed — or none is left at all.  Kings (a card worth the
+target, where lone cards go) are never dead, and nothing is dead while a joker is in play.  With the
+``overlap`` option a partner that directly covers the card still counts.  With ``triples`` a card is
+dead only if no partner and no two cards summing to what it needs can meet it either.  Once dead, a
+card stays dead however play goes on, so the deal can no longer be won (the converse is not true: a
+deal can be lost without any dead card).
+
+Only cards the player can see are reported (``visible_only``) so that nothing leaks from face-down rows;
+the facts used — where visible cards lie and which cards are gone — are all public.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from itertools import combinations
+
+from .layout import bits
+from .table import DRAW_ACTION, RECYCLE_ACTION, Action, Position, Table
+
+
+def dead_slots(table: Table, pos: Position, visible_only: bool = True) -> int:
+    """Bitmask of the dead pyramid slots of ``pos``."""
+    if pos.jokers:
+        return 0
+    rules = table.rules
+    values = table.values
+    triangle = table.layout.triangle
+    coverers = table.layout.coverers
+    overlap = rules.overlap and rules.open_pyramid
+    alive = bits(pos.pyramid) + [table.pyramid_size + i for i in bits(pos.stock)]
+    by_value: dict[int, list[int]] = defaultdict(list)
+    for place in alive:
+        by_value[values[place]].append(place)
+    lone = rules.target if rules.lone_kings else None
+    candidates = table.visible(pos) if visible_only else pos.pyramid
+    dead = 0
+    for slot in bits(candidates):
+        value = values[slot]
+        if value == lone:
+            continue
+        blocked = triangle[slot]
+
+        def can_meet(place: int, slot: int = slot, blocked: int = blocked) -> bool:
+            if place >= table.pyramid_size:
+                return True
+            if place == slot:
+                return False
+            return not blocked >> place & 1 or (overlap and bool(coverers[slot] >> place & 1))
+
+        if any(can_meet(p) for p in by_value.get(rules.target - value, ())):
+            continue
+        if rules.triples and _triple_possible(table, slot, by_value, can_meet):
+            continue
+        dead |= 1 << slot
+    return dead
+
+
+def _triple_possible(table: Table, slot: int, by_value: dict[int, list[int]], can_meet: object) -> bool:
+    """True if two cards that could both meet ``slot`` sum to what it needs."""
+    assert callable(can_meet)
+    need = table.rules.target - table.values[slot]
+    triangle = table.layout.triangle
+    free = [p for ps in by_value.values() for p in ps if p != slot and can_meet(p)]
+    for a, b in combinations(free, 2):
+        if table.values[a] + table.values[b] != need:
+            continue
+        if a < table.pyramid_size and b < table.pyramid_size and (
+                triangle[a] >> b & 1 or triangle[b] >> a & 1):
+            continue
+        return True
+    return False
+
+
+def plain_hint(table: Table, pos: Position) -> Action | None:
+    """The hint of seed 001 from what the player can see: a removable pair or king, else draw (or
+    recycle).  Among removals it prefers one that makes no new dead card, then the most pyramid cards,
+    then the most cards newly exposed."""
+    removals = table.removals(pos)
+    if removals:
+        dead_before = dead_slots(table, pos).bit_count()
+        exposed_before = table.exposed(pos).bit_count()
+
+        def rank(action: tuple[int, ...]) -> tuple[int, int, int, int]:
+            after = table.remove(pos, action)
+            new_dead = dead_slots(table, after).bit_count() > dead_before
+            pyramid_cards = sum(1 for p in action if table.is_pyramid(p))
+            exposed_gain = table.exposed(after).bit_count() - exposed_before + pyramid_cards
+            return (0 if new_dead else 1, pyramid_cards, exposed_gain, -min(action))
+
+        return max(removals, key=rank)
+    if table.can_draw(pos):
+        return DRAW_ACTION
+    if table.can_recycle(pos):
+        return RECYCLE_ACTION
+    return None

@@ -1,0 +1,138 @@
+"""The ``pyramid-solitaire`` command: play, deal, replay (solve, study, serve and stats join later).
+
+Bad input (notation, codes, moves, records, rule sets) prints one line naming the problem and exits 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from .deal import MAX_NUMBER, Deal, DealError, parse_deal
+from .game import Game
+from .moves import MoveError
+from .record import RecordError, read_record, replay
+from .rules import RulesError, find_rules
+from .terminal import play, render
+
+EXIT_REFUSED = 1
+EXIT_BAD_INPUT = 2
+PROG = "pyramid-solitaire"
+
+
+class UsageError(Exception):
+    """Bad input from the command line; printed as one line, exit status 2."""
+
+
+def _deal_from_args(args: argparse.Namespace) -> Deal:
+    rules = find_rules(args.rules) if args.rules else None
+    if args.deal is not None:
+        return Deal.from_notation(args.deal, rules or "classic")
+    if args.code:
+        return parse_deal(args.code, rules)
+    number = args.number if args.number is not None else secrets.randbelow(MAX_NUMBER + 1)
+    return Deal.from_number(number, rules or "classic")
+
+
+def _add_deal_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("code", nargs="?", help="a deal code such as CL1-R-AAAAAAB")
+    parser.add_argument("--deal", metavar="NOTATION", help="the 52 card tokens of a custom deal")
+    parser.add_argument("--number", type=int, help="deal number of the shuffle")
+    parser.add_argument("--random", action="store_true", help="a random deal number (the default)")
+    parser.add_argument("--rules", metavar="R", help="rule set, e.g. classic or thirteen(jokers=2)")
+
+
+def cmd_deal(args: argparse.Namespace) -> int:
+    """Print a deal's layout, or its code, rules and notation as JSON."""
+    deal = _deal_from_args(args)
+    if args.json:
+        print(json.dumps({"code": deal.code, "full_code": deal.full_code, "rules": str(deal.rules),
+                          "number": deal.number, "notation": deal.notation}, ensure_ascii=False))
+        return 0
+    game = Game(deal)
+    print(render(game, args.lang))
+    print(deal.notation)
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Replay a record and print the final position."""
+    if args.file in (None, "-"):
+        text = sys.stdin.read()
+    else:
+        try:
+            with open(args.file, encoding="utf-8") as handle:
+                text = handle.read()
+        except OSError as exc:
+            raise UsageError(f"cannot read {args.file}: {exc.strerror}") from None
+    result = replay(read_record(text))
+    game = result.game
+    summary: dict[str, Any] = game.summary()
+    if result.refusal is not None:
+        summary["error"] = {**result.refusal.to_json(), "entry": result.failed_at, "move": result.failed_entry}
+    if args.json:
+        print(json.dumps(summary, ensure_ascii=False))
+    else:
+        print(render(game, args.lang))
+        if result.refusal is not None:
+            print(f"move {result.failed_at} ({result.failed_entry}) refused: {result.refusal.message(args.lang)}")
+    return EXIT_REFUSED if result.refusal is not None else 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Play in the terminal, one command per line."""
+    game = Game(_deal_from_args(args))
+    play(game, sys.stdin, sys.stdout, args.lang)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (its help is the command's reference)."""
+    parser = argparse.ArgumentParser(prog=PROG, description="Pyramid solitaire: play, deal, replay.")
+    parser.add_argument("--lang", choices=("ja", "en"), default="ja", help="language of messages")
+    sub = parser.add_subparsers(dest="command")
+
+    deal = sub.add_parser("deal", help="print a deal")
+    _add_deal_options(deal)
+    deal.add_argument("--json", action="store_true", help="print {code, rules, notation} as JSON")
+    deal.set_defaults(func=cmd_deal)
+
+    rep = sub.add_parser("replay", help="replay a game record and print the final position")
+    rep.add_argument("file", nargs="?", help="record file, or - for standard input (the default)")
+    rep.add_argument("--json", action="store_true", help="print the final figures as JSON")
+    rep.set_defaults(func=cmd_replay)
+
+    pl = sub.add_parser("play", help="play in the terminal (the default)")
+    _add_deal_options(pl)
+    pl.set_defaults(func=cmd_play)
+    for child in (deal, rep, pl):
+        child.add_argument("--lang", choices=("ja", "en"), default=argparse.SUPPRESS,
+                           help="language of messages")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        args = parser.parse_args([*(argv or sys.argv[1:]), "play"])
+    try:
+        status: int = args.func(args)
+        return status
+    except (DealError, RulesError, RecordError, MoveError, UsageError) as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+
+def entry() -> None:
+    """Console-script wrapper that exits with :func:`main`'s status."""
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry()

@@ -1,0 +1,367 @@
+"""Deals: the notation of RULES.md, the documented shuffle, and deal codes.
+
+**Notation.** 52 card tokens (48 for the Spanish deck) separated by white space: the pyramid row by row
+from the apex, then the rest of the deck in dealing order, the first to be dealt first.
+
+**Shuffle** (version 1; see ``docs/deals.md``).  Deal number ``n`` seeds a SplitMix64 generator with
+``n`` xor a fixed salt; a Fisher–Yates shuffle of the plain deck order (clubs, diamonds, hearts, spades,
+each ace to king) draws each index ``j <= i`` by rejection sampling, so the result depends on nothing
+but ``n`` and the deck size — never on Python's ``random`` module, whose algorithms may change.
+
+**Codes.**  ``CL1-N-AAAAAAS``: the rule set (two letters and a version digit, then any options that
+differ from the preset, each a letter and a number), a difficulty letter (``E`` easy, ``N`` normal,
+``R`` random), and the deal number in seven letters, base 26, ``A`` = 0.  A *full code*
+``CL1-X-…`` replaces the number by the rank of the whole permutation (48 letters for 52 cards), so any
+deal — a custom one too — has a code.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Final
+
+from .cards import Card, CardError, full_deck, spanish_deck
+from .rules import PRESET_CODES, PRESET_VERSIONS, PRESETS, Rules, RulesError
+
+SHUFFLE_VERSION: Final = 1
+_SALT: Final = 0x5059_5241_4D49_4431  # "PYRAMID1"
+_MASK64: Final = (1 << 64) - 1
+NUMBER_LETTERS: Final = 7
+ALPHABET: Final = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+MAX_NUMBER: Final = len(ALPHABET) ** NUMBER_LETTERS - 1
+DIFFICULTIES: Final = {"E": "easy", "N": "normal", "R": "random"}
+FULL_CODE_LETTER: Final = "X"
+
+
+class DealError(ValueError):
+    """A deal that cannot be: wrong count, missing, repeated or unknown cards."""
+
+
+class CodeError(DealError):
+    """A deal code that names no deal."""
+
+
+def deck_for(rules: Rules) -> tuple[Card, ...]:
+    """The plain-order deck the rule set plays with."""
+    return full_deck() if rules.deck == len(full_deck()) else spanish_deck()
+
+
+class SplitMix64:
+    """The SplitMix64 generator (Steele, Lea and Flood, 2014): small, fast and fully specified."""
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & _MASK64
+
+    def next(self) -> int:
+        """The next 64-bit output."""
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def below(self, bound: int) -> int:
+        """A uniform integer in ``[0, bound)`` by rejection sampling (no modulo bias)."""
+        limit = (1 << 64) - ((1 << 64) % bound)
+        while True:
+            value = self.next()
+            if value < limit:
+                return value % bound
+
+
+def shuffled_deck(number: int, deck: tuple[Card, ...]) -> tuple[Card, ...]:
+    """Deal ``number`` of the documented shuffle (version 1)."""
+    if not 0 <= number <= MAX_NUMBER:
+        raise DealError(f"deal number must be 0-{MAX_NUMBER}, not {number}")
+    cards = list(deck)
+    rng = SplitMix64(number ^ _SALT)
+    for i in range(len(cards) - 1, 0, -1):
+        j = rng.below(i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return tuple(cards)
+
+
+def parse_cards(text: str, rules: Rules) -> tuple[Card, ...]:
+    """Parse and validate deal notation for ``rules``' deck; raise :class:`DealError` naming the problem."""
+    tokens = text.split()
+    deck = deck_for(rules)
+    cards: list[Card] = []
+    for number, token in enumerate(tokens, start=1):
+        try:
+            card = Card.parse(token)
+        except CardError as exc:
+            raise DealError(f"token {number}: {exc}") from None
+        if card.is_joker:
+            raise DealError(f"token {number}: jokers are not dealt; the rule set adds them")
+        if card not in deck:
+            raise DealError(f"token {number}: {card} is not in the {len(deck)}-card deck")
+        cards.append(card)
+    counts = Counter(cards)
+    repeated = [card for card in deck if counts[card] > 1]
+    missing = [card for card in deck if counts[card] == 0]
+    problems = []
+    if repeated:
+        problems.append("repeated " + " ".join(str(c) for c in repeated))
+    if missing:
+        problems.append("missing " + " ".join(str(c) for c in missing))
+    if len(cards) != len(deck):
+        problems.insert(0, f"expected {len(deck)} cards, got {len(cards)}")
+    if problems:
+        raise DealError("; ".join(problems))
+    return tuple(cards)
+
+
+@dataclass(frozen=True)
+class Deal:
+    """An immutable deal for one rule set: ``cards`` in notation order (pyramid first, then the stock).
+
+    ``number`` is the shuffle number when the deal came from one (``None`` for a custom deal), and
+    ``difficulty`` the letter its code carries.
+    """
+
+    rules: Rules
+    cards: tuple[Card, ...]
+    number: int | None = None
+    difficulty: str = "R"
+
+    def __post_init__(self) -> None:
+        parse_cards(" ".join(str(c) for c in self.cards), self.rules)
+        if self.difficulty not in DIFFICULTIES:
+            raise CodeError(f"unknown difficulty letter {self.difficulty!r} (expected E, N or R)")
+
+    @classmethod
+    def from_notation(cls, text: str, rules: Rules | str = "classic") -> Deal:
+        """Parse deal notation (see the module docstring)."""
+        from .rules import find_rules
+
+        rules = find_rules(rules)
+        cards = parse_cards(text, rules)
+        number = None
+        return cls(rules, cards, number, "R")
+
+    @classmethod
+    def from_number(cls, number: int, rules: Rules | str = "classic", difficulty: str = "R") -> Deal:
+        """Deal ``number`` of the shuffle under ``rules``."""
+        from .rules import find_rules
+
+        rules = find_rules(rules)
+        return cls(rules, shuffled_deck(number, deck_for(rules)), number, difficulty)
+
+    @classmethod
+    def from_code(cls, code: str) -> Deal:
+        """The deal a code names (short or full); raise :class:`CodeError` naming what is wrong."""
+        return decode(code)
+
+    @property
+    def notation(self) -> str:
+        """The deal as notation: canonical tokens separated by single spaces."""
+        return " ".join(str(card) for card in self.cards)
+
+    @property
+    def pyramid(self) -> tuple[Card, ...]:
+        """The pyramid cards, apex first."""
+        return self.cards[: self.rules.pyramid_size]
+
+    @property
+    def stock(self) -> tuple[Card, ...]:
+        """The other cards in dealing order (with ``waste_start`` the first goes to the waste)."""
+        return self.cards[self.rules.pyramid_size :]
+
+    @property
+    def code(self) -> str:
+        """The short code when the deal has a number, else the full code."""
+        if self.number is None:
+            return self.full_code
+        return f"{rules_code(self.rules)}-{self.difficulty}-{_letters(self.number, NUMBER_LETTERS)}"
+
+    @property
+    def full_code(self) -> str:
+        """A code that spells out the whole permutation; works for any deal."""
+        deck = deck_for(self.rules)
+        rank = permutation_rank(self.cards, deck)
+        return f"{rules_code(self.rules)}-{FULL_CODE_LETTER}-{_letters(rank, full_code_letters(len(deck)))}"
+
+    def __str__(self) -> str:
+        return self.code
+
+
+# --- rule-set part of the code ---------------------------------------------------------------------
+
+#: Option letters of the code's first group, in the order they are written.
+_CODE_OPTIONS: Final = (
+    ("P", "passes"),
+    ("S", "strict"),
+    ("V", "overlap"),
+    ("K", "stock_top_usable"),
+    ("D", "drawn_spot"),
+    ("W", "stock_waste_pairs"),
+    ("A", "waste_start"),
+    ("O", "open_pyramid"),
+    ("J", "jokers"),
+    ("T", "triples"),
+    ("M", "target"),
+    ("L", "lone_kings"),
+    ("C", "deck"),
+    ("R", "rows"),
+    ("G", "scoring"),
+    ("U", "undo_limit"),
+)
+_SCORING_CODES: Final = ("none", "pyramide")
+_PRESET_BY_CODE: Final = {code: name for name, code in PRESET_CODES.items()}
+
+
+def _option_number(name: str, value: object) -> int:
+    if value is None:  # unlimited passes or undo
+        return 0
+    if name == "scoring":
+        return _SCORING_CODES.index(str(value))
+    if isinstance(value, bool):
+        return int(value)
+    assert isinstance(value, int)
+    return value
+
+
+def rules_code(rules: Rules) -> str:
+    """``CL1``, ``TH1J2T1``: preset letters, version digit, then each option that differs from the preset."""
+    base = PRESETS[rules.preset]
+    text = f"{PRESET_CODES[rules.preset]}{PRESET_VERSIONS[rules.preset]}"
+    for letter, name in _CODE_OPTIONS:
+        value = getattr(rules, name)
+        if value != getattr(base, name):
+            text += f"{letter}{_option_number(name, value)}"
+    return text
+
+
+_RULES_CODE_RE: Final = re.compile(r"^([A-Z]{2})(\d)((?:[A-Z]\d+)*)$")
+
+
+def parse_rules_code(text: str) -> Rules:
+    """The rule set of a code's first group."""
+    match = _RULES_CODE_RE.match(text)
+    if not match:
+        raise CodeError(f"bad rule-set part {text!r} (expected e.g. CL1 or TH1J2T1)")
+    letters, version, options = match.groups()
+    if letters not in _PRESET_BY_CODE:
+        raise CodeError(f"unknown rule set {letters!r} in code (known: {', '.join(_PRESET_BY_CODE)})")
+    name = _PRESET_BY_CODE[letters]
+    if int(version) != PRESET_VERSIONS[name]:
+        raise CodeError(f"rule set {letters} has no version {version}")
+    fields = dict(_CODE_OPTIONS)
+    base = PRESETS[name]
+    changes: dict[str, object] = {}
+    for letter, digits in re.findall(r"([A-Z])(\d+)", options):
+        if letter not in fields:
+            raise CodeError(f"unknown option letter {letter!r} in code")
+        field_name = fields[letter]
+        number = int(digits)
+        current = getattr(base, field_name)
+        value: object
+        if field_name == "scoring":
+            if number >= len(_SCORING_CODES):
+                raise CodeError(f"unknown scoring {number} in code")
+            value = _SCORING_CODES[number]
+        elif isinstance(current, bool):
+            if number > 1:
+                raise CodeError(f"option {letter} takes 0 or 1, not {number}")
+            value = bool(number)
+        elif field_name in ("passes", "undo_limit") and number == 0:
+            value = None
+        else:
+            value = number
+        changes[field_name] = value
+    try:
+        rules = base.with_options(**changes)
+    except RulesError as exc:
+        raise CodeError(f"bad options in code: {exc}") from None
+    if rules_code(rules) != text:
+        raise CodeError(f"rule-set part {text!r} is not canonical (write {rules_code(rules)})")
+    return rules
+
+
+# --- numbers as letters and permutations as numbers --------------------------------------------------
+
+
+def _letters(number: int, width: int) -> str:
+    out = []
+    for _ in range(width):
+        number, digit = divmod(number, len(ALPHABET))
+        out.append(ALPHABET[digit])
+    if number:
+        raise CodeError("number too large for its code")
+    return "".join(reversed(out))
+
+
+def _number(letters: str) -> int:
+    value = 0
+    for char in letters:
+        value = value * len(ALPHABET) + ALPHABET.index(char)
+    return value
+
+
+def full_code_letters(deck_size: int) -> int:
+    """Letters needed to write any permutation of ``deck_size`` cards in base 26."""
+    return math.ceil(math.log(math.factorial(deck_size)) / math.log(len(ALPHABET)) + 1e-12)
+
+
+def permutation_rank(cards: tuple[Card, ...], deck: tuple[Card, ...]) -> int:
+    """Lexicographic rank of ``cards`` among the permutations of ``deck`` (Lehmer code)."""
+    remaining = list(deck)
+    rank = 0
+    for card in cards:
+        index = remaining.index(card)
+        rank = rank * len(remaining) + index
+        remaining.pop(index)
+    return rank
+
+
+def permutation_unrank(rank: int, deck: tuple[Card, ...]) -> tuple[Card, ...]:
+    """The permutation of ``deck`` with the given rank."""
+    if not 0 <= rank < math.factorial(len(deck)):
+        raise CodeError("full code is out of range")
+    digits = []
+    for base in range(1, len(deck) + 1):
+        rank, digit = divmod(rank, base)
+        digits.append(digit)
+    remaining = list(deck)
+    return tuple(remaining.pop(digit) for digit in reversed(digits))
+
+
+_CODE_RE: Final = re.compile(r"^([A-Z0-9]+)-([A-Z])-([A-Z]+)$")
+
+
+def decode(code: str) -> Deal:
+    """The deal a code names (see the module docstring)."""
+    text = code.strip().upper()
+    match = _CODE_RE.match(text)
+    if not match:
+        raise CodeError(f"not a deal code: {code.strip()!r} (expected e.g. CL1-N-AAAAAAS)")
+    rules = parse_rules_code(match.group(1))
+    kind, letters = match.group(2), match.group(3)
+    deck = deck_for(rules)
+    if kind == FULL_CODE_LETTER:
+        width = full_code_letters(len(deck))
+        if len(letters) != width:
+            raise CodeError(f"a full code has {width} letters after -X-, this one has {len(letters)}")
+        return Deal(rules, permutation_unrank(_number(letters), deck), None, "R")
+    if kind not in DIFFICULTIES:
+        raise CodeError(f"unknown difficulty letter {kind!r} (expected E, N, R, or X for a full code)")
+    if len(letters) != NUMBER_LETTERS:
+        raise CodeError(f"a deal number has {NUMBER_LETTERS} letters, this one has {len(letters)}")
+    return Deal.from_number(_number(letters), rules, kind)
+
+
+def parse_deal(text: str, rules: Rules | str | None = None) -> Deal:
+    """A deal from a code or from notation.  With notation, ``rules`` (default ``classic``) applies;
+    with a code, the code's rule set does and a different ``rules`` is an error."""
+    from .rules import find_rules
+
+    stripped = text.strip()
+    if _CODE_RE.match(stripped.upper()) and len(stripped.split()) == 1:
+        deal = decode(stripped)
+        if rules is not None and find_rules(rules) != deal.rules:
+            raise CodeError(f"code {stripped} is for {deal.rules}, not {find_rules(rules)}")
+        return deal
+    return Deal.from_notation(stripped, rules if rules is not None else "classic")

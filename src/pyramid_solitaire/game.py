@@ -1,0 +1,284 @@
+"""A game in play: validated moves, undo and redo, counters, status, score, dead cards and the player's view.
+
+``Game`` is the mutable board (python-chess style): ``legal_moves``, ``push`` / ``undo`` / ``redo``.
+Every rule comes from :class:`~.table.Table`; ``Game`` only keeps history and counters.  A refused
+action raises :class:`~.reasons.IllegalMoveError` and changes nothing.
+
+Counters follow seed 000: ``moves`` counts removals, draws and recycles (a redo is the move made again,
+so it counts too) and never goes down; ``undos`` counts undo taps (a rewind is one); ``hints`` counts
+hints asked for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .analysis import dead_slots, plain_hint
+from .deal import Deal, parse_deal
+from .layout import bits
+from .moves import DRAW, RECYCLE, Move
+from .reasons import STATUS_MESSAGES, IllegalMoveError, Refusal
+from .rules import Rules
+from .table import DRAW_ACTION, PLAYING, RECYCLE_ACTION, WON, Action, Position, Table
+
+
+@dataclass(frozen=True)
+class Step:
+    """One played move with the position before it."""
+
+    move: Move
+    before: Position
+
+
+class Game:
+    """One game of one deal."""
+
+    def __init__(self, deal: Deal | str, rules: Rules | str | None = None) -> None:
+        if isinstance(deal, str):
+            deal = parse_deal(deal, rules)
+        self.deal = deal
+        self.table = Table(deal)
+        self.position: Position = self.table.start()
+        self.history: list[Step] = []
+        self.redo_stack: list[Step] = []
+        self.moves = 0
+        self.undos = 0
+        self.hints = 0
+        self._undo_floor = 0
+        #: index in ``history`` of the move after which the first dead card appeared (-1: from the deal)
+        self.dead_cause: int | None = -1 if self.dead_mask() else None
+
+    # --- facts ------------------------------------------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        """The rule set in play."""
+        return self.deal.rules
+
+    @property
+    def status(self) -> str:
+        """``playing``, ``won``, ``lost`` or ``stalemate`` (see :meth:`.table.Table.status`)."""
+        return self.table.status(self.position)
+
+    @property
+    def score(self) -> int | None:
+        """Points under the rule set's scheme, ``None`` if it keeps no score."""
+        return self.table.score(self.position)
+
+    @property
+    def pyramid_left(self) -> int:
+        """Pyramid cards still in place."""
+        return self.position.pyramid.bit_count()
+
+    @property
+    def stock_left(self) -> int:
+        """Cards still face down in the stock."""
+        return self.table.stock_left(self.position)
+
+    @property
+    def pass_number(self) -> int:
+        """The pass through the stock under way, from 1."""
+        return self.table.pass_number(self.position)
+
+    def stock_label(self, lang: str = "ja") -> str:
+        """``2/3周目 · 残り 17`` (seed 001), or ``Pass 2/3 · 17 left``."""
+        passes = self.rules.passes
+        number = self.pass_number
+        left = self.stock_left
+        if lang == "ja":
+            cycle = f"{number}/{passes}周目" if passes is not None else f"{number}周目"
+            return f"{cycle} · 残り {left}"
+        cycle = f"Pass {number}/{passes}" if passes is not None else f"Pass {number}"
+        return f"{cycle} · {left} left"
+
+    def status_message(self, lang: str = "ja") -> str | None:
+        """The end-of-game announcement, or ``None`` while playing."""
+        status = self.status
+        if status == PLAYING:
+            return None
+        return STATUS_MESSAGES[status][0 if lang == "ja" else 1]
+
+    # --- moves ------------------------------------------------------------------------------------
+
+    def to_action(self, move: Move) -> Action | Refusal:
+        """The table action a move names, or why it names none."""
+        if move.kind == DRAW:
+            return DRAW_ACTION
+        if move.kind == RECYCLE:
+            return RECYCLE_ACTION
+        places = self.table.places_of(move.cards)
+        if isinstance(places, Refusal):
+            return places
+        return places
+
+    def to_move(self, action: Action) -> Move:
+        """The move that names a table action."""
+        if action == DRAW_ACTION:
+            return Move.draw()
+        if action == RECYCLE_ACTION:
+            return Move.recycle()
+        return Move.remove(*self.table.action_cards(action))
+
+    def check(self, move: Move) -> Refusal | None:
+        """Why ``move`` would be refused now, or ``None`` if it is legal.  Changes nothing."""
+        action = self.to_action(move)
+        if isinstance(action, Refusal):
+            return action
+        if action == DRAW_ACTION:
+            return self.table.draw_refusal(self.position)
+        if action == RECYCLE_ACTION:
+            return self.table.recycle_refusal(self.position)
+        assert isinstance(action, tuple)
+        return self.table.refusal(self.position, action)
+
+    def legal_moves(self) -> list[Move]:
+        """Every move legal now."""
+        return [self.to_move(a) for a in self.table.actions(self.position)]
+
+    def is_legal(self, move: Move) -> bool:
+        """True if ``move`` may be played now."""
+        return self.check(move) is None
+
+    def push(self, move: Move | str) -> Move:
+        """Play ``move`` (a Move or its notation).  Raises IllegalMoveError, changing nothing."""
+        if isinstance(move, str):
+            move = Move.parse(move)
+        refusal = self.check(move)
+        if refusal is not None:
+            raise IllegalMoveError(refusal)
+        self._apply(move)
+        self.redo_stack.clear()
+        return move
+
+    def _apply(self, move: Move) -> None:
+        action = self.to_action(move)
+        assert not isinstance(action, Refusal)
+        self.history.append(Step(move, self.position))
+        self.position = self.table.apply(self.position, action)
+        self.moves += 1
+        limit = self.rules.undo_limit
+        if limit is not None:
+            self._undo_floor = max(self._undo_floor, len(self.history) - limit)
+        if self.dead_cause is None and self.dead_mask():
+            self.dead_cause = len(self.history) - 1
+
+    def tap_stock(self) -> Move:
+        """What tapping the stock does: draw, or recycle when the stock is empty.  Raises with the
+        refusal (``passes-used-up`` → ``3周めくり終えました``) when neither is possible."""
+        if self.table.can_draw(self.position):
+            return self.push(Move.draw())
+        refusal = self.table.recycle_refusal(self.position)
+        if refusal is not None:
+            raise IllegalMoveError(refusal)
+        return self.push(Move.recycle())
+
+    def undo_refusal(self) -> Refusal | None:
+        """Why undo is refused now, or ``None``."""
+        if self.status == WON:
+            return Refusal("game-over")
+        if not self.history:
+            return Refusal("nothing-to-undo")
+        if len(self.history) <= self._undo_floor:
+            return Refusal("undo-limit", {"limit": self.rules.undo_limit})
+        return None
+
+    def undo(self) -> Move:
+        """Take back the last move (counts one undo).  Raises IllegalMoveError when refused."""
+        refusal = self.undo_refusal()
+        if refusal is not None:
+            raise IllegalMoveError(refusal)
+        self.undos += 1
+        return self._pop()
+
+    def _pop(self) -> Move:
+        step = self.history.pop()
+        self.redo_stack.append(step)
+        self.position = step.before
+        if self.dead_cause is not None and self.dead_cause >= len(self.history):
+            self.dead_cause = None
+        return step.move
+
+    def redo(self) -> Move:
+        """Play again the last undone move (counts as a move)."""
+        if not self.redo_stack:
+            raise IllegalMoveError(Refusal("nothing-to-redo"))
+        step = self.redo_stack.pop()
+        self._apply(step.move)
+        return step.move
+
+    # --- dead cards and rewind (崩れる前に戻す) ------------------------------------------------------
+
+    def dead_mask(self) -> int:
+        """Bitmask of the dead pyramid slots the player can see."""
+        return dead_slots(self.table, self.position)
+
+    @property
+    def dead_cards(self) -> list[str]:
+        """The dead cards the player can see, as tokens."""
+        return [str(self.table.cards[s]) for s in bits(self.dead_mask())]
+
+    @property
+    def rewind_point(self) -> int | None:
+        """Moves played before the move that made the first dead card (``None`` if none, or if the deal
+        itself had one)."""
+        if self.dead_cause is None or self.dead_cause < 0:
+            return None
+        return self.dead_cause
+
+    def rewind_refusal(self) -> Refusal | None:
+        """Why rewinding is refused now, or ``None``."""
+        point = self.rewind_point
+        if point is None:
+            return Refusal("no-dead-card")
+        if point < self._undo_floor:
+            return Refusal("undo-limit", {"limit": self.rules.undo_limit})
+        return self.undo_refusal()
+
+    def rewind(self) -> list[Move]:
+        """Go back to just before the move that made the first dead card; counts as one undo."""
+        refusal = self.rewind_refusal()
+        if refusal is not None:
+            raise IllegalMoveError(refusal)
+        point = self.rewind_point
+        assert point is not None
+        undone = []
+        while len(self.history) > point:
+            undone.append(self._pop())
+        self.undos += 1
+        return undone
+
+    # --- hints ----------------------------------------------------------------------------------------
+
+    def hint(self) -> Move | None:
+        """The plain hint (seed 001): a removable pair or king, else draw/recycle; counts one hint."""
+        if self.status == WON:
+            return None
+        self.hints += 1
+        action = plain_hint(self.table, self.position)
+        return None if action is None else self.to_move(action)
+
+    # --- views ------------------------------------------------------------------------------------------
+
+    def view(self) -> dict[str, Any]:
+        """What the player may see of this game, as JSON-ready data.  Face-down pyramid cards and the
+        order of the stock are never in it."""
+        from .view import player_view
+
+        return player_view(self)
+
+    def summary(self) -> dict[str, Any]:
+        """The final figures ``replay --json`` prints."""
+        table = self.table
+        waste = [str(table.cards[p]) for p in table.waste(self.position)]
+        return {
+            "status": self.status,
+            "score": self.score,
+            "moves": self.moves,
+            "undos": self.undos,
+            "hints": self.hints,
+            "pyramid_left": self.pyramid_left,
+            "stock_left": self.stock_left,
+            "waste": waste,
+            "pass": self.pass_number,
+        }

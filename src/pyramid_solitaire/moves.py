@@ -1,0 +1,99 @@
+"""The Move value object: its ``str`` is the move notation of RULES.md and it parses back.
+
+``Kd`` (a lone king), ``Tc+3s`` (a pair), ``2c+4d+7h`` (a triple, where allowed), ``draw``,
+``recycle``.  Cards are named, not positions, so a record reads the same in every layout.  Two removals
+of the same cards are the same move whatever order the cards were written in.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from .cards import Card, CardError
+
+DRAW: Final = "draw"
+RECYCLE: Final = "recycle"
+REMOVE: Final = "remove"
+MAX_REMOVAL: Final = 3
+_SEPARATORS: Final = re.compile(r"[;\n]")
+
+
+class MoveError(ValueError):
+    """Text that is not a move."""
+
+
+@dataclass(frozen=True, eq=False)
+class Move:
+    """One action: ``kind`` is ``remove``, ``draw`` or ``recycle``; ``cards`` the removed cards."""
+
+    kind: str
+    cards: tuple[Card, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.kind == REMOVE:
+            if not 1 <= len(self.cards) <= MAX_REMOVAL:
+                raise MoveError(f"a removal names 1 to {MAX_REMOVAL} cards, not {len(self.cards)}")
+        elif self.kind in (DRAW, RECYCLE):
+            if self.cards:
+                raise MoveError(f"{self.kind} takes no cards")
+        else:
+            raise MoveError(f"unknown move kind {self.kind!r}")
+
+    @classmethod
+    def remove(cls, *cards: Card) -> Move:
+        """A removal of the given cards."""
+        return cls(REMOVE, tuple(cards))
+
+    @classmethod
+    def draw(cls) -> Move:
+        """Draw from the stock."""
+        return cls(DRAW)
+
+    @classmethod
+    def recycle(cls) -> Move:
+        """Turn the waste over into a new stock."""
+        return cls(RECYCLE)
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Parse one move; raise :class:`MoveError` naming what is wrong."""
+        word = text.strip()
+        lowered = word.lower()
+        if lowered in (DRAW, "d"):
+            return cls.draw()
+        if lowered in (RECYCLE, "r"):
+            return cls.recycle()
+        if not word:
+            raise MoveError("empty move")
+        parts = [part for part in re.split(r"\s*\+\s*|\s+", word) if part]
+        try:
+            cards = tuple(Card.parse(part) for part in parts)
+        except CardError as exc:
+            raise MoveError(f"bad move {word!r}: {exc}") from None
+        if len(cards) > MAX_REMOVAL:
+            raise MoveError(f"bad move {word!r}: a removal names 1 to {MAX_REMOVAL} cards")
+        return cls.remove(*cards)
+
+    def __str__(self) -> str:
+        if self.kind == REMOVE:
+            return "+".join(str(card) for card in self.cards)
+        return self.kind
+
+    def __repr__(self) -> str:
+        return f"Move.parse({str(self)!r})"
+
+    def _key(self) -> tuple[str, frozenset[Card]]:
+        return (self.kind, frozenset(self.cards))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Move) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+
+def parse_moves(text: str) -> list[Move]:
+    """Moves separated by ``;`` or new lines (blank entries ignored)."""
+    return [Move.parse(part) for part in _SEPARATORS.split(text) if part.strip()]

@@ -1,0 +1,267 @@
+"""Rules as data: one frozen :class:`Rules` holding every option of RULES.md, and the preset catalogue.
+
+A rule set is written as a string that round-trips: the preset id alone (``classic``) or the preset id
+with the options that differ from it (``thirteen(jokers=2,triples=true)``).  :func:`find_rules` parses
+that string, accepting the presets' other names (aliases) and a few option spellings; ``str(rules)``
+always prints the canonical form.
+
+Each preset also has a two-letter code and a version digit used by deal codes (see :mod:`.deal`);
+the letters and versions never change once published, so that every code keeps naming the same game.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from .cards import KING, TEN, Card
+
+#: The sums the references play: 13 (52 cards), 14 (52 cards, no lone kings), 12 (48-card Spanish deck).
+TARGETS: Final = (12, 13, 14)
+DECK_SIZES: Final = (52, 48)
+ROW_COUNTS: Final = (7, 6)
+SCORING_SCHEMES: Final = ("none", "pyramide")
+#: Points for each pyramid card removed under the ``pyramide`` scoring scheme (seed 000).
+PYRAMIDE_POINTS_PER_CARD: Final = 10
+
+
+class RulesError(ValueError):
+    """A rule-set string or option that names no rule set."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every option a rule set may have.  Build one with :func:`find_rules` or ``PRESETS[id]``.
+
+    ``passes`` is the number of passes through the stock (``None`` = unlimited); ``passes - 1`` recycles.
+    ``strict`` wins only when every card of the deck is gone; otherwise clearing the pyramid wins.
+    ``overlap`` lets a card pair with the one card still covering it.  ``stock_top_usable`` (msc) makes
+    the stock's top card face up and usable; ``drawn_spot`` (thirteen, traditional) puts each drawn card
+    in its own spot above the waste.  ``stock_waste_pairs`` lets those two stock-side cards pair with each
+    other.  ``waste_start`` deals the first stock card face up to the waste at the start (pyramide).
+    ``open_pyramid`` shows every pyramid card from the start; otherwise rows above the last are face down
+    until exposed.  ``target`` is the sum to make; ``lone_kings`` lets a card whose value is the target
+    go alone.  ``undo_limit`` caps how many operations can be taken back (``None`` = no cap).
+    """
+
+    preset: str = "classic"
+    passes: int | None = 3
+    strict: bool = False
+    overlap: bool = False
+    stock_top_usable: bool = False
+    drawn_spot: bool = False
+    stock_waste_pairs: bool = True
+    waste_start: bool = False
+    open_pyramid: bool = True
+    jokers: int = 0
+    triples: bool = False
+    target: int = 13
+    lone_kings: bool = True
+    deck: int = 52
+    rows: int = 7
+    scoring: str = "none"
+    undo_limit: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.preset not in PRESET_CODES:
+            raise RulesError(f"unknown rule set {self.preset!r}")
+        if self.passes is not None and not 1 <= self.passes <= MAX_PASSES:
+            raise RulesError(f"passes must be 1-{MAX_PASSES} or unlimited, not {self.passes}")
+        if not 0 <= self.jokers <= 2:
+            raise RulesError(f"jokers must be 0, 1 or 2, not {self.jokers}")
+        if self.target not in TARGETS:
+            raise RulesError(f"target sum must be one of {TARGETS}, not {self.target}")
+        if self.deck not in DECK_SIZES:
+            raise RulesError(f"deck must be 52 or 48 cards, not {self.deck}")
+        if self.rows not in ROW_COUNTS:
+            raise RulesError(f"the pyramid has 7 or 6 rows, not {self.rows}")
+        if self.scoring not in SCORING_SCHEMES:
+            raise RulesError(f"scoring must be one of {', '.join(SCORING_SCHEMES)}, not {self.scoring!r}")
+        if self.undo_limit is not None and self.undo_limit < 1:
+            raise RulesError(f"undo_limit must be at least 1 or unlimited, not {self.undo_limit}")
+        if self.stock_top_usable and self.drawn_spot:
+            raise RulesError("stock_top and drawn cannot both be on: choose one stock model")
+
+    # --- derived facts, each written once and used by play, hints, highlighting and the solver ---
+
+    def value(self, card: Card) -> int:
+        """What ``card`` adds to a sum.  In the 48-card deck (no tens) J=10, Q=11, K=12."""
+        if self.deck == DECK_SIZES[1] and card.rank > TEN:
+            return card.rank - 1
+        return card.rank
+
+    @property
+    def pyramid_size(self) -> int:
+        """Cards in the pyramid: 28 for 7 rows, 21 for 6."""
+        return self.rows * (self.rows + 1) // 2
+
+    @property
+    def stock_size(self) -> int:
+        """Cards that start in the stock (and waste)."""
+        return self.deck - self.pyramid_size
+
+    @property
+    def max_recycles(self) -> int | None:
+        """Recycles allowed (passes - 1); ``None`` when unlimited."""
+        return None if self.passes is None else self.passes - 1
+
+    @property
+    def king_value(self) -> int:
+        """Value of the highest card (the king): 13, or 12 in the 48-card deck."""
+        return KING - 1 if self.deck == DECK_SIZES[1] else KING
+
+    def __str__(self) -> str:
+        base = PRESETS[self.preset]
+        changed = [
+            f"{OPTION_KEYS[f.name]}={_format_value(getattr(self, f.name))}"
+            for f in dataclasses.fields(self)
+            if f.name != "preset" and getattr(self, f.name) != getattr(base, f.name)
+        ]
+        return f"{self.preset}({','.join(changed)})" if changed else self.preset
+
+    def with_options(self, **options: object) -> Rules:
+        """A copy with some fields changed (validated)."""
+        return dataclasses.replace(self, **options)  # type: ignore[arg-type]
+
+
+MAX_PASSES: Final = 9
+
+#: Option keys of the string form, by field name.  ``open`` is the field ``open_pyramid``.
+OPTION_KEYS: Final = {
+    "passes": "passes",
+    "strict": "strict",
+    "overlap": "overlap",
+    "stock_top_usable": "stock_top",
+    "drawn_spot": "drawn",
+    "stock_waste_pairs": "stock_waste_pairs",
+    "waste_start": "waste_start",
+    "open_pyramid": "open",
+    "jokers": "jokers",
+    "triples": "triples",
+    "target": "target",
+    "lone_kings": "lone_kings",
+    "deck": "deck",
+    "rows": "rows",
+    "scoring": "scoring",
+    "undo_limit": "undo_limit",
+}
+FIELD_BY_KEY: Final = {key: name for name, key in OPTION_KEYS.items()}
+#: Other spellings accepted on input.
+KEY_ALIASES: Final = {"stock_top_usable": "stock_top", "drawn_spot": "drawn", "open_pyramid": "open",
+                      "sum": "target", "recycles": "recycles", "undo": "undo_limit"}
+
+
+def _format_value(value: object) -> str:
+    if value is None:
+        return "unlimited"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+PRESETS: Final[dict[str, Rules]] = {}
+PRESET_CODES: Final = {
+    "classic": "CL",
+    "pyramide": "PY",
+    "thirteen": "TH",
+    "msc": "MS",
+    "traditional": "TR",
+    "relaxed": "RX",
+}
+#: Version digit of each preset in deal codes; bump it (and keep the old one decodable) if a preset changes.
+PRESET_VERSIONS: Final = {name: 1 for name in PRESET_CODES}
+PRESET_ALIASES: Final = {
+    "default": "classic",
+    "pyramid": "classic",
+    "pyramide-app": "pyramide",
+    "13": "thirteen",
+    "microsoft": "msc",
+    "ms": "msc",
+    "microsoft-solitaire-collection": "msc",
+    "strict": "traditional",
+    "relaxed-pyramid": "relaxed",
+}
+
+PRESETS.update(
+    {
+        "classic": Rules(preset="classic"),
+        "pyramide": Rules(preset="pyramide", passes=None, waste_start=True, scoring="pyramide", undo_limit=100),
+        "thirteen": Rules(preset="thirteen", passes=4, drawn_spot=True, open_pyramid=False),
+        "msc": Rules(preset="msc", stock_top_usable=True),
+        "traditional": Rules(preset="traditional", passes=1, drawn_spot=True, strict=True),
+        "relaxed": Rules(preset="relaxed", passes=1, drawn_spot=True),
+    }
+)
+
+_RULES_RE = re.compile(r"^\s*([A-Za-z0-9_-]+)\s*(?:\((.*)\))?\s*$", re.DOTALL)
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+_UNLIMITED = {"unlimited", "none", "inf", "infinite", "∞"}
+
+
+def _parse_value(key: str, text: str, current: object) -> object:
+    word = text.strip().lower()
+    name = FIELD_BY_KEY[key]
+    if isinstance(current, bool):
+        if word in _TRUE:
+            return True
+        if word in _FALSE:
+            return False
+        raise RulesError(f"option {key} takes true or false, not {text!r}")
+    if name == "scoring":
+        return word
+    if name in ("passes", "undo_limit") and word in _UNLIMITED:
+        return None
+    if name == "strict" and word in ("strict", "relaxed"):
+        return word == "strict"
+    try:
+        return int(word)
+    except ValueError:
+        raise RulesError(f"option {key} takes a number, not {text!r}") from None
+
+
+def find_rules(text: str | Rules = "classic") -> Rules:
+    """The rule set named by ``text``: a preset id or alias, optionally with ``(key=value,...)`` options.
+
+    Raises :class:`RulesError` naming the unknown preset, option or value.
+    """
+    if isinstance(text, Rules):
+        return text
+    match = _RULES_RE.match(text)
+    if not match:
+        raise RulesError(f"not a rule set: {text!r} (expected e.g. classic or thirteen(jokers=2,triples=true))")
+    name = match.group(1).lower()
+    name = PRESET_ALIASES.get(name, name)
+    if name not in PRESETS:
+        known = ", ".join(PRESETS)
+        raise RulesError(f"unknown rule set {match.group(1)!r} (known: {known})")
+    rules = PRESETS[name]
+    options_text = match.group(2)
+    if options_text is None or not options_text.strip():
+        return rules
+    changes: dict[str, object] = {}
+    for item in options_text.split(","):
+        key, sep, value = item.partition("=")
+        key = key.strip().lower()
+        if not sep:
+            raise RulesError(f"option {item.strip()!r} needs a value (key=value)")
+        if key == "win":
+            key, value = "strict", value
+        key = KEY_ALIASES.get(key, key)
+        if key == "recycles":
+            recycles = _parse_value("passes", value, None)
+            changes["passes"] = None if recycles is None else int(str(recycles)) + 1
+            continue
+        if key not in FIELD_BY_KEY:
+            raise RulesError(f"unknown option {key!r} (known: {', '.join(FIELD_BY_KEY)})")
+        field_name = FIELD_BY_KEY[key]
+        changes[field_name] = _parse_value(key, value, getattr(rules, field_name))
+    try:
+        return dataclasses.replace(rules, **changes)  # type: ignore[arg-type]
+    except TypeError as exc:  # pragma: no cover - replace() only sees known field names
+        raise RulesError(str(exc)) from None
+
+
+__all__ = ["PRESETS", "PRESET_ALIASES", "PRESET_CODES", "Rules", "RulesError", "find_rules"]

@@ -1,0 +1,390 @@
+"""A deal laid out under its rules: every rule of play as a function of a compact :class:`Position`.
+
+This module is the one place the rules of play are written.  :class:`~.game.Game` (play, undo, the
+validated path for outside input), the hints, the dead-card analysis and the solver all call it.
+
+**Places.**  Every card has a fixed *place*: its index in the deal notation (0 .. pyramid size - 1 for
+the pyramid, then the stock cards in dealing order), followed by the jokers.
+
+**Position.**  Five integers: the pyramid slots still in place (bitmask), the stock cards still in play
+(bitmask over stock indices, whether in the stock, drawn or on the waste), ``ptr`` — how many stock
+indices have been dealt in this pass (those below it that remain form the waste, the rest the stock;
+cards never change order) — the recycles done, and the jokers still in play.  The score and the dead
+cards are derived from it, so undo is just going back to an earlier position.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Final, NamedTuple
+
+from .cards import Card
+from .deal import Deal
+from .layout import Layout, bits, pyramid_layout
+from .reasons import Refusal
+from .rules import PYRAMIDE_POINTS_PER_CARD, Rules
+
+DRAW_ACTION: Final = "draw"
+RECYCLE_ACTION: Final = "recycle"
+#: An action in the fast path: a sorted tuple of places to remove, or one of the two stock actions.
+Action = tuple[int, ...] | str
+
+PLAYING: Final = "playing"
+WON: Final = "won"
+LOST: Final = "lost"
+STALEMATE: Final = "stalemate"
+PAIR: Final = 2
+TRIPLE: Final = 3
+
+
+class Position(NamedTuple):
+    """Where every card is (see the module docstring).  Immutable and hashable."""
+
+    pyramid: int
+    stock: int
+    ptr: int
+    recycles: int
+    jokers: int
+
+
+def _highest(mask: int) -> int:
+    return mask.bit_length() - 1
+
+
+def _lowest(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+class Table:
+    """``deal`` compiled for play: card values per place and the cover graph."""
+
+    def __init__(self, deal: Deal) -> None:
+        rules = deal.rules
+        self.deal = deal
+        self.rules: Rules = rules
+        self.layout: Layout = pyramid_layout(rules.rows)
+        self.pyramid_size = rules.pyramid_size
+        self.stock_size = rules.stock_size
+        jokers = tuple(Card.joker_card(n) for n in range(1, rules.jokers + 1))
+        self.cards: tuple[Card, ...] = deal.cards + jokers
+        self.values: tuple[int, ...] = tuple(0 if c.is_joker else rules.value(c) for c in self.cards)
+        self.place_of: dict[Card, int] = {card: place for place, card in enumerate(self.cards)}
+        self.joker_base = self.pyramid_size + self.stock_size
+        self.target = rules.target
+        self._lone_value = rules.target if rules.lone_kings else -1
+
+    # --- places -----------------------------------------------------------------------------------
+
+    def is_pyramid(self, place: int) -> bool:
+        """True for a pyramid slot."""
+        return place < self.pyramid_size
+
+    def is_stock(self, place: int) -> bool:
+        """True for a stock card (in the stock, drawn or on the waste)."""
+        return self.pyramid_size <= place < self.joker_base
+
+    def is_joker(self, place: int) -> bool:
+        """True for a joker."""
+        return place >= self.joker_base
+
+    def alive(self, pos: Position, place: int) -> bool:
+        """True while the card at ``place`` has not been removed."""
+        if place < self.pyramid_size:
+            return bool(pos.pyramid >> place & 1)
+        if place < self.joker_base:
+            return bool(pos.stock >> (place - self.pyramid_size) & 1)
+        return bool(pos.jokers >> (place - self.joker_base) & 1)
+
+    # --- the start and the stock ------------------------------------------------------------------
+
+    def start(self) -> Position:
+        """The position before the first move."""
+        ptr = 1 if self.rules.waste_start else 0
+        return Position((1 << self.pyramid_size) - 1, (1 << self.stock_size) - 1, ptr, 0,
+                        (1 << self.rules.jokers) - 1)
+
+    def stock_left(self, pos: Position) -> int:
+        """Cards still face down in the stock."""
+        return (pos.stock >> pos.ptr).bit_count()
+
+    def waste(self, pos: Position) -> list[int]:
+        """Places on the waste (and in the drawn spot), bottom first; the last is the most recent."""
+        below = pos.stock & ((1 << pos.ptr) - 1)
+        return [self.pyramid_size + i for i in bits(below)]
+
+    def drawn(self, pos: Position) -> int | None:
+        """The place in the drawn spot (``drawn_spot`` rules), if any."""
+        if self.rules.drawn_spot and pos.ptr and pos.stock >> (pos.ptr - 1) & 1:
+            return self.pyramid_size + pos.ptr - 1
+        return None
+
+    def waste_top(self, pos: Position) -> int | None:
+        """The place on top of the waste pile (under the drawn spot in ``drawn_spot`` rules)."""
+        limit = pos.ptr - 1 if self.rules.drawn_spot and pos.ptr else pos.ptr
+        below = pos.stock & ((1 << limit) - 1)
+        return self.pyramid_size + _highest(below) if below else None
+
+    def stock_top(self, pos: Position) -> int | None:
+        """The place on top of the stock (face up and usable in ``msc``)."""
+        above = pos.stock >> pos.ptr
+        return self.pyramid_size + pos.ptr + _lowest(above) if above else None
+
+    def pass_number(self, pos: Position) -> int:
+        """The pass through the stock now under way, from 1."""
+        return pos.recycles + 1
+
+    def usable_stock(self, pos: Position) -> list[int]:
+        """The stock-side places that may be used now."""
+        out = []
+        drawn = self.drawn(pos)
+        if drawn is not None:
+            out.append(drawn)
+        top = self.waste_top(pos)
+        if top is not None:
+            out.append(top)
+        if self.rules.stock_top_usable:
+            stock_top = self.stock_top(pos)
+            if stock_top is not None:
+                out.append(stock_top)
+        return out
+
+    def exposed(self, pos: Position) -> int:
+        """Bitmask of the pyramid slots no remaining card covers."""
+        return self.layout.exposed(pos.pyramid)
+
+    def visible(self, pos: Position) -> int:
+        """Bitmask of the pyramid slots shown face up."""
+        return pos.pyramid if self.rules.open_pyramid else self.exposed(pos)
+
+    def usable(self, pos: Position) -> list[int]:
+        """Every place that may take part in a removal now (exposed, stock side, jokers)."""
+        jokers = [self.joker_base + j for j in bits(pos.jokers)]
+        return bits(self.exposed(pos)) + self.usable_stock(pos) + jokers
+
+    def overlap_pairs(self, pos: Position) -> list[tuple[int, int]]:
+        """(covered, coverer) pairs the ``overlap`` option allows: the coverer is exposed and is the only
+        card still covering the other, which is face up.  Empty when the option is off."""
+        if not (self.rules.overlap and self.rules.open_pyramid):
+            return []
+        out = []
+        coverers = self.layout.coverers
+        for coverer in bits(self.exposed(pos)):
+            for covered in bits(self.layout.covers[coverer] & pos.pyramid):
+                if coverers[covered] & pos.pyramid == 1 << coverer:
+                    out.append((covered, coverer))
+        return out
+
+    # --- which combinations remove --------------------------------------------------------------
+
+    def combination_refusal(self, places: tuple[int, ...]) -> Refusal | None:
+        """Why these (usable) cards cannot go together, or ``None`` if they can."""
+        cards = tuple(self.cards[p] for p in places)
+        values = tuple(self.values[p] for p in places)
+        jokers = sum(1 for p in places if self.is_joker(p))
+        target = self.target
+        if len(places) == 1:
+            if jokers:
+                return Refusal("joker-alone")
+            if values[0] == self._lone_value:
+                return None
+            if not self.rules.lone_kings:
+                return Refusal("no-lone", {"card": cards[0]})
+            lone_card = next((c for c in self.deal.cards if self.values[self.place_of[c]] == target), None)
+            face = lone_card.face if lone_card else "K"
+            return Refusal("lone", {"cards": cards, "target": target, "lone_face": face,
+                                    "lone_face_en": {"K": "king", "Q": "queen"}.get(face, face),
+                                    "equation": f"{cards[0].symbol}={values[0]}"})
+        if len(places) > TRIPLE:
+            return Refusal("too-many", {"max_cards": TRIPLE if self.rules.triples else PAIR})
+        if len(places) == TRIPLE:
+            if not self.rules.triples:
+                return Refusal("triples-off")
+            if jokers:
+                return Refusal("joker-triple")
+        if len(places) == PAIR and jokers:
+            return Refusal("joker-pair") if jokers == PAIR else None
+        if (not self.rules.stock_waste_pairs
+                and sum(1 for p in places if self.is_stock(p)) >= PAIR):
+            return Refusal("stock-waste-pair")
+        if sum(values) != target:
+            from .reasons import equation
+
+            return Refusal("sum", {"cards": cards, "values": values, "total": sum(values), "target": target,
+                                   "equation": equation(cards, values)})
+        return None
+
+    def removals(self, pos: Position) -> list[tuple[int, ...]]:
+        """Every legal removal, each a sorted tuple of places (the fast path for search)."""
+        if self.won(pos):
+            return []
+        usable = self.usable(pos)
+        values = self.values
+        target = self.target
+        out: list[tuple[int, ...]] = []
+        is_joker = self.is_joker
+        is_stock = self.is_stock
+        pairs_ok = self.rules.stock_waste_pairs
+        for p in usable:
+            if values[p] == self._lone_value and not is_joker(p):
+                out.append((p,))
+        for a, b in combinations(usable, PAIR):
+            ja, jb = is_joker(a), is_joker(b)
+            if ja or jb:
+                if not (ja and jb):
+                    out.append((a, b) if a < b else (b, a))
+            elif values[a] + values[b] == target and (pairs_ok or not (is_stock(a) and is_stock(b))):
+                out.append((a, b) if a < b else (b, a))
+        for covered, coverer in self.overlap_pairs(pos):
+            if values[covered] + values[coverer] == target:
+                out.append((covered, coverer))
+        if self.rules.triples:
+            plain = [p for p in usable if not is_joker(p)]
+            for trio in combinations(plain, TRIPLE):
+                if sum(values[p] for p in trio) == target and (
+                        pairs_ok or sum(1 for p in trio if is_stock(p)) < PAIR):
+                    out.append(tuple(sorted(trio)))
+        return out
+
+    def refusal(self, pos: Position, places: tuple[int, ...]) -> Refusal | None:
+        """Why removing ``places`` is refused now, or ``None`` if it is legal (the validated path)."""
+        if self.won(pos):
+            return Refusal("game-over")
+        if len(set(places)) != len(places):
+            return Refusal("same-card", {"cards": tuple(self.cards[p] for p in places)})
+        if not places or len(places) > TRIPLE:
+            return Refusal("too-many", {"max_cards": TRIPLE if self.rules.triples else PAIR})
+        visible = self.visible(pos)
+        usable = set(self.usable(pos))
+        overlap = {pair for pair in self.overlap_pairs(pos)}
+        for place in places:
+            card = self.cards[place]
+            if not self.alive(pos, place):
+                return Refusal("removed", {"card": card})
+            if place in usable:
+                continue
+            if self.is_pyramid(place) and visible >> place & 1:
+                if len(places) == PAIR and tuple(sorted(places, key=lambda p: p != place)) in overlap:
+                    continue
+                covering_mask = self.layout.coverers[place] & pos.pyramid
+                covering = tuple(self.cards[p] for p in bits(covering_mask))
+                return Refusal("covered", {"card": card, "covering": covering})
+            return Refusal("not-usable", {"card": card})
+        return self.combination_refusal(tuple(sorted(places)))
+
+    # --- stock actions ----------------------------------------------------------------------------
+
+    def can_draw(self, pos: Position) -> bool:
+        """True when a card is left in the stock."""
+        return bool(pos.stock >> pos.ptr) and not self.won(pos)
+
+    def draw(self, pos: Position) -> Position:
+        """Deal the stock's top card (unchecked)."""
+        above = pos.stock >> pos.ptr
+        return pos._replace(ptr=pos.ptr + _lowest(above) + 1)
+
+    def can_recycle(self, pos: Position) -> bool:
+        """True when the stock is empty, a recycle is left and there is something to turn over."""
+        limit = self.rules.max_recycles
+        return (not pos.stock >> pos.ptr and bool(pos.stock & ((1 << pos.ptr) - 1))
+                and (limit is None or pos.recycles < limit) and not self.won(pos))
+
+    def recycle(self, pos: Position) -> Position:
+        """Turn the waste over into a new stock, same order (unchecked)."""
+        return pos._replace(ptr=0, recycles=pos.recycles + 1)
+
+    def passes_used_up(self, pos: Position) -> bool:
+        """True when the stock is empty and no recycle is left."""
+        limit = self.rules.max_recycles
+        return not pos.stock >> pos.ptr and limit is not None and pos.recycles >= limit
+
+    def draw_refusal(self, pos: Position) -> Refusal | None:
+        """Why a draw is refused now, or ``None``."""
+        if self.won(pos):
+            return Refusal("game-over")
+        if pos.stock >> pos.ptr:
+            return None
+        if self.passes_used_up(pos):
+            return Refusal("passes-used-up", {"passes": self.rules.passes})
+        return Refusal("stock-empty")
+
+    def recycle_refusal(self, pos: Position) -> Refusal | None:
+        """Why a recycle is refused now, or ``None``."""
+        if self.won(pos):
+            return Refusal("game-over")
+        if pos.stock >> pos.ptr:
+            return Refusal("stock-not-empty")
+        if self.passes_used_up(pos):
+            return Refusal("passes-used-up", {"passes": self.rules.passes})
+        if not pos.stock & ((1 << pos.ptr) - 1):
+            return Refusal("waste-empty")
+        return None
+
+    # --- moves in the fast path -------------------------------------------------------------------
+
+    def remove(self, pos: Position, places: tuple[int, ...]) -> Position:
+        """Remove the cards at ``places`` (unchecked)."""
+        pyramid, stock, jokers = pos.pyramid, pos.stock, pos.jokers
+        for place in places:
+            if place < self.pyramid_size:
+                pyramid &= ~(1 << place)
+            elif place < self.joker_base:
+                stock &= ~(1 << (place - self.pyramid_size))
+            else:
+                jokers &= ~(1 << (place - self.joker_base))
+        return Position(pyramid, stock, pos.ptr, pos.recycles, jokers)
+
+    def actions(self, pos: Position) -> list[Action]:
+        """Every legal action: removals first, then a draw or a recycle."""
+        out: list[Action] = list(self.removals(pos))
+        if self.can_draw(pos):
+            out.append(DRAW_ACTION)
+        elif self.can_recycle(pos):
+            out.append(RECYCLE_ACTION)
+        return out
+
+    def apply(self, pos: Position, action: Action) -> Position:
+        """The position after a legal ``action`` (unchecked)."""
+        if action == DRAW_ACTION:
+            return self.draw(pos)
+        if action == RECYCLE_ACTION:
+            return self.recycle(pos)
+        assert isinstance(action, tuple)
+        return self.remove(pos, action)
+
+    # --- outcome ----------------------------------------------------------------------------------
+
+    def won(self, pos: Position) -> bool:
+        """Relaxed: the pyramid is clear.  Strict: every dealt card is gone too."""
+        if pos.pyramid:
+            return False
+        return not self.rules.strict or not pos.stock
+
+    def status(self, pos: Position) -> str:
+        """``won``; ``playing`` while any action is legal; else ``stalemate`` with unlimited passes (the
+        pyramide app's ``可能な手がもうありません``) or ``lost``."""
+        if self.won(pos):
+            return WON
+        if self.can_draw(pos) or self.can_recycle(pos) or self.removals(pos):
+            return PLAYING
+        return STALEMATE if self.rules.passes is None else LOST
+
+    def score(self, pos: Position) -> int | None:
+        """Points under the rule set's scheme (``None`` when it keeps no score)."""
+        if self.rules.scoring != "pyramide":
+            return None
+        return PYRAMIDE_POINTS_PER_CARD * (self.pyramid_size - pos.pyramid.bit_count())
+
+    # --- naming -------------------------------------------------------------------------------------
+
+    def places_of(self, cards: tuple[Card, ...]) -> tuple[int, ...] | Refusal:
+        """The places of named cards, or a refusal for a card not in this game."""
+        out = []
+        for card in cards:
+            if card not in self.place_of:
+                return Refusal("not-in-game", {"card": card})
+            out.append(self.place_of[card])
+        return tuple(out)
+
+    def action_cards(self, action: Action) -> tuple[Card, ...]:
+        """The cards an action removes (none for draw and recycle)."""
+        return tuple(self.cards[p] for p in action) if isinstance(action, tuple) else ()

@@ -1,0 +1,130 @@
+"""Terminal play: draws the player's view as text and reads commands, one per line.
+
+The screen is built only from :func:`.view.player_view`, so the terminal shows what a player may see and
+nothing else.  Usable cards are shown in brackets, face-down cards as ``##``, dead cards with ``!``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, TextIO
+
+from .game import Game
+from .moves import Move, MoveError
+from .reasons import IllegalMoveError
+
+HELP = {
+    "ja": ("コマンド: カード名で取り除く (Kd / Tc 3s / Tc+3s)、s 山札をタップ、d めくる、r 山札に戻す、"
+           "u 元に戻す、y やり直す、h ヒント、b 崩れる前に戻す、code コード、q 終了"),
+    "en": ("Commands: name cards to remove them (Kd / Tc 3s / Tc+3s), s tap the stock, d draw, r recycle, "
+           "u undo, y redo, h hint, b rewind before the dead card, code show the code, q quit"),
+}
+TEXT = {
+    "code": {"ja": "配札コード", "en": "Deal code"},
+    "stock": {"ja": "山札", "en": "Stock"},
+    "drawn": {"ja": "めくり札", "en": "Drawn"},
+    "waste": {"ja": "捨て札", "en": "Waste"},
+    "score": {"ja": "得点", "en": "Score"},
+    "moves": {"ja": "手数", "en": "Moves"},
+    "hint": {"ja": "ヒント", "en": "Hint"},
+    "no-hint": {"ja": "取り除ける組がありません", "en": "Nothing can be removed or drawn."},
+    "dead": {"ja": "詰み札", "en": "Dead card"},
+    "rewind": {"ja": "「b」で崩れる前に戻せます", "en": "type b to rewind to before it"},
+    "jokers": {"ja": "ジョーカー", "en": "Jokers"},
+    "bye": {"ja": "終了します", "en": "Bye."},
+}
+CELL = 4
+
+
+def _cell(slot: dict[str, Any]) -> str:
+    if slot["removed"]:
+        return "  . "
+    if not slot["face_up"]:
+        return " ## "
+    card = slot["card"]
+    if slot["usable"]:
+        return f"[{card}]"
+    mark = "!" if slot["dead"] else " "
+    return f" {card}{mark}"
+
+
+def render(game: Game, lang: str = "ja") -> str:
+    """The board as text."""
+    view = game.view()
+    rows = game.rules.rows
+    lines = []
+    for row in range(1, rows + 1):
+        cells = [_cell(s) for s in view["pyramid"] if s["row"] == row]
+        indent = " " * ((rows - row) * CELL // 2)
+        lines.append(indent + "".join(cells).rstrip())
+    stock = view["stock"]
+    parts = [f"{TEXT['stock'][lang]}: {stock['label'][lang]}"]
+    if stock["top"]:
+        parts.append(f"[{stock['top']}]")
+    if view["drawn"]:
+        parts.append(f"{TEXT['drawn'][lang]}: [{view['drawn']}]")
+    top = view["waste"]["top"]
+    usable = set(view["usable"])
+    waste = f"[{top}]" if top and top in usable else (top or "-")
+    parts.append(f"{TEXT['waste'][lang]}: {waste} ({view['waste']['count']})")
+    if view["jokers"]:
+        parts.append(f"{TEXT['jokers'][lang]}: " + " ".join(f"[{j}]" for j in view["jokers"]))
+    lines.append("   ".join(parts))
+    figures = [f"{TEXT['moves'][lang]}: {view['moves']}"]
+    if view["score"] is not None:
+        figures.append(f"{TEXT['score'][lang]}: {view['score']}")
+    figures.append(f"{TEXT['code'][lang]}: {view['code']}")
+    lines.append("   ".join(figures))
+    if view["dead"]:
+        note = f"{TEXT['dead'][lang]}: {' '.join(view['dead'])}"
+        if view["can_rewind"]:
+            note += f" — {TEXT['rewind'][lang]}"
+        lines.append(note)
+    message = view["status_message"][lang]
+    if message:
+        lines.append(message)
+    return "\n".join(lines)
+
+
+def play(game: Game, commands: Iterable[str], out: TextIO, lang: str = "ja",
+         prompt: Callable[[], None] | None = None) -> Game:
+    """Run the command loop over ``commands`` (lines), writing to ``out``."""
+    out.write(render(game, lang) + "\n")
+    out.write(HELP[lang] + "\n")
+    for raw in commands:
+        line = raw.strip()
+        if not line:
+            continue
+        word = line.lower()
+        try:
+            if word in ("q", "quit", "exit"):
+                out.write(TEXT["bye"][lang] + "\n")
+                break
+            if word in ("?", "help"):
+                out.write(HELP[lang] + "\n")
+                continue
+            if word == "code":
+                out.write(f"{game.deal.code}\n")
+                continue
+            if word in ("h", "hint"):
+                hint = game.hint()
+                out.write(f"{TEXT['hint'][lang]}: {hint if hint else TEXT['no-hint'][lang]}\n")
+                continue
+            if word in ("s", "stock"):
+                game.tap_stock()
+            elif word in ("u", "undo"):
+                game.undo()
+            elif word in ("y", "redo"):
+                game.redo()
+            elif word in ("b", "rewind"):
+                game.rewind()
+            else:
+                game.push(Move.parse(line))
+        except IllegalMoveError as exc:
+            out.write(f"× {exc.refusal.message(lang)}\n")
+            continue
+        except MoveError as exc:
+            out.write(f"× {exc}\n")
+            continue
+        out.write(render(game, lang) + "\n")
+    return game

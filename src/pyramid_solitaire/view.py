@@ -1,0 +1,78 @@
+"""The player's view of a game: exactly what a player at the table could see, and nothing more.
+
+Face-down pyramid cards appear as ``null``; the stock appears as a count (and, in ``msc``, its face-up
+top card); the waste as its top card and a count.  Every front end renders from this view, so none of
+them can show a card the player may not see.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .layout import bits
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def _card(game: Game, place: int | None) -> str | None:
+    return None if place is None else str(game.table.cards[place])
+
+
+def player_view(game: Game) -> dict[str, Any]:
+    """See the module docstring; the keys are documented in ``docs/engine.md``."""
+    table = game.table
+    pos = game.position
+    visible = table.visible(pos)
+    usable = set(table.usable(pos))
+    dead = game.dead_mask()
+    coverers = table.layout.coverers
+    pyramid = []
+    for slot, (row, col) in enumerate(table.layout.coords):
+        in_place = bool(pos.pyramid >> slot & 1)
+        face_up = in_place and bool(visible >> slot & 1)
+        pyramid.append({
+            "slot": slot,
+            "row": row,
+            "col": col,
+            "card": str(table.cards[slot]) if face_up else None,
+            "removed": not in_place,
+            "face_up": face_up,
+            "usable": slot in usable,
+            "covered_by": bits(coverers[slot] & pos.pyramid) if in_place else [],
+            "dead": bool(dead >> slot & 1),
+        })
+    waste = table.waste(pos)
+    drawn = table.drawn(pos)
+    stock_top = table.stock_top(pos) if table.rules.stock_top_usable else None
+    return {
+        "rules": str(game.rules),
+        "code": game.deal.code,
+        "status": game.status,
+        "status_message": {"ja": game.status_message("ja"), "en": game.status_message("en")},
+        "score": game.score,
+        "moves": game.moves,
+        "undos": game.undos,
+        "hints": game.hints,
+        "pyramid": pyramid,
+        "stock": {
+            "count": game.stock_left,
+            "pass": game.pass_number,
+            "passes": game.rules.passes,
+            "label": {"ja": game.stock_label("ja"), "en": game.stock_label("en")},
+            "top": _card(game, stock_top),
+            "usable": stock_top is not None and stock_top in usable,
+        },
+        "drawn": _card(game, drawn),
+        "waste": {
+            "top": _card(game, table.waste_top(pos)),
+            "count": len(waste) - (1 if drawn is not None else 0),
+        },
+        "jokers": [str(table.cards[table.joker_base + j]) for j in bits(pos.jokers)],
+        "usable": sorted(str(table.cards[p]) for p in usable),
+        "legal_moves": [str(m) for m in game.legal_moves()],
+        "dead": [str(table.cards[s]) for s in bits(dead)],
+        "can_rewind": game.rewind_refusal() is None,
+        "can_undo": game.undo_refusal() is None,
+        "can_redo": bool(game.redo_stack),
+    }
