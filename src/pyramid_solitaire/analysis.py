@@ -81,12 +81,15 @@ def plain_hint(table: Table, pos: Position) -> Action | None:
     then the most cards newly exposed."""
     removals = table.removals(pos)
     if removals:
-        dead_before = dead_slots(table, pos).bit_count()
+        # Only cards visible now are judged, so that cards a removal would turn face up (still
+        # unknown to the player) cannot steer the hint.
+        seen = table.visible(pos)
+        dead_before = (dead_slots(table, pos) & seen).bit_count()
         exposed_before = table.exposed(pos).bit_count()
 
         def rank(action: tuple[int, ...]) -> tuple[int, int, int, int]:
             after = table.remove(pos, action)
-            new_dead = dead_slots(table, after).bit_count() > dead_before
+            new_dead = (dead_slots(table, after, visible_only=False) & seen).bit_count() > dead_before
             pyramid_cards = sum(1 for p in action if table.is_pyramid(p))
             exposed_gain = table.exposed(after).bit_count() - exposed_before + pyramid_cards
             return (0 if new_dead else 1, pyramid_cards, exposed_gain, -min(action))

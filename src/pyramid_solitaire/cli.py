@@ -120,7 +120,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        args = parser.parse_args([*(argv or sys.argv[1:]), "play"])
+        args = parser.parse_args([*(argv if argv is not None else sys.argv[1:]), "play"])
     try:
         status: int = args.func(args)
         return status

@@ -204,6 +204,8 @@ _UNLIMITED = {"unlimited", "none", "inf", "infinite", "∞"}
 def _parse_value(key: str, text: str, current: object) -> object:
     word = text.strip().lower()
     name = FIELD_BY_KEY[key]
+    if name == "strict" and word in ("strict", "relaxed"):
+        return word == "strict"
     if isinstance(current, bool):
         if word in _TRUE:
             return True
@@ -214,8 +216,6 @@ def _parse_value(key: str, text: str, current: object) -> object:
         return word
     if name in ("passes", "undo_limit") and word in _UNLIMITED:
         return None
-    if name == "strict" and word in ("strict", "relaxed"):
-        return word == "strict"
     try:
         return int(word)
     except ValueError:

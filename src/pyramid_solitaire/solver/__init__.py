@@ -1,0 +1,118 @@
+"""The solver: exact verdicts, solutions, shortest solutions and best reachable, from any position.
+
+The solver is the verifier: it sees every card, including the stock order and face-down cards.  Its
+answers are exact or "unknown" (``winnable is None``) when the time limit runs out — never a guess.
+All of it runs over the engine's :class:`~pyramid_solitaire.table.Table`; see :mod:`.space` and
+:mod:`.search` for how.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from ..deal import Deal
+from ..game import Game
+from ..moves import Move
+from ..table import Action, Position, Table
+from .search import Counter, SearchTimeout, best_reachable, find_win, shortest_win
+from .space import SearchSpace
+
+
+@dataclass
+class SolveResult:
+    """What the solver found.
+
+    ``winnable`` is True/False, or None when the time limit ran out.  ``solution`` is a winning list of
+    moves from the position solved (the fewest steps when ``shortest`` was asked), ``length`` its steps.
+    ``max_pyramid_removed`` is the most pyramid cards any line removes (counting cards already gone);
+    when the answer is unknown it is the best line found so far, a lower bound.
+    """
+
+    deal: Deal
+    winnable: bool | None
+    solution: list[Move] | None
+    max_pyramid_removed: int
+    seconds: float
+    nodes: int
+    shortest: bool = False
+    best_line: list[Move] | None = None
+
+    @property
+    def length(self) -> int | None:
+        """Steps in the solution (each draw, recycle or removal is one)."""
+        return None if self.solution is None else len(self.solution)
+
+    def to_json(self) -> dict[str, Any]:
+        """The object ``solve --jsonl`` prints for a deal."""
+        return {
+            "deal": self.deal.notation,
+            "code": self.deal.code,
+            "rules": str(self.deal.rules),
+            "winnable": self.winnable,
+            "solution": None if self.solution is None else [str(m) for m in self.solution],
+            "length": self.length,
+            "max_pyramid_removed": self.max_pyramid_removed,
+            "seconds": round(self.seconds, 4),
+            "nodes": self.nodes,
+        }
+
+
+def _moves(table: Table, actions: list[Action]) -> list[Move]:
+    out = []
+    for action in actions:
+        if isinstance(action, tuple):
+            out.append(Move.remove(*table.action_cards(action)))
+        elif action == "draw":
+            out.append(Move.draw())
+        else:
+            out.append(Move.recycle())
+    return out
+
+
+def solve_position(table: Table, position: Position, *, shortest: bool = False,
+                   time_limit: float | None = None, best: bool = True) -> SolveResult:
+    """Solve from ``position`` of ``table``'s deal.  ``best`` also finds the best reachable when the
+    position cannot be won (otherwise ``max_pyramid_removed`` is only the best line the verdict saw)."""
+    started = time.monotonic()
+    space = SearchSpace(table)
+    counter = Counter(deadline=None if time_limit is None else started + time_limit)
+    start = space.pack(position)
+    winnable: bool | None
+    solution: list[Action] | None = None
+    try:
+        line = find_win(space, start, counter)
+        if line is not None and shortest:
+            line = shortest_win(space, start, counter)
+        winnable = line is not None
+        solution = line
+        if winnable:
+            counter.best_removed = table.pyramid_size
+        elif best:
+            best_reachable(space, start, counter)
+    except SearchTimeout:
+        winnable = None
+        solution = None
+    return SolveResult(
+        deal=table.deal,
+        winnable=winnable,
+        solution=None if solution is None else _moves(table, solution),
+        max_pyramid_removed=counter.best_removed,
+        seconds=time.monotonic() - started,
+        nodes=counter.nodes,
+        shortest=shortest,
+        best_line=_moves(table, counter.best_line),
+    )
+
+
+def solve(target: Deal | Game, *, shortest: bool = False, time_limit: float | None = None,
+          best: bool = True) -> SolveResult:
+    """Solve a deal from its start, or a game from its current position."""
+    if isinstance(target, Game):
+        return solve_position(target.table, target.position, shortest=shortest, time_limit=time_limit, best=best)
+    table = Table(target)
+    return solve_position(table, table.start(), shortest=shortest, time_limit=time_limit, best=best)
+
+
+__all__ = ["SolveResult", "solve", "solve_position"]

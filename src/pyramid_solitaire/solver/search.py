@@ -1,0 +1,164 @@
+"""Exact searches over a :class:`~.space.SearchSpace`: verdict, best reachable, shortest solution.
+
+* **Verdict** — depth-first search with a transposition table (each position key expanded once), which
+  prunes every position holding a dead card (it can never be won) and takes exposed kings at once.
+* **Best reachable** — when the deal cannot be won, a branch-and-bound depth-first search for the most
+  pyramid cards any line of play removes; a position is cut when the cards removed plus
+  :meth:`~.space.SearchSpace.removable_bound` cannot beat the best line found.
+* **Shortest** — A* with the admissible :meth:`~.space.SearchSpace.steps_bound`, each draw, recycle
+  or removal costing one step; dead positions are pruned (they reach no goal).
+
+Every search checks a deadline every few hundred positions and raises :class:`SearchTimeout`; the
+caller then answers "unknown", never a guess.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from dataclasses import dataclass, field
+
+from ..table import Action
+from .space import SearchSpace
+
+CHECK_EVERY = 512
+
+
+class SearchTimeout(Exception):
+    """The time limit ran out before the search could answer."""
+
+
+@dataclass
+class Counter:
+    """Positions expanded, and the deadline (``time.monotonic()`` seconds) if any."""
+
+    deadline: float | None = None
+    nodes: int = 0
+    best_removed: int = 0
+    best_line: list[Action] = field(default_factory=list)
+
+    def tick(self) -> None:
+        """Count one expanded position; raise SearchTimeout past the deadline."""
+        self.nodes += 1
+        if self.deadline is not None and self.nodes % CHECK_EVERY == 0 and time.monotonic() > self.deadline:
+            raise SearchTimeout
+
+
+def find_win(space: SearchSpace, start: int, counter: Counter) -> list[Action] | None:
+    """A winning line from ``start``, or ``None`` if there is none (exhaustive)."""
+    full = space.P
+    pyr_mask = space.pyramid_full
+    seen: set[int] = set()
+    if space.won(start):
+        return []
+    if space.dead(start):
+        counter.best_removed = max(counter.best_removed, full - (start & pyr_mask).bit_count())
+        return None
+    seen.add(space.key(start))
+    path: list[Action] = []
+    stack = [iter(space.successors(start))]
+    while stack:
+        step = next(stack[-1], None)
+        if step is None:
+            stack.pop()
+            if path:
+                path.pop()
+            continue
+        action, state = step
+        key = space.key(state)
+        if key in seen:
+            continue
+        seen.add(key)
+        counter.tick()
+        removed = full - (state & pyr_mask).bit_count()
+        if removed > counter.best_removed:
+            counter.best_removed = removed
+            counter.best_line = [*path, action]
+        if space.won(state):
+            return [*path, action]
+        if space.dead(state):
+            continue
+        path.append(action)
+        stack.append(iter(space.successors(state)))
+    return None
+
+
+def best_reachable(space: SearchSpace, start: int, counter: Counter) -> int:
+    """The most pyramid cards any line from ``start`` removes (in total, counting those already gone).
+
+    Uses and improves ``counter.best_removed`` / ``best_line`` as the incumbent."""
+    full = space.P
+    pyr_mask = space.pyramid_full
+    best = max(counter.best_removed, full - (start & pyr_mask).bit_count())
+    counter.best_removed = best
+    seen: set[int] = {space.key(start)}
+    path: list[Action] = []
+    stack = [iter(space.successors(start))]
+    while stack:
+        step = next(stack[-1], None)
+        if step is None:
+            stack.pop()
+            if path:
+                path.pop()
+            continue
+        action, state = step
+        key = space.key(state)
+        if key in seen:
+            continue
+        seen.add(key)
+        counter.tick()
+        pyramid_left = (state & pyr_mask).bit_count()
+        removed = full - pyramid_left
+        if removed > best:
+            best = removed
+            counter.best_removed = best
+            counter.best_line = [*path, action]
+            if best == full:
+                return best
+        if removed + space.removable_bound(state) <= best:
+            continue
+        path.append(action)
+        stack.append(iter(space.successors(state)))
+    return best
+
+
+def shortest_win(space: SearchSpace, start: int, counter: Counter) -> list[Action] | None:
+    """A winning line with the fewest steps, or ``None`` if there is none (A*)."""
+    if space.won(start):
+        return []
+    start_key = space.key(start)
+    best_g: dict[int, int] = {start_key: 0}
+    parent: dict[int, tuple[int, Action]] = {}
+    heap: list[tuple[int, int, int, int]] = [(space.steps_bound(start), 0, 0, start)]
+    order = 0
+    while heap:
+        _, neg_g, _, state = heapq.heappop(heap)
+        g = -neg_g
+        key = space.key(state)
+        if best_g.get(key, g) < g:
+            continue
+        if space.won(state):
+            return _line(parent, key, start_key)
+        counter.tick()
+        for action, after in space.successors(state, shortest=True):
+            after_key = space.key(after)
+            cost = g + 1
+            known = best_g.get(after_key)
+            if known is not None and known <= cost:
+                continue
+            if space.dead(after):
+                continue
+            best_g[after_key] = cost
+            parent[after_key] = (key, action)
+            order += 1
+            heapq.heappush(heap, (cost + space.steps_bound(after), -cost, order, after))
+    return None
+
+
+def _line(parent: dict[int, tuple[int, Action]], key: int, start_key: int) -> list[Action]:
+    line: list[Action] = []
+    while key != start_key:
+        key, action = parent[key]
+        line.append(action)
+    line.reverse()
+    return line

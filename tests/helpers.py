@@ -1,0 +1,111 @@
+"""Helpers shared by the game tests: build deal notation from a few placements, read the player's view."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+RANKS = "A23456789TJQK"
+SUITS = "cdhs"
+#: A card token as printed canonically, not part of a longer word (so ``Pass`` or a code is no match).
+TOKEN_RE = re.compile(r"(?<![A-Za-z0-9])[A2-9TJQK][cdhs](?![A-Za-z0-9])")
+
+
+def plain_deck(deck: int = 52) -> list[str]:
+    """The deck in plain order (clubs, diamonds, hearts, spades, each ace to king), as tokens.
+    The 48-card deck leaves out the four tens."""
+    cards = [rank + suit for suit in SUITS for rank in RANKS]
+    if deck == 48:
+        cards = [c for c in cards if c[0] != "T"]
+    return cards
+
+
+def slot(row: int, col: int) -> int:
+    """0-based slot of pyramid card (row, col), both 1-based, row by row from the apex."""
+    assert 1 <= col <= row
+    return row * (row - 1) // 2 + col - 1
+
+
+def row_of(row: int, cards: str) -> dict[tuple[int, int], str]:
+    """Placements for a whole (or the left part of a) row: ``row_of(7, "Ks 6h 3c")``."""
+    return {(row, col): token for col, token in enumerate(cards.split(), start=1)}
+
+
+def make_notation(
+    pyramid: Mapping[tuple[int, int], str] | None = None,
+    stock: Iterable[str] = (),
+    *,
+    rows: int = 7,
+    deck: int = 52,
+) -> str:
+    """Deal notation with the given pyramid cards at (row, col) and the given first stock cards (in
+    dealing order: the first is token ``pyramid size + 1``); every other place is filled with the
+    remaining cards in plain deck order, pyramid first."""
+    pyramid = dict(pyramid or {})
+    stock = list(stock)
+    size = rows * (rows + 1) // 2
+    placed = list(pyramid.values()) + stock
+    assert len(placed) == len(set(placed)), f"a card is placed twice: {placed}"
+    all_cards = plain_deck(deck)
+    assert all(c in all_cards for c in placed), placed
+    rest = iter(c for c in all_cards if c not in placed)
+    tokens: list[str] = [""] * deck
+    for (row, col), token in pyramid.items():
+        assert row <= rows
+        tokens[slot(row, col)] = token
+    for index, token in enumerate(stock):
+        tokens[size + index] = token
+    for index in range(deck):
+        if not tokens[index]:
+            tokens[index] = next(rest)
+    return " ".join(tokens)
+
+
+def clearable_pyramid() -> dict[tuple[int, int], str]:
+    """A pyramid that can be cleared row by row without the stock: every row is kings and pairs
+    summing to 13 (it uses all four kings)."""
+    placements: dict[tuple[int, int], str] = {}
+    placements.update(row_of(7, "Kc Ac Qc 2c Jc 3c Tc"))
+    placements.update(row_of(6, "4c 9c 5c 8c 6c 7c"))
+    placements.update(row_of(5, "Kd Ad Qd 2d Jd"))
+    placements.update(row_of(4, "3d Td 4d 9d"))
+    placements.update(row_of(3, "Ks 5d 8d"))
+    placements.update(row_of(2, "6d 7d"))
+    placements.update(row_of(1, "Kh"))
+    return placements
+
+
+#: The removals that clear :func:`clearable_pyramid`, bottom row first.
+CLEAR_PYRAMID_MOVES = [
+    "Kc", "Ac+Qc", "2c+Jc", "3c+Tc",
+    "4c+9c", "5c+8c", "6c+7c",
+    "Kd", "Ad+Qd", "2d+Jd",
+    "3d+Td", "4d+9d",
+    "Ks", "5d+8d",
+    "6d+7d",
+    "Kh",
+]
+
+
+def pyramid_entry(view: Mapping[str, Any], row: int, col: int) -> Mapping[str, Any]:
+    """The view's entry for pyramid card (row, col)."""
+    entry = view["pyramid"][slot(row, col)]
+    assert (entry["row"], entry["col"]) == (row, col)
+    return entry
+
+
+def usable_slots(view: Mapping[str, Any]) -> set[tuple[int, int]]:
+    """(row, col) of every pyramid card the view marks usable."""
+    return {(e["row"], e["col"]) for e in view["pyramid"] if e["usable"]}
+
+
+def tokens_in(view: Mapping[str, Any]) -> set[str]:
+    """Every card token that appears anywhere in the dumped view."""
+    return set(TOKEN_RE.findall(json.dumps(view, ensure_ascii=False)))
+
+
+def without_counters(view: Mapping[str, Any]) -> dict[str, Any]:
+    """The view without the counters and undo/redo flags that history changes."""
+    return {k: v for k, v in view.items() if k not in ("moves", "undos", "hints", "can_undo", "can_redo")}

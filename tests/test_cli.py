@@ -1,0 +1,341 @@
+"""The ``pyramid-solitaire`` command, run in-process through ``cli.main`` (and once as the installed script)."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pyramid_solitaire.cards import Card
+from pyramid_solitaire.cli import main
+from pyramid_solitaire.deal import MAX_NUMBER, Deal
+from pyramid_solitaire.game import Game
+from pyramid_solitaire.record import write_record
+
+COVERED_JA = "このカードは別のカードに覆われています"
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def _json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
+    status, out, err = _run(capsys, *argv)
+    assert status == 0, err
+    assert err == ""
+    data: dict[str, Any] = json.loads(out)
+    return data
+
+
+def _one_error_line(err: str) -> str:
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+def _deal_with_bottom_king(rules: str = "classic") -> tuple[Deal, Card]:
+    """The first numbered deal with a king in the bottom row (usable from the start), and that king."""
+    for number in range(500):
+        deal = Deal.from_number(number, rules, "N")
+        kings = [card for card in deal.cards[21:28] if card.rank == 13]
+        if kings:
+            return deal, kings[0]
+    raise AssertionError("no deal with a king in the bottom row")
+
+
+# --- deal ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("code", ["CL1-N-AAAAAAS", "PY1-N-AAAAAAJ", "TH1J2T1-E-ZZZZZZZ", "CL1M12C48-R-AAAAAAB"])
+def test_deal_code_json_prints_the_code_rules_and_notation(capsys: pytest.CaptureFixture[str], code: str) -> None:
+    data = _json(capsys, "deal", code, "--json")
+    deal = Deal.from_code(code)
+    assert data["code"] == code
+    assert data["rules"] == str(deal.rules)
+    assert data["notation"] == deal.notation
+    assert data["number"] == deal.number
+    assert Deal.from_code(data["full_code"]).cards == deal.cards
+
+
+def test_deal_with_notation_prints_a_full_code_that_decodes_back(capsys: pytest.CaptureFixture[str]) -> None:
+    notation = Deal.from_number(606).notation
+    data = _json(capsys, "deal", "--deal", notation, "--json")
+    assert data["notation"] == notation
+    assert data["number"] is None
+    assert data["code"] == data["full_code"]
+    assert Deal.from_code(data["code"]).notation == notation
+
+
+def test_deal_with_notation_in_symbols_prints_it_canonically(capsys: pytest.CaptureFixture[str]) -> None:
+    deal = Deal.from_number(606)
+    data = _json(capsys, "deal", "--deal", " ".join(c.symbol for c in deal.cards), "--rules", "msc", "--json")
+    assert data["notation"] == deal.notation
+    assert data["rules"] == "msc"
+    assert Deal.from_code(data["code"]).rules == Deal.from_notation(deal.notation, "msc").rules
+
+
+def test_deal_by_number_and_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    data = _json(capsys, "deal", "--number", "18", "--rules", "pyramide", "--json")
+    assert data["code"] == "PY1-R-AAAAAAS"
+    assert data["notation"] == Deal.from_number(18, "pyramide").notation
+
+
+def test_deal_random_json_prints_a_deal_its_code_names(capsys: pytest.CaptureFixture[str]) -> None:
+    data = _json(capsys, "deal", "--random", "--json")
+    assert 0 <= data["number"] <= MAX_NUMBER
+    assert data["rules"] == "classic"
+    assert Deal.from_code(data["code"]).notation == data["notation"]
+    assert Deal.from_code(data["code"]).number == data["number"]
+
+
+def test_deal_without_json_shows_the_board_and_the_notation(capsys: pytest.CaptureFixture[str]) -> None:
+    deal = Deal.from_code("CL1-N-AAAAAAS")
+    status, out, _ = _run(capsys, "deal", "CL1-N-AAAAAAS")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[-1] == deal.notation
+    assert "".join(f"[{c}]" for c in deal.cards[21:28]) in out
+    assert "CL1-N-AAAAAAS" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["deal", "--deal", "Ac Ad", "--json"], "expected 52 cards, got 2"),
+        (["deal", "--deal", " ".join(["Zz", *Deal.from_number(1).notation.split()[1:]])], "token 1"),
+        (["deal", "CL1-Q-AAAAAAA", "--json"], "'Q'"),
+        (["deal", "ZZ1-N-AAAAAAA"], "'ZZ'"),
+        (["deal", "CL1-N-AAAAAA"], "7 letters"),
+        (["deal", "--rules", "nope", "--json"], "nope"),
+        (["deal", "--rules", "thirteen(jokers=3)"], "jokers"),
+        (["deal", "CL1-N-AAAAAAS", "--rules", "thirteen"], "thirteen"),
+        (["deal", "--number", "-5"], "-5"),
+    ],
+)
+def test_bad_deal_input_exits_2_with_one_line_naming_the_problem(
+        capsys: pytest.CaptureFixture[str], argv: list[str], named: str) -> None:
+    status, out, err = _run(capsys, *argv)
+    assert status == 2
+    assert out == ""
+    line = _one_error_line(err)
+    assert line.startswith("pyramid-solitaire: error:")
+    assert named in line
+
+
+# --- replay --------------------------------------------------------------------------------------------
+
+
+def _write(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "game.txt"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+SUMMARY_KEYS = {"status", "score", "moves", "undos", "pyramid_left", "stock_left", "waste", "pass"}
+
+
+def test_replay_json_prints_the_final_figures(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    deal = Deal.from_code("CL1-N-AAAAAAS")
+    record = _write(tmp_path, "Rules: classic\nDeal: CL1-N-AAAAAAS\n\ndraw\ndraw\ndraw\nundo\nredo\n")
+    data = _json(capsys, "replay", record, "--json")
+    assert set(data) >= SUMMARY_KEYS
+    assert "error" not in data
+    assert data["status"] == "playing"
+    assert data["score"] is None
+    assert data["moves"] == 4
+    assert data["undos"] == 1
+    assert data["pyramid_left"] == 28
+    assert data["stock_left"] == 21
+    assert data["waste"] == [str(c) for c in deal.stock[:3]]
+    assert data["pass"] == 1
+
+
+def test_replay_json_shows_the_pyramide_score_after_a_king(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    deal, king = _deal_with_bottom_king("pyramide")
+    record = _write(tmp_path, f"Rules: pyramide\nDeal: {deal.code}\n\n{king}\ndraw\n")
+    data = _json(capsys, "replay", record, "--json")
+    assert data["score"] == 10
+    assert data["pyramid_left"] == 27
+    assert data["moves"] == 2
+    assert data["stock_left"] == 22
+    assert data["waste"] == [str(c) for c in deal.stock[:2]]
+
+
+def test_replay_json_matches_a_game_played_in_process(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    game = Game(Deal.from_number(21, "msc"))
+    for _ in range(30):
+        moves = game.legal_moves()
+        removals = [m for m in moves if m.kind == "remove"]
+        game.push(removals[0] if removals else moves[0])
+    data = _json(capsys, "replay", _write(tmp_path, write_record(game)), "--json")
+    for key in SUMMARY_KEYS:
+        assert data[key] == game.summary()[key], key
+
+
+def test_replay_of_a_refused_move_exits_1_with_the_reason(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    deal = Deal.from_code("CL1-N-AAAAAAS")
+    apex = str(deal.cards[0])
+    record = _write(tmp_path, f"Rules: classic\nDeal: {deal.code}\n\ndraw\n{apex}\ndraw\n")
+    status, out, err = _run(capsys, "replay", record, "--json")
+    assert status == 1
+    assert err == ""
+    data = json.loads(out)
+    assert data["error"]["code"] == "covered"
+    assert COVERED_JA in data["error"]["message_ja"]
+    assert "covered" in data["error"]["message_en"]
+    assert data["moves"] == 1
+    assert data["stock_left"] == 23
+
+
+def test_replay_of_a_refused_move_without_json_names_the_move_in_japanese(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    deal = Deal.from_code("CL1-N-AAAAAAS")
+    apex = str(deal.cards[0])
+    record = _write(tmp_path, f"Rules: classic\nDeal: {deal.code}\n\ndraw\n{apex}\n")
+    status, out, _ = _run(capsys, "replay", record)
+    assert status == 1
+    assert f"move 2 ({apex})" in out
+    assert COVERED_JA in out
+
+
+def test_replay_reads_standard_input(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("Rules: classic\nDeal: CL1-N-AAAAAAS\n\ndraw\n"))
+    data = _json(capsys, "replay", "-", "--json")
+    assert data["moves"] == 1
+    assert data["stock_left"] == 23
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("Rules: classic\nnot a header\n\ndraw\n", "line 2"),
+        ("Rules: classic\nDeal: CL1-N-AAAAAAS\n\ndraw\nZz+3c\n", "line 5"),
+        ("Rules: classic\n\ndraw\n", "Deal:"),
+        ("Rules: nope\nDeal: CL1-N-AAAAAAS\n\ndraw\n", "nope"),
+    ],
+)
+def test_an_unreadable_record_exits_2_with_one_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str, named: str) -> None:
+    status, out, err = _run(capsys, "replay", _write(tmp_path, text), "--json")
+    assert status == 2
+    assert out == ""
+    assert named in _one_error_line(err)
+
+
+def test_a_missing_record_file_exits_2_with_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    missing = tmp_path / "nothing-here.txt"
+    status, _, err = _run(capsys, "replay", str(missing))
+    assert status == 2
+    assert str(missing) in _one_error_line(err)
+
+
+# --- play ------------------------------------------------------------------------------------------------
+
+
+def _play(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, commands: str,
+          *argv: str) -> tuple[int, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(commands))
+    status, out, _ = _run(capsys, *argv)
+    return status, out
+
+
+def _boards(out: str) -> list[str]:
+    """The boards the game drew: each ends with its figures line (手数 / Moves)."""
+    boards, current = [], []
+    for line in out.splitlines():
+        current.append(line)
+        if line.startswith(("手数:", "Moves:")):
+            boards.append("\n".join(current))
+            current = []
+    return boards
+
+
+def test_playing_a_king_removes_it_and_redraws_the_board(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    deal, king = _deal_with_bottom_king()
+    status, out = _play(capsys, monkeypatch, f"{king}\nq\n", "play", deal.code)
+    assert status == 0
+    first, second = _boards(out)
+    assert f"[{king}]" in first
+    assert str(king) not in second
+    assert "手数: 0" in first
+    assert "手数: 1" in second
+    assert out.rstrip().endswith("終了します")
+
+
+def test_a_card_may_be_named_with_its_symbol_in_play(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    deal, king = _deal_with_bottom_king()
+    _, out = _play(capsys, monkeypatch, f"{king.symbol}\nq\n", "play", deal.code)
+    assert str(king) not in _boards(out)[-1]
+
+
+def test_playing_a_covered_card_reports_it_in_japanese(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    deal = Deal.from_code("CL1-N-AAAAAAS")
+    status, out = _play(capsys, monkeypatch, f"{deal.cards[0]}\nq\n", "play", deal.code)
+    assert status == 0
+    assert f"× {COVERED_JA}" in out
+    assert len(_boards(out)) == 1
+
+
+def test_playing_in_english_reports_in_english(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    deal = Deal.from_code("CL1-N-AAAAAAS")
+    _, out = _play(capsys, monkeypatch, f"{deal.cards[0]}\nq\n", "--lang", "en", "play", deal.code)
+    assert "This card is covered by another card" in out
+    assert out.rstrip().endswith("Bye.")
+
+
+def test_q_quits_and_ignores_what_follows(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    deal, king = _deal_with_bottom_king()
+    status, out = _play(capsys, monkeypatch, f"q\n{king}\n", "play", deal.code)
+    assert status == 0
+    assert len(_boards(out)) == 1
+    assert out.rstrip().endswith("終了します")
+
+
+def test_play_draws_from_the_stock(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    deal = Deal.from_code("CL1-N-AAAAAAS")
+    _, out = _play(capsys, monkeypatch, "d\nq\n", "play", deal.code)
+    second = _boards(out)[1]
+    assert "残り 23" in second
+    assert f"[{deal.stock[0]}]" in second
+
+
+def test_the_default_command_is_play_whatever_sys_argv_holds(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # main(argv) must parse argv, not the process's own command line (here: pytest's).
+    monkeypatch.setattr(sys, "argv", ["pyramid-solitaire", "deal", "CL1-N-AAAAAAS", "--json"])
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    status = main([])
+    out, _ = capsys.readouterr()
+    assert status == 0
+    assert out.rstrip().endswith("終了します")
+
+
+# --- the installed console script ----------------------------------------------------------------------
+
+
+def test_the_installed_console_script_prints_a_deal_and_exits_2_on_a_bad_code() -> None:
+    script = Path(sys.executable).parent / "pyramid-solitaire"
+    assert script.is_file(), f"console script not installed at {script} (pip install -e .)"
+    good = subprocess.run([str(script), "deal", "PY1-N-AAAAAAS", "--json"],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert good.returncode == 0, good.stderr
+    data = json.loads(good.stdout)
+    assert data["code"] == "PY1-N-AAAAAAS"
+    assert data["notation"] == Deal.from_code("PY1-N-AAAAAAS").notation
+    bad = subprocess.run([str(script), "deal", "PY1-Q-AAAAAAS"], capture_output=True, text=True, timeout=60,
+                         check=False)
+    assert bad.returncode == 2
+    assert bad.stdout == ""
+    assert "'Q'" in _one_error_line(bad.stderr)

@@ -1,0 +1,297 @@
+"""Rule sets as data: preset ids and aliases, the string form that round-trips, errors, and the preset facts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pyramid_solitaire.deal import Deal
+from pyramid_solitaire.game import Game
+from pyramid_solitaire.moves import Move
+from pyramid_solitaire.rules import PRESET_ALIASES, PRESETS, Rules, RulesError, find_rules
+
+PRESET_IDS = ["classic", "pyramide", "thirteen", "msc", "traditional", "relaxed"]
+
+
+# --- finding rule sets ------------------------------------------------------------------------------
+
+
+def test_the_catalogue_holds_the_six_rule_sets_of_the_rules_page() -> None:
+    assert sorted(PRESETS) == sorted(PRESET_IDS)
+
+
+@pytest.mark.parametrize("preset", PRESET_IDS)
+def test_every_preset_id_is_found_and_prints_as_itself(preset: str) -> None:
+    rules = find_rules(preset)
+    assert rules == PRESETS[preset]
+    assert str(rules) == preset
+    assert rules.preset == preset
+
+
+@pytest.mark.parametrize(("alias", "preset"), sorted(PRESET_ALIASES.items()))
+def test_every_alias_finds_its_preset_and_prints_the_preset_id(alias: str, preset: str) -> None:
+    rules = find_rules(alias)
+    assert rules == PRESETS[preset]
+    assert str(rules) == preset
+
+
+def test_the_default_rule_set_is_classic() -> None:
+    assert find_rules() == PRESETS["classic"]
+
+
+@pytest.mark.parametrize("text", ["CLASSIC", "Classic", "  classic  ", "classic()"])
+def test_preset_names_ignore_case_spaces_and_empty_options(text: str) -> None:
+    assert find_rules(text) == PRESETS["classic"]
+
+
+def test_find_rules_passes_a_rules_object_through() -> None:
+    rules = PRESETS["thirteen"].with_options(jokers=1)
+    assert find_rules(rules) is rules
+
+
+# --- the string form ----------------------------------------------------------------------------------
+
+CANONICAL_COMBOS = [
+    "thirteen(jokers=2,triples=true)",
+    "thirteen(open=true)",
+    "classic(passes=unlimited,overlap=true)",
+    "msc(strict=true)",
+    "classic(target=14,lone_kings=false)",
+    "classic(rows=6)",
+]
+
+
+@pytest.mark.parametrize("text", CANONICAL_COMBOS)
+def test_an_option_combo_in_canonical_form_prints_back_unchanged(text: str) -> None:
+    assert str(find_rules(text)) == text
+
+
+@pytest.mark.parametrize("text", [*CANONICAL_COMBOS, "classic(deck=48,target=12)", "thirteen(triples=true,jokers=2)"])
+def test_an_option_combo_round_trips_through_its_string_form(text: str) -> None:
+    rules = find_rules(text)
+    assert find_rules(str(rules)) == rules
+    assert str(find_rules(str(rules))) == str(rules)
+
+
+def test_options_written_in_any_order_name_the_same_rules() -> None:
+    assert find_rules("classic(deck=48,target=12)") == find_rules("classic(target=12,deck=48)")
+    assert find_rules("thirteen(triples=true,jokers=2)") == find_rules("thirteen(jokers=2,triples=true)")
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("thirteen(jokers=2,triples=true)", "jokers", 2),
+        ("thirteen(jokers=2,triples=true)", "triples", True),
+        ("thirteen(open=true)", "open_pyramid", True),
+        ("classic(passes=unlimited,overlap=true)", "passes", None),
+        ("classic(passes=unlimited,overlap=true)", "overlap", True),
+        ("msc(strict=true)", "strict", True),
+        ("classic(target=14,lone_kings=false)", "target", 14),
+        ("classic(target=14,lone_kings=false)", "lone_kings", False),
+        ("classic(deck=48,target=12)", "deck", 48),
+        ("classic(deck=48,target=12)", "target", 12),
+        ("classic(rows=6)", "rows", 6),
+        ("classic(passes=2)", "passes", 2),
+        ("classic(recycles=0)", "passes", 1),
+        ("pyramide(undo_limit=unlimited)", "undo_limit", None),
+        ("classic(stock_top=true)", "stock_top_usable", True),
+        ("classic(drawn=true)", "drawn_spot", True),
+    ],
+)
+def test_each_option_sets_its_field(text: str, field: str, value: object) -> None:
+    assert getattr(find_rules(text), field) == value
+
+
+def test_options_leave_the_other_fields_of_the_preset_alone() -> None:
+    rules = find_rules("thirteen(jokers=2)")
+    assert rules.with_options(jokers=0) == PRESETS["thirteen"]
+
+
+def test_option_keys_and_values_ignore_case_and_spaces() -> None:
+    assert find_rules("Thirteen( Jokers = 2 , TRIPLES = True )") == find_rules("thirteen(jokers=2,triples=true)")
+
+
+def test_an_option_set_to_the_preset_value_is_not_printed() -> None:
+    assert str(find_rules("classic(passes=3)")) == "classic"
+    assert str(find_rules("thirteen(passes=4,drawn=true)")) == "thirteen"
+
+
+def test_the_win_option_chooses_a_strict_or_relaxed_win() -> None:
+    # rules.py spells the option out (key "win", values "strict"/"relaxed"), and RULES.md names
+    # "strict (all 52 cards) or relaxed win" as an option any rule set may combine.
+    assert find_rules("traditional(win=relaxed)").strict is False
+    assert find_rules("classic(win=strict)").strict is True
+
+
+_OPTION_VALUES: dict[str, st.SearchStrategy[Any]] = {
+    "passes": st.sampled_from([None, 1, 2, 3, 4, 5, 9]),
+    "strict": st.booleans(),
+    "overlap": st.booleans(),
+    "stock_top_usable": st.booleans(),
+    "drawn_spot": st.booleans(),
+    "stock_waste_pairs": st.booleans(),
+    "waste_start": st.booleans(),
+    "open_pyramid": st.booleans(),
+    "jokers": st.integers(0, 2),
+    "triples": st.booleans(),
+    "target": st.sampled_from([12, 13, 14]),
+    "lone_kings": st.booleans(),
+    "deck": st.sampled_from([52, 48]),
+    "rows": st.sampled_from([7, 6]),
+    "scoring": st.sampled_from(["none", "pyramide"]),
+    "undo_limit": st.one_of(st.none(), st.integers(1, 1000)),
+}
+
+
+@st.composite
+def rule_sets(draw: st.DrawFn) -> Rules:
+    """Any valid rule set: a preset with any subset of its options changed."""
+    preset = draw(st.sampled_from(PRESET_IDS))
+    keys = draw(st.sets(st.sampled_from(sorted(_OPTION_VALUES))))
+    options = {key: draw(_OPTION_VALUES[key]) for key in sorted(keys)}
+    rules = PRESETS[preset]
+    if options.get("stock_top_usable", rules.stock_top_usable) and options.get("drawn_spot", rules.drawn_spot):
+        options["drawn_spot"] = False
+        options["stock_top_usable"] = True
+    return rules.with_options(**options)
+
+
+@settings(max_examples=300, deadline=None)
+@given(rule_sets())
+def test_any_rule_set_round_trips_through_its_string_form(rules: Rules) -> None:
+    text = str(rules)
+    assert find_rules(text) == rules
+    assert str(find_rules(text)) == text
+
+
+# --- refusals ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "culprit"),
+    [
+        ("nope", "nope"),
+        ("klondike(passes=3)", "klondike"),
+        ("classic(bogus=1)", "bogus"),
+        ("classic(passes=x)", "passes"),
+        ("classic(passes=x)", "'x'"),
+        ("classic(strict=maybe)", "maybe"),
+        ("thirteen(jokers=3)", "jokers"),
+        ("thirteen(jokers=3)", "3"),
+        ("classic(passes=0)", "passes"),
+        ("classic(passes=10)", "passes"),
+        ("classic(target=15)", "15"),
+        ("classic(deck=50)", "50"),
+        ("classic(rows=8)", "8"),
+        ("classic(scoring=golf)", "golf"),
+        ("classic(undo_limit=0)", "undo_limit"),
+        ("classic(passes)", "passes"),
+        ("classic(stock_top=true,drawn=true)", "stock_top"),
+        ("classic(stock_top=true,drawn=true)", "drawn"),
+        ("msc(drawn=true)", "drawn"),
+        ("classic(passes=3", "classic(passes=3"),
+    ],
+)
+def test_bad_rule_set_text_raises_a_rules_error_naming_the_culprit(text: str, culprit: str) -> None:
+    with pytest.raises(RulesError) as excinfo:
+        find_rules(text)
+    assert culprit in str(excinfo.value)
+
+
+def test_a_rules_error_is_a_value_error() -> None:
+    with pytest.raises(ValueError):
+        find_rules("nope")
+
+
+def test_building_rules_directly_is_validated_too() -> None:
+    with pytest.raises(RulesError, match="jokers"):
+        Rules(jokers=3)
+    with pytest.raises(RulesError, match="passes"):
+        PRESETS["classic"].with_options(passes=0)
+
+
+# --- the preset facts of RULES.md ---------------------------------------------------------------------
+
+
+def _start(preset: str) -> tuple[Deal, Game]:
+    deal = Deal.from_number(7, preset)
+    return deal, Game(deal)
+
+
+def test_classic_has_three_passes_and_an_open_pyramid_and_no_score() -> None:
+    rules = PRESETS["classic"]
+    assert rules.passes == 3
+    assert rules.open_pyramid
+    assert not rules.waste_start
+    assert not rules.strict
+    assert rules.scoring == "none"
+    assert rules.undo_limit is None
+    _, game = _start("classic")
+    assert game.stock_left == 24
+    assert game.summary()["waste"] == []
+    assert game.score is None
+    assert game.stock_label("ja") == "1/3周目 · 残り 24"
+
+
+def test_pyramide_has_unlimited_passes_a_waste_card_at_start_its_scoring_and_100_undos() -> None:
+    rules = PRESETS["pyramide"]
+    assert rules.passes is None
+    assert rules.waste_start
+    assert rules.scoring == "pyramide"
+    assert rules.undo_limit == 100
+    deal, game = _start("pyramide")
+    assert game.summary()["waste"] == [str(deal.cards[28])]
+    assert game.stock_left == 23
+    assert game.score == 0
+
+
+def test_thirteen_has_four_passes_a_drawn_spot_and_face_down_rows() -> None:
+    rules = PRESETS["thirteen"]
+    assert rules.passes == 4
+    assert rules.drawn_spot
+    assert not rules.open_pyramid
+    deal, game = _start("thirteen")
+    pyramid = game.view()["pyramid"]
+    assert all(slot["card"] is None for slot in pyramid if slot["row"] < 7)
+    assert [slot["card"] for slot in pyramid if slot["row"] == 7] == [str(c) for c in deal.cards[21:28]]
+    game.push(Move.draw())
+    game.push(Move.draw())
+    view = game.view()
+    assert view["drawn"] == str(deal.cards[29])
+    assert view["waste"]["top"] == str(deal.cards[28])
+    assert {str(deal.cards[28]), str(deal.cards[29])} <= set(view["usable"])
+
+
+def test_thirteen_open_shows_every_pyramid_card() -> None:
+    deal = Deal.from_number(7, "thirteen(open=true)")
+    pyramid = Game(deal).view()["pyramid"]
+    assert [slot["card"] for slot in pyramid] == [str(c) for c in deal.cards[:28]]
+
+
+def test_msc_has_a_usable_stock_top_and_three_passes() -> None:
+    rules = PRESETS["msc"]
+    assert rules.stock_top_usable
+    assert rules.passes == 3
+    assert not rules.drawn_spot
+    assert not rules.strict
+    deal, game = _start("msc")
+    view = game.view()
+    assert view["stock"]["top"] == str(deal.cards[28])
+    assert view["stock"]["usable"]
+    assert str(deal.cards[28]) in view["usable"]
+
+
+def test_traditional_has_one_pass_a_drawn_spot_and_a_strict_win() -> None:
+    rules = PRESETS["traditional"]
+    assert rules.passes == 1
+    assert rules.strict
+    assert rules.drawn_spot
+    assert rules.stock_waste_pairs
+
+
+def test_relaxed_is_traditional_with_a_relaxed_win() -> None:
+    assert PRESETS["relaxed"] == PRESETS["traditional"].with_options(preset="relaxed", strict=False)
