@@ -51,10 +51,11 @@ def find_win(space: SearchSpace, start: int, counter: Counter) -> list[Action] |
     seen: set[int] = set()
     if space.won(start):
         return []
-    if space.dead(start):
+    if space.hopeless(start):
         counter.best_removed = max(counter.best_removed, full - (start & pyr_mask).bit_count())
         return None
-    seen.add(space.key(start))
+    start = space.canonical(start)
+    seen.add(start)
     path: list[Action] = []
     stack = [iter(space.successors(start))]
     while stack:
@@ -65,19 +66,19 @@ def find_win(space: SearchSpace, start: int, counter: Counter) -> list[Action] |
                 path.pop()
             continue
         action, state = step
-        key = space.key(state)
-        if key in seen:
+        if state in seen:
             continue
-        seen.add(key)
+        seen.add(state)
         counter.tick()
-        removed = full - (state & pyr_mask).bit_count()
-        if removed > counter.best_removed:
-            counter.best_removed = removed
-            counter.best_line = [*path, action]
-        if space.won(state):
-            return [*path, action]
-        if space.dead(state):
-            continue
+        if isinstance(action, tuple):  # a draw or recycle leaves the same cards in play
+            removed = full - (state & pyr_mask).bit_count()
+            if removed > counter.best_removed:
+                counter.best_removed = removed
+                counter.best_line = [*path, action]
+            if space.won(state):
+                return [*path, action]
+            if space.hopeless(state):
+                continue
         path.append(action)
         stack.append(iter(space.successors(state)))
     return None
@@ -91,7 +92,8 @@ def best_reachable(space: SearchSpace, start: int, counter: Counter) -> int:
     pyr_mask = space.pyramid_full
     best = max(counter.best_removed, full - (start & pyr_mask).bit_count())
     counter.best_removed = best
-    seen: set[int] = {space.key(start)}
+    start = space.canonical(start)
+    seen: set[int] = {start}
     path: list[Action] = []
     stack = [iter(space.successors(start))]
     while stack:
@@ -102,10 +104,9 @@ def best_reachable(space: SearchSpace, start: int, counter: Counter) -> int:
                 path.pop()
             continue
         action, state = step
-        key = space.key(state)
-        if key in seen:
+        if state in seen:
             continue
-        seen.add(key)
+        seen.add(state)
         counter.tick()
         pyramid_left = (state & pyr_mask).bit_count()
         removed = full - pyramid_left
@@ -115,7 +116,7 @@ def best_reachable(space: SearchSpace, start: int, counter: Counter) -> int:
             counter.best_line = [*path, action]
             if best == full:
                 return best
-        if removed + space.removable_bound(state) <= best:
+        if space.reachable_bound(state) <= best:
             continue
         path.append(action)
         stack.append(iter(space.successors(state)))
@@ -126,7 +127,8 @@ def shortest_win(space: SearchSpace, start: int, counter: Counter) -> list[Actio
     """A winning line with the fewest steps, or ``None`` if there is none (A*)."""
     if space.won(start):
         return []
-    start_key = space.key(start)
+    start = space.canonical(start)
+    start_key = start
     best_g: dict[int, int] = {start_key: 0}
     parent: dict[int, tuple[int, Action]] = {}
     heap: list[tuple[int, int, int, int]] = [(space.steps_bound(start), 0, 0, start)]
@@ -134,19 +136,19 @@ def shortest_win(space: SearchSpace, start: int, counter: Counter) -> list[Actio
     while heap:
         _, neg_g, _, state = heapq.heappop(heap)
         g = -neg_g
-        key = space.key(state)
+        key = state
         if best_g.get(key, g) < g:
             continue
         if space.won(state):
             return _line(parent, key, start_key)
         counter.tick()
         for action, after in space.successors(state, shortest=True):
-            after_key = space.key(after)
+            after_key = after
             cost = g + 1
             known = best_g.get(after_key)
             if known is not None and known <= cost:
                 continue
-            if space.dead(after):
+            if isinstance(action, tuple) and space.hopeless(after):
                 continue
             best_g[after_key] = cost
             parent[after_key] = (key, action)

@@ -15,10 +15,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from ..table import DRAW_ACTION, RECYCLE_ACTION, Action, Position, Table
+from ..table import DRAW_ACTION, PAIR, RECYCLE_ACTION, TRIPLE, Action, Position, Table
 
 PTR_BITS: Final = 6
+PTR_MASK: Final = (1 << PTR_BITS) - 1
 REC_BITS: Final = 4
+COUNT_BITS: Final = 4
+COUNT_MASK: Final = (1 << COUNT_BITS) - 1
+MAX_VALUE: Final = 16
+UNREACHABLE: Final = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -37,7 +42,7 @@ class PyramidShape:
 class SearchSpace:
     """Successors, keys, dead-card pruning and bounds for one deal (see the module docstring)."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, generic: bool = False) -> None:
         rules = table.rules
         self.table = table
         self.rules = rules
@@ -47,9 +52,11 @@ class SearchSpace:
         self.values = table.values
         self.target = rules.target
         self.lone = rules.target if rules.lone_kings else -1
-        #: The fast path covers the rule sets without jokers, triples or overlap pairs; the others go
-        #: through Table.removals for every position (slower, same answers).
-        self.fast = rules.jokers == 0 and not rules.triples and not rules.overlap
+        #: ``generic`` asks Table.actions for every position instead (slow; the tests compare the two).
+        self.fast = not generic
+        self.jokers = rules.jokers
+        self.triples = rules.triples
+        self.overlap = rules.overlap and rules.open_pyramid
         self.unlimited = rules.passes is None
         self.max_recycles = rules.max_recycles
         self.drawn_spot = rules.drawn_spot
@@ -63,7 +70,10 @@ class SearchSpace:
         self.jok_shift = self.rec_shift + REC_BITS
         self.stock_mask = (1 << self.S) - 1
         self._dead_masks = self._meeting_masks()
-        self._pairs_values = [(v, self.target - v) for v in range(1, self.target)]
+        # stock value counts: 4 bits per value, summed from per-byte tables of the stock mask
+        self._count_tables = self._stock_count_tables()
+        self._relaxed: dict[int, int] = {}
+        self._steps: dict[int, tuple[int, dict[int, int]]] = {}
 
     # --- keys ----------------------------------------------------------------------------------------
 
@@ -78,20 +88,26 @@ class SearchSpace:
                         state >> self.ptr_shift & ((1 << PTR_BITS) - 1),
                         state >> self.rec_shift & ((1 << REC_BITS) - 1), state >> self.jok_shift)
 
-    def key(self, state: int) -> int:
-        """A key under which positions that play exactly alike fall together.
+    def canonical(self, state: int) -> int:
+        """The one state standing for every position that plays exactly like ``state``.
 
-        With unlimited passes the number of recycles done changes nothing, so it is dropped.  Without a
-        drawn spot, a stock pointer that sits past removed cards plays like one just past the last card
-        still on the waste, so it is moved back there."""
-        pos = self.unpack(state)
-        ptr, rec = pos.ptr, pos.recycles
-        if not self.drawn_spot:
-            below = pos.stock & ((1 << ptr) - 1)
-            ptr = below.bit_length()
+        With unlimited passes the number of recycles done changes nothing, so it is set to 0.  Without
+        a drawn spot, a stock pointer that sits past removed cards plays like one just past the last
+        card still on the waste, so it is moved back there.  :meth:`successors` yields canonical
+        states, so the searches use states directly as keys."""
         if self.unlimited:
-            rec = 0
-        return self.pack(Position(pos.pyramid, pos.stock, ptr, rec, pos.jokers))
+            state &= ~(((1 << REC_BITS) - 1) << self.rec_shift)
+        return self._settle(state)
+
+    def _settle(self, state: int) -> int:
+        if self.drawn_spot:
+            return state
+        ptr = state >> self.ptr_shift & PTR_MASK
+        stock = state >> self.stock_shift & self.stock_mask
+        settled = (stock & ((1 << ptr) - 1)).bit_length()
+        if settled == ptr:
+            return state
+        return state & ~(PTR_MASK << self.ptr_shift) | settled << self.ptr_shift
 
     # --- pyramid shapes --------------------------------------------------------------------------
 
@@ -154,22 +170,30 @@ class SearchSpace:
         values = self.values
         shift = self.stock_shift
         P = self.P
+        settle = self._settle
         for index in usable:
             value = values[P + index]
             bit = 1 << (index + shift)
+            without = settle(state & ~bit)
             if value == self.lone:
                 if not shortest:
-                    return [((P + index,), state & ~bit)]
-                out.append(((P + index,), state & ~bit))
+                    return [((P + index,), without)]
+                out.append(((P + index,), without))
                 continue
             for slot in shape.by_need.get(value, ()):
-                out.append(((slot, P + index), state & ~bit & ~(1 << slot)))
+                out.append(((slot, P + index), without & ~(1 << slot)))
         if len(usable) == 2 and self.pairs_ok:
             a, b = usable
             if values[P + a] + values[P + b] == self.target:
-                out.append(((P + min(a, b), P + max(a, b)), state & ~(1 << (a + shift)) & ~(1 << (b + shift))))
+                out.append(((P + min(a, b), P + max(a, b)),
+                            settle(state & ~(1 << (a + shift)) & ~(1 << (b + shift)))))
         for action, after in shape.removals:
             out.append((action, state & ~self.pyramid_full | after))
+        jokers = state >> self.jok_shift
+        if jokers:
+            self._joker_moves(state, jokers, shape.exposed, usable, out)
+        if self.triples:
+            self._triple_moves(state, shape, usable, out)
         if above:
             out.append((DRAW_ACTION, state & ~(((1 << PTR_BITS) - 1) << self.ptr_shift)
                         | (ptr + (above & -above).bit_length()) << self.ptr_shift))
@@ -181,15 +205,48 @@ class SearchSpace:
                 out.append((RECYCLE_ACTION, cleared | rec << self.rec_shift))
         return out
 
+    def _joker_moves(self, state: int, jokers: int, exposed: tuple[int, ...], usable: list[int],
+                     out: list[tuple[Action, int]]) -> None:
+        """A joker with any one usable card (never with the other joker)."""
+        P = self.P
+        base = self.table.joker_base
+        for joker in range(self.jokers):
+            if not jokers >> joker & 1:
+                continue
+            place = base + joker
+            without = state & ~(1 << (self.jok_shift + joker))
+            for slot in exposed:
+                out.append(((slot, place), without & ~(1 << slot)))
+            for index in usable:
+                out.append(((P + index, place), self._settle(without & ~(1 << (P + index)))))
+
+    def _triple_moves(self, state: int, shape: PyramidShape, usable: list[int],
+                      out: list[tuple[Action, int]]) -> None:
+        """Three usable cards summing to the target, at least one from the stock side (the pyramid-only
+        triples are in the shape's removals)."""
+        P = self.P
+        values = self.values
+        target = self.target
+        exposed = shape.exposed
+        stock_places = [P + index for index in usable]
+        for place in stock_places:
+            need = target - values[place]
+            for i, a in enumerate(exposed):
+                for b in exposed[i + 1:]:
+                    if values[a] + values[b] == need:
+                        out.append(((a, b, place), self._settle(state & ~(1 << a) & ~(1 << b) & ~(1 << place))))
+        if len(stock_places) == 2 and self.pairs_ok:
+            x, y = sorted(stock_places)
+            need = target - values[x] - values[y]
+            for slot in shape.by_need.get(target - need, ()):
+                out.append(((slot, x, y), self._settle(state & ~(1 << slot) & ~(1 << x) & ~(1 << y))))
+
     def _generic_successors(self, state: int) -> list[tuple[Action, int]]:
         table = self.table
         pos = self.unpack(state)
         out = []
         for action in table.actions(pos):
-            after = table.apply(pos, action)
-            if self.unlimited:
-                after = after._replace(recycles=0)
-            out.append((action, self.pack(after)))
+            out.append((action, self.canonical(self.pack(table.apply(pos, action)))))
         return out
 
     # --- pruning and bounds -------------------------------------------------------------------------
@@ -205,65 +262,23 @@ class SearchSpace:
             for place in range(self.P + self.S):
                 if place == slot or self.values[place] != need:
                     continue
-                if place < self.P and table.layout.triangle[slot] >> place & 1:
+                if (place < self.P and table.layout.triangle[slot] >> place & 1
+                        and not (self.overlap and table.layout.coverers[slot] >> place & 1)):
                     continue
                 mask |= 1 << place  # pyramid places and stock places share the packed layout
             masks.append(mask)
         return masks
 
-    def dead(self, state: int) -> bool:
-        """True if some pyramid card can never meet a partner (see :mod:`..analysis`); exact for the
-        fast path, and False (no pruning) for the others, which :func:`analysis.dead_slots` covers."""
-        if not self.fast:
-            return False
-        pyramid = state & self.pyramid_full
-        alive = state & ((1 << (self.P + self.S)) - 1)
-        masks = self._dead_masks
-        lone = self.lone
-        values = self.values
-        rest = pyramid
-        while rest:
-            low = rest & -rest
-            slot = low.bit_length() - 1
-            if values[slot] != lone and not alive & masks[slot]:
-                return True
-            rest ^= low
-        return False
+    def _pyramid_steps(self, pyramid: int) -> tuple[int, dict[int, int]]:
+        """Removal steps the pyramid needs at least, and the stock values it must draw on (value →
+        how many), cached per pyramid shape.
 
-    def removable_bound(self, state: int) -> int:
-        """An upper bound on the pyramid cards that can still be removed from ``state``: every card
-        except the dead ones and those they keep covered."""
-        pyramid = state & self.pyramid_full
-        if not self.fast:
-            return pyramid.bit_count()
-        alive = state & ((1 << (self.P + self.S)) - 1)
-        blocked = 0
-        covers_from = self.table.layout.triangle
-        rest = pyramid
-        while rest:
-            low = rest & -rest
-            slot = low.bit_length() - 1
-            if self.values[slot] != self.lone and not alive & self._dead_masks[slot]:
-                blocked |= low
-            rest ^= low
-        if not blocked:
-            return pyramid.bit_count()
-        # a card is stuck if a dead card lies in its cover triangle, or it is dead itself
-        stuck = 0
-        rest = pyramid
-        while rest:
-            low = rest & -rest
-            slot = low.bit_length() - 1
-            if low & blocked or covers_from[slot] & blocked:
-                stuck |= low
-            rest ^= low
-        return (pyramid & ~stuck).bit_count()
-
-    def steps_bound(self, state: int) -> int:
-        """A lower bound on the steps still needed to clear the pyramid (admissible for A*): each lone
-        card takes a step, and of two values that pair, the more numerous in the pyramid each needs a
-        step of its own (a pair removes at most one card of each)."""
-        pyramid = state & self.pyramid_full
+        Lone cards take a step each.  For two values v and w that pair, each pair removes at most one
+        card of each, so the more numerous needs a step per card; and as every pair holds one of each,
+        the stock must supply at least the difference in cards of the scarcer value."""
+        found = self._steps.get(pyramid)
+        if found is not None:
+            return found
         counts = [0] * (max(self.values, default=0) + self.target + 1)
         values = self.values
         rest = pyramid
@@ -272,14 +287,209 @@ class SearchSpace:
             counts[values[low.bit_length() - 1]] += 1
             rest ^= low
         total = counts[self.target] if self.lone == self.target else 0
-        half = self.target // 2
-        for value in range(1, half + 1):
+        deficits: dict[int, int] = {}
+        for value in range(1, self.target // 2 + 1):
             other = self.target - value
             if other == value:
                 total += (counts[value] + 1) // 2
+                if counts[value] % 2:
+                    deficits[value] = 1
             else:
                 total += max(counts[value], counts[other])
-        return total
+                if counts[value] != counts[other]:
+                    scarce = value if counts[value] < counts[other] else other
+                    deficits[scarce] = abs(counts[value] - counts[other])
+        self._steps[pyramid] = (total, deficits)
+        return total, deficits
+
+    def steps_bound(self, state: int) -> int:
+        """A lower bound on the steps still needed to win (admissible for A*).
+
+        Removal steps: see :meth:`_pyramid_steps`; each step lowers that count by one at most.  On top
+        of them come steps that lower it by nothing — draws, recycles, removals of stock cards the
+        pyramid does not need.  Every value the pyramid must take from the stock has to become usable
+        at some time; reaching the nearest card of it, forward through the stock, back down the waste,
+        or round through a recycle, passes cards one step each, except cards the pyramid needs, which
+        it may use as they pass.  The farthest such value bounds those extra steps.  (Computed for the
+        waste-top and stock-top models; with a drawn spot only the removal steps are counted.)"""
+        pyramid = state & self.pyramid_full
+        if self.triples:  # a triple may take three pyramid cards in one step
+            return -(-pyramid.bit_count() // TRIPLE)
+        total, deficits = self._pyramid_steps(pyramid)
+        if state >> self.jok_shift:  # a joker may stand in for any stock card the pyramid needs
+            return total
+        if not deficits or self.drawn_spot:
+            return total
+        stock = state >> self.stock_shift & self.stock_mask
+        ptr = state >> self.ptr_shift & PTR_MASK
+        values = self.values
+        P = self.P
+        # Forward through the stock (in msc its top is usable where it lies; else each card must be
+        # drawn), then down the waste from its top: for each needed value, the extra steps taken
+        # before each of its cards becomes usable.
+        right: dict[int, list[int]] = {}
+        need = dict(deficits)
+        passed = 0 if self.stock_top_usable else 1
+        rest = stock >> ptr
+        index = ptr
+        while rest:
+            if rest & 1:
+                value = values[P + index]
+                if value in need:
+                    right.setdefault(value, []).append(passed)
+                if self.stock_top_usable and need.get(value, 0) > 0:
+                    need[value] -= 1  # used as it passes, by a removal already counted
+                else:
+                    passed += 1
+            rest >>= 1
+            index += 1
+        ahead = passed
+        left: dict[int, list[int]] = {}
+        need = dict(deficits)
+        passed = 0
+        below = stock & ((1 << ptr) - 1)
+        while below:
+            top = below.bit_length() - 1
+            value = values[P + top]
+            if value in need:
+                left.setdefault(value, []).append(passed)
+            if need.get(value, 0) > 0:
+                need[value] -= 1
+            else:
+                passed += 1
+            below &= ~(1 << top)
+        rec = state >> self.rec_shift & ((1 << REC_BITS) - 1)
+        can_recycle = self.max_recycles is None or rec < self.max_recycles
+        round_trip = ahead + 1 if can_recycle else UNREACHABLE
+        # In msc one step can pass a card on each side (a stock-waste pair); otherwise one card a step.
+        both_sides = self.stock_top_usable
+        extra = 0
+        for value, count in deficits.items():
+            lefts = left.get(value, ())
+            rights = right.get(value, ())
+            reach = round_trip
+            for from_left in range(count + 1):
+                from_right = count - from_left
+                if from_left > len(lefts) or from_right > len(rights):
+                    continue
+                cost_left = lefts[from_left - 1] if from_left else 0
+                cost_right = rights[from_right - 1] if from_right else 0
+                cost = max(cost_left, cost_right) if both_sides else cost_left + cost_right
+                if cost < reach:
+                    reach = cost
+            if reach > extra:
+                extra = reach
+        return total + (extra if extra < UNREACHABLE else 0)
+
+    # --- the relaxed game: the stock as a bag of values --------------------------------------------
+
+    def _stock_count_tables(self) -> list[list[int]]:
+        tables = []
+        for base in range(0, self.S, 8):
+            table = []
+            for byte in range(256):
+                counts = 0
+                for bit in range(8):
+                    if byte >> bit & 1 and base + bit < self.S:
+                        counts += 1 << (COUNT_BITS * self.values[self.P + base + bit])
+                table.append(counts)
+            tables.append(table)
+        return tables
+
+    def stock_counts(self, state: int) -> int:
+        """How many cards of each value are left in the stock and waste (4 bits per value)."""
+        stock = state >> self.stock_shift & self.stock_mask
+        counts = 0
+        for table in self._count_tables:
+            counts += table[stock & 0xFF]
+            stock >>= 8
+        return counts
+
+    def relaxed_max(self, pyramid: int, counts: int) -> int:
+        """The most pyramid cards (in all) that could be removed if every stock card were usable at
+        any time — a relaxation of every stock model, so an upper bound on what real play reaches.
+
+        ``counts`` holds the stock cards left per value (4 bits each) and the jokers left (value 0).
+        Memoised on (pyramid, counts); exposed kings are taken at once, as in play."""
+        key = counts << self.P | pyramid
+        found = self._relaxed.get(key)
+        if found is not None:
+            return found
+        full = self.P
+        best = full - pyramid.bit_count()
+        if best < full and not self._dead_in_bag(pyramid, counts):
+            shape = self.shape(pyramid)
+            if shape.king is not None:
+                best = self.relaxed_max(pyramid & ~(1 << shape.king[0]), counts)
+            else:
+                for candidate in self._relaxed_moves(pyramid, counts, shape):
+                    best = max(best, self.relaxed_max(*candidate))
+                    if best == full:
+                        break
+        self._relaxed[key] = best
+        return best
+
+    def _relaxed_moves(self, pyramid: int, counts: int, shape: PyramidShape) -> list[tuple[int, int]]:
+        """(pyramid, counts) after each removal of the relaxed game."""
+        out = [(after, counts) for _, after in shape.removals]
+        for need, slots in shape.by_need.items():
+            if 0 < need < MAX_VALUE and counts >> (COUNT_BITS * need) & COUNT_MASK:
+                fewer = counts - (1 << (COUNT_BITS * need))
+                out.extend((pyramid & ~(1 << slot), fewer) for slot in slots)
+        if counts & COUNT_MASK:  # a joker takes any exposed card
+            fewer = counts - 1
+            out.extend((pyramid & ~(1 << slot), fewer) for slot in shape.exposed)
+        if self.triples:
+            values = self.values
+            target = self.target
+            exposed = shape.exposed
+            for slot in exposed:  # one pyramid card and two from the bag
+                need = target - values[slot]
+                for low in range(1, need // 2 + 1):
+                    high = need - low
+                    if not 0 < high < MAX_VALUE:
+                        continue
+                    have_low = counts >> (COUNT_BITS * low) & COUNT_MASK
+                    have_high = counts >> (COUNT_BITS * high) & COUNT_MASK
+                    if have_low and have_high and (low != high or have_low >= PAIR):
+                        fewer = counts - (1 << (COUNT_BITS * low)) - (1 << (COUNT_BITS * high))
+                        out.append((pyramid & ~(1 << slot), fewer))
+            for i, a in enumerate(exposed):  # two pyramid cards and one from the bag
+                for b in exposed[i + 1:]:
+                    need = target - values[a] - values[b]
+                    if 0 < need < MAX_VALUE and counts >> (COUNT_BITS * need) & COUNT_MASK:
+                        out.append((pyramid & ~(1 << a) & ~(1 << b), counts - (1 << (COUNT_BITS * need))))
+        return out
+
+    def _dead_in_bag(self, pyramid: int, counts: int) -> bool:
+        """The dead-card test of :mod:`..analysis` with the stock as a bag of values: a pyramid card
+        none of whose partners is left outside its cover triangle.  Never true while a joker is left,
+        and not applied with triples (a card may then go with two others)."""
+        if self.triples or counts & COUNT_MASK:
+            return False
+        masks = self._dead_masks
+        rest = pyramid
+        while rest:
+            low = rest & -rest
+            slot = low.bit_length() - 1
+            need = self.target - self.values[slot]
+            if (self.values[slot] != self.lone and not pyramid & masks[slot]
+                    and not (0 < need < MAX_VALUE and counts >> (COUNT_BITS * need) & COUNT_MASK)):
+                return True
+            rest ^= low
+        return False
+
+    def bag(self, state: int) -> int:
+        """The relaxed game's counts for ``state``: stock values left and jokers left."""
+        return self.stock_counts(state) + (state >> self.jok_shift).bit_count()
+
+    def reachable_bound(self, state: int) -> int:
+        """An upper bound on the pyramid cards removed in all, from ``state`` on (see relaxed_max)."""
+        return self.relaxed_max(state & self.pyramid_full, self.bag(state))
+
+    def hopeless(self, state: int) -> bool:
+        """True if ``state`` can certainly not be won: not even the relaxed game clears the pyramid."""
+        return self.relaxed_max(state & self.pyramid_full, self.bag(state)) < self.P
 
     def won(self, state: int) -> bool:
         """True when the rule set's goal is reached."""

@@ -1,0 +1,61 @@
+"""The solver's fast move generation must agree with the engine's rules (Table.actions) everywhere."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pyramid_solitaire import Deal
+from pyramid_solitaire.solver.space import SearchSpace
+from pyramid_solitaire.table import Table
+
+RULE_SETS = [
+    "classic", "pyramide", "thirteen", "msc", "traditional", "relaxed",
+    "thirteen(jokers=2)", "thirteen(jokers=1,triples=true)", "thirteen(triples=true)",
+    "classic(overlap=true)", "msc(stock_waste_pairs=false)", "classic(target=14,lone_kings=false)",
+    "classic(deck=48,target=12)", "classic(rows=6)", "traditional(jokers=2,triples=true)",
+]
+
+
+def _random_states(rules: str, deals: int, steps: int) -> list[tuple[SearchSpace, SearchSpace, int]]:
+    out = []
+    rng = random.Random(rules)
+    for number in range(deals):
+        table = Table(Deal.from_number(number, rules))
+        fast, generic = SearchSpace(table), SearchSpace(table, generic=True)
+        state = generic.canonical(generic.pack(table.start()))
+        for _ in range(steps):
+            out.append((fast, generic, state))
+            successors = generic.successors(state)
+            if not successors:
+                break
+            state = rng.choice(successors)[1]
+    return out
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_fast_successors_are_exactly_the_legal_actions(rules: str) -> None:
+    for fast, generic, state in _random_states(rules, deals=6, steps=60):
+        expected = {(a, s) for a, s in generic.successors(state)}
+        got = fast.successors(state, shortest=True)
+        if len(got) == 1 and len(got[0][0]) == 1 and got[0][0][0] < fast.P:
+            # an exposed pyramid king is taken at once: it must be one of the legal actions
+            assert got[0] in expected
+            continue
+        assert set(got) == expected, (rules, fast.unpack(state))
+        assert len(got) == len(expected), "no action may be generated twice"
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_pack_and_unpack_are_inverse(rules: str) -> None:
+    for fast, _, state in _random_states(rules, deals=2, steps=30):
+        assert fast.pack(fast.unpack(state)) == state
+
+
+@pytest.mark.parametrize("rules", ["classic", "msc", "thirteen(jokers=2)", "thirteen(triples=true)"])
+def test_relaxed_bound_never_below_what_play_reaches(rules: str) -> None:
+    """Along random play the relaxed bound from the start covers every position reached."""
+    for fast, _, state in _random_states(rules, deals=6, steps=80):
+        removed = fast.P - (state & fast.pyramid_full).bit_count()
+        assert fast.reachable_bound(state) >= removed
