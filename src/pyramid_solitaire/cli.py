@@ -1,4 +1,4 @@
-"""The ``pyramid-solitaire`` command: play, deal, replay (solve, study, serve and stats join later).
+"""The ``pyramid-solitaire`` command: play, deal, replay, solve (study, serve and stats join later).
 
 Bad input (notation, codes, moves, records, rule sets) prints one line naming the problem and exits 2.
 """
@@ -83,6 +83,45 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return EXIT_REFUSED if result.refusal is not None else 0
 
 
+def _solve_inputs(args: argparse.Namespace) -> list[Deal]:
+    if args.deals_file is None:
+        return [_deal_from_args(args)]
+    try:
+        with open(args.deals_file, encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+    except OSError as exc:
+        raise UsageError(f"cannot read {args.deals_file}: {exc.strerror}") from None
+    rules = find_rules(args.rules) if args.rules else None
+    deals = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            deals.append(parse_deal(line, rules))
+        except DealError as exc:
+            raise UsageError(f"{args.deals_file} line {number}: {exc}") from None
+    return deals
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    """Solve deals: verdict, solution (shortest with --shortest), best reachable."""
+    from .solver import solve
+
+    if args.time_limit is not None and args.time_limit <= 0:
+        raise UsageError("--time-limit must be a positive number of seconds")
+    for deal in _solve_inputs(args):
+        result = solve(deal, shortest=args.shortest, time_limit=args.time_limit)
+        if args.jsonl:
+            print(json.dumps(result.to_json(), ensure_ascii=False), flush=True)
+            continue
+        verdict = {True: "winnable", False: "not winnable", None: "unknown (time limit)"}[result.winnable]
+        print(f"{deal.code}  {verdict}  best {result.max_pyramid_removed}/{deal.rules.pyramid_size}"
+              f"  {result.seconds:.3f} s  {result.nodes} positions")
+        if result.solution is not None:
+            print(f"  {len(result.solution)} steps: " + "; ".join(str(m) for m in result.solution))
+    return 0
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     """Play in the terminal, one command per line."""
     game = Game(_deal_from_args(args))
@@ -106,10 +145,18 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--json", action="store_true", help="print the final figures as JSON")
     rep.set_defaults(func=cmd_replay)
 
+    sol = sub.add_parser("solve", help="solve deals: verdict, solution, best reachable")
+    _add_deal_options(sol)
+    sol.add_argument("--deals-file", metavar="FILE", help="one deal per line (notation or code)")
+    sol.add_argument("--shortest", action="store_true", help="find a solution with the fewest steps")
+    sol.add_argument("--time-limit", type=float, metavar="S", help="seconds per deal; past it the answer is unknown")
+    sol.add_argument("--jsonl", action="store_true", help="one JSON object per deal, in input order")
+    sol.set_defaults(func=cmd_solve)
+
     pl = sub.add_parser("play", help="play in the terminal (the default)")
     _add_deal_options(pl)
     pl.set_defaults(func=cmd_play)
-    for child in (deal, rep, pl):
+    for child in (deal, rep, sol, pl):
         child.add_argument("--lang", choices=("ja", "en"), default=argparse.SUPPRESS,
                            help="language of messages")
     return parser

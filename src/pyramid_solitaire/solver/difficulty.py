@@ -1,0 +1,80 @@
+"""Difficulty: how often a sensible player who cannot see hidden cards wins a deal.
+
+The *sensible player* plays from what the table shows, as seed 001 teaches: it never makes a removal
+that creates a dead card it can see when another removal does not; among the removals left it picks one
+at random, preferring those that take pyramid cards; when no removal is possible it taps the stock.  It
+never looks at the stock order or at face-down cards.
+
+``rating`` is the share of ``playouts`` such games that are won (0.0 hardest .. 1.0 easiest).  The
+random choices come from a generator seeded by the deal itself, so a deal's rating never changes.
+Deals the solver has not verified winnable are not rated (their rating would say nothing).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..analysis import dead_slots
+from ..deal import Deal
+from ..table import DRAW_ACTION, RECYCLE_ACTION, WON, Action, Position, Table
+
+DEFAULT_PLAYOUTS = 32
+#: A playout stops after this many actions (no sensible game of one deal is longer).
+MAX_ACTIONS = 2000
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    """A deal's rating: ``wins`` of ``playouts`` sensible games were won."""
+
+    wins: int
+    playouts: int
+
+    @property
+    def rating(self) -> float:
+        """Share of sensible games won (1.0 = every one)."""
+        return self.wins / self.playouts
+
+
+def sensible_choice(table: Table, pos: Position, rng: random.Random) -> Action | None:
+    """One move of the sensible player (see the module docstring)."""
+    removals = table.removals(pos)
+    if removals:
+        seen = table.visible(pos)
+        before = (dead_slots(table, pos) & seen).bit_count()
+        safe = [a for a in removals
+                if (dead_slots(table, table.remove(pos, a), visible_only=False) & seen).bit_count() <= before]
+        pool = safe or removals
+        with_pyramid = [a for a in pool if any(table.is_pyramid(p) for p in a)]
+        return rng.choice(with_pyramid or pool)
+    if table.can_draw(pos):
+        return DRAW_ACTION
+    if table.can_recycle(pos):
+        return RECYCLE_ACTION
+    return None
+
+
+def playout(table: Table, rng: random.Random) -> bool:
+    """One sensible game from the start; True if won."""
+    pos = table.start()
+    seen_positions: set[Position] = set()
+    for _ in range(MAX_ACTIONS):
+        if table.won(pos):
+            return True
+        if pos in seen_positions and table.rules.passes is None:
+            return False  # endless recycling without progress
+        seen_positions.add(pos)
+        action = sensible_choice(table, pos, rng)
+        if action is None:
+            return False
+        pos = table.apply(pos, action)
+    return table.status(pos) == WON
+
+
+def rate(deal: Deal, playouts: int = DEFAULT_PLAYOUTS) -> Difficulty:
+    """Play ``playouts`` sensible games of ``deal`` and count the wins."""
+    table = Table(deal)
+    rng = random.Random(f"difficulty-v1:{deal.notation}:{deal.rules}")
+    wins = sum(playout(table, rng) for _ in range(playouts))
+    return Difficulty(wins, playouts)
