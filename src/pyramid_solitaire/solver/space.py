@@ -73,7 +73,7 @@ class SearchSpace:
         # stock value counts: 4 bits per value, summed from per-byte tables of the stock mask
         self._count_tables = self._stock_count_tables()
         self._relaxed: dict[int, int] = {}
-        self._steps: dict[int, tuple[int, dict[int, int]]] = {}
+        self._steps: dict[int, tuple[int, dict[int, int], dict[int, int]]] = {}
 
     # --- keys ----------------------------------------------------------------------------------------
 
@@ -269,9 +269,9 @@ class SearchSpace:
             masks.append(mask)
         return masks
 
-    def _pyramid_steps(self, pyramid: int) -> tuple[int, dict[int, int]]:
-        """Removal steps the pyramid needs at least, and the stock values it must draw on (value →
-        how many), cached per pyramid shape.
+    def _pyramid_steps(self, pyramid: int) -> tuple[int, dict[int, int], dict[int, int]]:
+        """Removal steps the pyramid needs at least, the stock values it must draw on (value → how
+        many), and the stock values its cards could pair with (value → how many), cached per shape.
 
         Lone cards take a step each.  For two values v and w that pair, each pair removes at most one
         card of each, so the more numerous needs a step per card; and as every pair holds one of each,
@@ -299,23 +299,27 @@ class SearchSpace:
                 if counts[value] != counts[other]:
                     scarce = value if counts[value] < counts[other] else other
                     deficits[scarce] = abs(counts[value] - counts[other])
-        self._steps[pyramid] = (total, deficits)
-        return total, deficits
+        absorb = {value: counts[self.target - value] for value in range(1, self.target)
+                  if counts[self.target - value]}
+        self._steps[pyramid] = (total, deficits, absorb)
+        return total, deficits, absorb
 
     def steps_bound(self, state: int) -> int:
         """A lower bound on the steps still needed to win (admissible for A*).
 
         Removal steps: see :meth:`_pyramid_steps`; each step lowers that count by one at most.  On top
-        of them come steps that lower it by nothing — draws, recycles, removals of stock cards the
-        pyramid does not need.  Every value the pyramid must take from the stock has to become usable
-        at some time; reaching the nearest card of it, forward through the stock, back down the waste,
-        or round through a recycle, passes cards one step each, except cards the pyramid needs, which
-        it may use as they pass.  The farthest such value bounds those extra steps.  (Computed for the
+        of them come draws and recycles.  Every value the pyramid must take from the stock has to
+        become usable at some time; reaching its nearest cards, forward through the stock, back down
+        the waste, or round through a recycle, passes the cards in front of them one step each — a
+        draw, or a removal.  Passed cards that some pyramid card could pair with are not charged (the
+        removal may be one of those already counted; a first version charged every card the pyramid
+        did not need *now*, which overcounts once another removal creates that need — msc-1500 deal
+        37 showed it).  The farthest needed value bounds the steps charged.  (Computed for the
         waste-top and stock-top models; with a drawn spot only the removal steps are counted.)"""
         pyramid = state & self.pyramid_full
         if self.triples:  # a triple may take three pyramid cards in one step
             return -(-pyramid.bit_count() // TRIPLE)
-        total, deficits = self._pyramid_steps(pyramid)
+        total, deficits, absorb = self._pyramid_steps(pyramid)
         if state >> self.jok_shift:  # a joker may stand in for any stock card the pyramid needs
             return total
         if not deficits or self.drawn_spot:
@@ -328,14 +332,14 @@ class SearchSpace:
         # drawn), then down the waste from its top: for each needed value, the extra steps taken
         # before each of its cards becomes usable.
         right: dict[int, list[int]] = {}
-        need = dict(deficits)
+        need = dict(absorb)
         passed = 0 if self.stock_top_usable else 1
         rest = stock >> ptr
         index = ptr
         while rest:
             if rest & 1:
                 value = values[P + index]
-                if value in need:
+                if value in deficits:
                     right.setdefault(value, []).append(passed)
                 if self.stock_top_usable and need.get(value, 0) > 0:
                     need[value] -= 1  # used as it passes, by a removal already counted
@@ -345,13 +349,13 @@ class SearchSpace:
             index += 1
         ahead = passed
         left: dict[int, list[int]] = {}
-        need = dict(deficits)
+        need = dict(absorb)
         passed = 0
         below = stock & ((1 << ptr) - 1)
         while below:
             top = below.bit_length() - 1
             value = values[P + top]
-            if value in need:
+            if value in deficits:
                 left.setdefault(value, []).append(passed)
             if need.get(value, 0) > 0:
                 need[value] -= 1

@@ -1,0 +1,91 @@
+"""Solver speed and memory: per-deal time (median, p90, max), total, positions, peak memory.
+
+    .venv/bin/python benchmarks/solver.py --msc-1500                 # verdicts, all 1,500 msc deals
+    .venv/bin/python benchmarks/solver.py --msc-1500 --shortest      # shortest solutions
+    .venv/bin/python benchmarks/solver.py --rules classic --deals 1000
+    .venv/bin/python benchmarks/solver.py --rules pyramide --deals 1000
+
+Each deal is solved in this one process, one after another (one core).  For msc-1500 the verdicts (and
+with --shortest the lengths) are checked against the data set and any mismatch is printed.  Peak
+memory is the process's maximum resident set size.  ``--jsonl FILE`` keeps one line per deal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from pyramid_solitaire import Deal
+from pyramid_solitaire.solver import solve
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "msc-1500"
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The value below which ``share`` of ``values`` lie (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--msc-1500", action="store_true", help="the 1,500 deals of shared/data/msc-1500")
+    parser.add_argument("--rules", default="msc")
+    parser.add_argument("--deals", type=int, default=1000, help="deal numbers 0..N-1 of the shuffle")
+    parser.add_argument("--start", type=int, default=0)
+    parser.add_argument("--limit", type=int, help="only the first N deals of the source")
+    parser.add_argument("--shortest", action="store_true")
+    parser.add_argument("--no-best", action="store_true", help="skip the best-reachable search")
+    parser.add_argument("--time-limit", type=float, default=None)
+    parser.add_argument("--jsonl", type=Path, help="write one JSON line per deal here")
+    args = parser.parse_args()
+
+    expected: list[int] | None = None
+    if args.msc_1500:
+        lines = (DATA / "random-decks.txt").read_text().splitlines()
+        expected = [int(x) for x in (DATA / "random-deck-solution-lengths.txt").read_text().split()]
+        deals = [Deal.from_notation(line, "msc") for line in lines]
+        source = "msc-1500"
+    else:
+        deals = [Deal.from_number(n, args.rules) for n in range(args.start, args.start + args.deals)]
+        source = f"{args.rules} deals {args.start}..{args.start + args.deals - 1}"
+    if args.limit:
+        deals = deals[: args.limit]
+    out = args.jsonl.open("w") if args.jsonl else None
+    seconds: list[float] = []
+    nodes: list[int] = []
+    won = unknown = mismatches = 0
+    started = time.perf_counter()
+    for index, deal in enumerate(deals):
+        result = solve(deal, shortest=args.shortest, time_limit=args.time_limit, best=not args.no_best)
+        seconds.append(result.seconds)
+        nodes.append(result.nodes)
+        won += result.winnable is True
+        unknown += result.winnable is None
+        if expected is not None and result.winnable is not None:
+            want = expected[index]
+            if result.winnable != (want > 0) or (args.shortest and result.winnable and result.length != want):
+                mismatches += 1
+                print(f"MISMATCH deal {index + 1}: got {result.winnable} {result.length}, expected {want}")
+        if out:
+            out.write(json.dumps({"index": index, **result.to_json()}) + "\n")
+    total = time.perf_counter() - started
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    kind = "shortest solutions" if args.shortest else "verdicts" + ("" if args.no_best else " + best reachable")
+    print(f"{source}: {kind}, {len(deals)} deals, one process")
+    print(f"  winnable {won}, unknown {unknown}, mismatches {mismatches}")
+    print(f"  per deal: median {statistics.median(seconds):.3f} s, p90 {percentile(seconds, 0.9):.3f} s, "
+          f"max {max(seconds):.3f} s (deal {seconds.index(max(seconds)) + 1})")
+    print(f"  positions: median {int(statistics.median(nodes))}, p90 {percentile([float(n) for n in nodes], 0.9):.0f}, "
+          f"max {max(nodes)}")
+    print(f"  total {total:.1f} s, peak memory {peak_mb:.0f} MB")
+    return 1 if mismatches else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,212 @@
+"""An independent, deliberately naive exhaustive search — the oracle the solver is checked against.
+
+It knows nothing of the solver: no packed states, no canonical keys beyond the one below, no dead-card
+pruning, no forced kings, no bounds, no move ordering.  It asks the engine's rules
+(:meth:`Table.actions`, :meth:`Table.apply`, :meth:`Table.won`) for every position reachable from a
+start and keeps a plain ``set`` of the :class:`Position` tuples seen.  The one identification it makes:
+with unlimited passes (``rules.passes is None``) the recycle count changes nothing, so positions that
+differ only in ``recycles`` are one position (otherwise the space would be infinite).
+
+It is only practical from small positions (a few pyramid cards and few stock cards left, or late in
+the last pass), so :func:`small_positions` makes such positions by playing random legal lines from the
+start of real deals.  Each case carries the deal number and the line played, so any disagreement can be
+reproduced with :func:`replay_line`.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import cache
+
+from pyramid_solitaire import Deal
+from pyramid_solitaire.table import DRAW_ACTION, RECYCLE_ACTION, Action, Position, Table
+
+
+class TooBig(Exception):
+    """The position has more reachable positions than the search was allowed to visit."""
+
+
+@dataclass(frozen=True)
+class SlowResult:
+    """The oracle's answer: can the position be won, and the most pyramid cards removed in all
+    (counting those already gone) over every reachable position."""
+
+    winnable: bool
+    max_pyramid_removed: int
+    positions: int
+
+
+def slow_search(table: Table, start: Position, limit: int | None = None) -> SlowResult:
+    """Visit every position reachable from ``start``.  Raises :class:`TooBig` after ``limit`` positions.
+
+    Stops early only once a won position is found: both answers are then settled (a won position
+    has an empty pyramid, so every pyramid card is removed)."""
+    size = table.pyramid_size
+    unlimited = table.rules.passes is None
+
+    def key(pos: Position) -> Position:
+        return pos._replace(recycles=0) if unlimited else pos
+
+    start = key(start)
+    seen: set[Position] = {start}
+    stack = [start]
+    fewest_left = start.pyramid.bit_count()
+    while stack:
+        pos = stack.pop()
+        if table.won(pos):
+            return SlowResult(True, size, len(seen))
+        fewest_left = min(fewest_left, pos.pyramid.bit_count())
+        for action in table.actions(pos):
+            after = key(table.apply(pos, action))
+            if after not in seen:
+                seen.add(after)
+                if limit is not None and len(seen) > limit:
+                    raise TooBig(len(seen))
+                stack.append(after)
+    return SlowResult(False, size - fewest_left, len(seen))
+
+
+# --- actions as move notation (for messages and replays) -----------------------------------------------
+
+
+def action_text(table: Table, action: Action) -> str:
+    """The move notation of a table action (``Tc+3s``, ``draw``, ``recycle``)."""
+    if isinstance(action, tuple):
+        return "+".join(str(card) for card in table.action_cards(action))
+    return action
+
+
+def action_of(table: Table, text: str) -> Action:
+    """The table action a move's notation names (cards in any order; sorted places)."""
+    word = text.strip()
+    if word in (DRAW_ACTION, RECYCLE_ACTION):
+        return word
+    from pyramid_solitaire.moves import Move
+
+    places = table.places_of(Move.parse(word).cards)
+    assert isinstance(places, tuple), f"{word}: {places}"
+    return tuple(sorted(places))
+
+
+def replay_line(rules: str, number: int, line: list[str]) -> tuple[Table, Position]:
+    """The table of deal ``number`` under ``rules`` and the position after ``line`` (move notation),
+    each move checked to be legal where it is played."""
+    table = Table(Deal.from_number(number, rules))
+    pos = table.start()
+    for index, text in enumerate(line):
+        action = action_of(table, text)
+        assert action in table.actions(pos), f"{text} is not legal after {line[:index]}"
+        pos = table.apply(pos, action)
+    return table, pos
+
+
+# --- small positions from random play ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SmallCase:
+    """A position reached by a random legal line from the start of a deal, with the oracle's answer."""
+
+    rules: str
+    number: int
+    line: tuple[str, ...]
+    table: Table
+    position: Position
+    expected: SlowResult
+
+    def describe(self) -> str:
+        """How to get the position back: rules, deal number and the line of moves."""
+        return (f"rules={self.rules!r} deal={self.number} position={tuple(self.position)} "
+                f"line ({len(self.line)} moves): {'; '.join(self.line)}")
+
+
+def _random_line(table: Table, rng: random.Random, max_pyramid: int,
+                 remove_bias: float) -> tuple[list[Action], list[Position]]:
+    """Random legal play from the start until at most ``max_pyramid`` pyramid cards remain or the line is
+    stuck: no move left, or (unlimited passes) two whole cycles through the stock without a removal.
+    A removal is chosen with probability ``remove_bias`` when one is legal, else the stock action."""
+    pos = table.start()
+    line: list[Action] = []
+    visited = [pos]
+    idle = 0
+    while pos.pyramid.bit_count() > max_pyramid and idle <= 2 * (table.stock_size + 1):
+        actions = table.actions(pos)
+        if not actions:
+            break
+        removals = [a for a in actions if isinstance(a, tuple)]
+        stock = [a for a in actions if not isinstance(a, tuple)]
+        pool = removals if removals and (not stock or rng.random() < remove_bias) else stock
+        action = rng.choice(pool)
+        idle = 0 if isinstance(action, tuple) else idle + 1
+        pos = table.apply(pos, action)
+        line.append(action)
+        visited.append(pos)
+    return line, visited
+
+
+def _try(table: Table, pos: Position, limit: int) -> SlowResult | None:
+    """The oracle's answer for a position that still has a move, or None (too big, or nothing to play)."""
+    if not table.actions(pos):
+        return None
+    try:
+        return slow_search(table, pos, limit)
+    except TooBig:
+        return None
+
+
+@cache
+def small_positions(rules: str, count: int = 40, seed: int = 0, limit: int = 5000,
+                    max_attempts: int = 3000) -> tuple[SmallCase, ...]:
+    """``count`` positions of ``rules`` small enough for :func:`slow_search` (at most ``limit``
+    reachable positions), from random lines of random deals.  Deterministic for (rules, seed).
+
+    A line is played until at most 6-10 pyramid cards remain; if the oracle finds that position too big,
+    the line goes on with a few more random removals.  A line that gets stuck earlier (no move left,
+    or, with unlimited passes, no removal in a whole cycle) is taken back a random number of moves,
+    then closer to its end while that is too big: positions shortly before a dead end, late in the last
+    pass, are naturally small.  Positions with no move left are never used.  To get both verdicts, at
+    most three quarters of the cases may share a verdict while the attempts last (the quota looks only
+    at the oracle's answer, never the solver's)."""
+    rng = random.Random(f"{rules}/{seed}")
+    quota = max(1, (3 * count) // 4)
+    found: dict[bool, list[SmallCase]] = {True: [], False: []}
+    leftovers: list[SmallCase] = []
+    attempts = 0
+    while len(found[True]) + len(found[False]) < count and attempts < max_attempts:
+        attempts += 1
+        number = rng.randrange(100_000)
+        table = Table(Deal.from_number(number, rules))
+        max_pyramid = rng.randint(6, 10)
+        line, visited = _random_line(table, rng, max_pyramid, rng.choice((0.6, 0.8, 0.95)))
+        result: SlowResult | None = None
+        if visited[-1].pyramid.bit_count() <= max_pyramid:
+            pos, actions = visited[-1], list(line)
+            for _ in range(6):
+                result = _try(table, pos, limit)
+                if result is not None:
+                    break
+                removals = [a for a in table.actions(pos) if isinstance(a, tuple)]
+                if not removals:
+                    break
+                action = rng.choice(removals)
+                pos = table.apply(pos, action)
+                actions.append(action)
+        else:
+            back = rng.randint(2, 40)
+            while back >= 1 and result is None:
+                index = max(0, len(line) - back)
+                pos, actions = visited[index], line[:index]
+                result = _try(table, pos, limit)
+                back //= 2
+        if result is None:
+            continue
+        case = SmallCase(rules, number, tuple(action_text(table, a) for a in actions), table, pos, result)
+        bucket = found[result.winnable]
+        if len(bucket) < quota:
+            bucket.append(case)
+        else:
+            leftovers.append(case)
+    cases = found[True] + found[False]
+    cases += leftovers[: count - len(cases)]
+    return tuple(cases)

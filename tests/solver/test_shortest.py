@@ -1,0 +1,73 @@
+"""Shortest solutions: the A* lower bound never overestimates, and A* matches breadth-first search."""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+
+import pytest
+
+from pyramid_solitaire import Deal
+from pyramid_solitaire.solver.search import Counter, shortest_win
+from pyramid_solitaire.solver.space import SearchSpace
+from pyramid_solitaire.table import Table
+
+
+def _bfs_distance(generic: SearchSpace, start: int, limit: int = 200_000) -> int | None:
+    """Fewest steps to a win by breadth-first search over the engine's own actions (no cuts)."""
+    seen = {start}
+    queue = deque([(start, 0)])
+    while queue:
+        state, steps = queue.popleft()
+        if generic.won(state):
+            return steps
+        for _, after in generic.successors(state):
+            if after not in seen:
+                seen.add(after)
+                queue.append((after, steps + 1))
+        assert len(seen) < limit, "position too large for the test"
+    return None
+
+
+def _late_positions(rules: str, count: int) -> list[tuple[Table, int]]:
+    """Positions reached by random play with at most 9 pyramid cards left."""
+    rng = random.Random(rules)
+    out: list[tuple[Table, int]] = []
+    number = 0
+    while len(out) < count:
+        table = Table(Deal.from_number(number, rules))
+        number += 1
+        generic = SearchSpace(table, generic=True)
+        state = generic.canonical(generic.pack(table.start()))
+        for _ in range(400):
+            successors = generic.successors(state)
+            if not successors or generic.won(state):
+                break
+            removals = [s for a, s in successors if isinstance(a, tuple)]
+            state = rng.choice(removals) if removals and rng.random() < 0.7 else rng.choice(successors)[1]
+            if (state & generic.pyramid_full).bit_count() <= 9:
+                out.append((table, state))
+                break
+    return out
+
+
+@pytest.mark.parametrize("rules", ["msc", "classic", "pyramide", "thirteen", "classic(passes=2)", "msc(passes=unlimited)"])
+def test_lower_bound_is_admissible_and_astar_is_optimal(rules: str) -> None:
+    solved = 0
+    for table, state in _late_positions(rules, 40):
+        generic = SearchSpace(table, generic=True)
+        fast = SearchSpace(table)
+        truth = _bfs_distance(generic, state)
+        line = shortest_win(fast, state, Counter())
+        if truth is None:
+            assert line is None
+            continue
+        solved += 1
+        assert fast.steps_bound(state) <= truth
+        assert line is not None and len(line) == truth
+        # the bound holds all along the optimal line too
+        current = state
+        for done, action in enumerate(line):
+            assert fast.steps_bound(current) <= truth - done
+            current = next(s for a, s in fast.successors(current, shortest=True) if a == action)
+    assert solved >= 3
