@@ -273,9 +273,11 @@ class SearchSpace:
         """Removal steps the pyramid needs at least, the stock values it must draw on (value → how
         many), and the stock values its cards could pair with (value → how many), cached per shape.
 
-        Lone cards take a step each.  For two values v and w that pair, each pair removes at most one
-        card of each, so the more numerous needs a step per card; and as every pair holds one of each,
-        the stock must supply at least the difference in cards of the scarcer value."""
+        Lone cards take a step each.  For two values v and w that pair, at most m pairs can be made
+        inside the pyramid, m the largest set of disjoint v-w pairs of cards that can ever meet (neither
+        lies under the other); every other card of the two values needs a step of its own with a stock
+        card, so the stock must supply at least n_v - m cards of value w and n_w - m of value v.  Each
+        step lowers the total by one at most (removing a matched pair lowers m by one)."""
         found = self._steps.get(pyramid)
         if found is not None:
             return found
@@ -288,21 +290,46 @@ class SearchSpace:
             rest ^= low
         total = counts[self.target] if self.lone == self.target else 0
         deficits: dict[int, int] = {}
+        slots_by_value: dict[int, list[int]] = {}
+        rest = pyramid
+        while rest:
+            low = rest & -rest
+            slot = low.bit_length() - 1
+            slots_by_value.setdefault(values[slot], []).append(slot)
+            rest ^= low
         for value in range(1, self.target // 2 + 1):
             other = self.target - value
             if other == value:
                 total += (counts[value] + 1) // 2
                 if counts[value] % 2:
                     deficits[value] = 1
-            else:
-                total += max(counts[value], counts[other])
-                if counts[value] != counts[other]:
-                    scarce = value if counts[value] < counts[other] else other
-                    deficits[scarce] = abs(counts[value] - counts[other])
+                continue
+            # pyramid pairs: a maximum matching of cards that can meet (see _meeting_masks)
+            matched = self._matching(slots_by_value.get(value, []), slots_by_value.get(other, []))
+            total += counts[value] + counts[other] - matched
+            for scarce, plenty in ((other, value), (value, other)):
+                if counts[plenty] > matched:
+                    deficits[scarce] = counts[plenty] - matched
         absorb = {value: counts[self.target - value] for value in range(1, self.target)
                   if counts[self.target - value]}
         self._steps[pyramid] = (total, deficits, absorb)
         return total, deficits, absorb
+
+    def _matching(self, lows: list[int], highs: list[int]) -> int:
+        """Most disjoint pairs (a, b), a from ``lows``, b from ``highs``, that can ever meet."""
+        masks = self._dead_masks
+        partner: dict[int, int] = {}
+
+        def augment(a: int, tried: set[int]) -> bool:
+            for b in highs:
+                if masks[a] >> b & 1 and b not in tried:
+                    tried.add(b)
+                    if b not in partner or augment(partner[b], tried):
+                        partner[b] = a
+                        return True
+            return False
+
+        return sum(1 for a in lows if augment(a, set()))
 
     def steps_bound(self, state: int) -> int:
         """A lower bound on the steps still needed to win (admissible for A*).
