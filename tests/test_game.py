@@ -932,3 +932,34 @@ def test_six_row_pyramid() -> None:
     # (5,1) under Kc+6h and (5,2) under 6h+7h are exposed; (5,3) still under 7h's neighbour 2c
     assert {(5, 1), (5, 2)} <= usable_slots(game.view())
     assert (5, 3) not in usable_slots(game.view())
+
+
+def test_one_pass_refusal_reads_naturally_in_english() -> None:
+    game = Game(Deal.from_number(3, "traditional"))
+    while game.table.can_draw(game.position):
+        game.push("draw")
+    with pytest.raises(IllegalMoveError) as info:
+        game.tap_stock()
+    assert info.value.refusal.code == "passes-used-up"
+    assert info.value.refusal.message_ja == "1周めくり終えました"
+    assert info.value.refusal.message_en == "The only pass through the stock is used up."
+
+
+def test_a_deal_dead_from_the_start_says_so_when_asked_to_rewind() -> None:
+    # Qc at the apex of a 7-row pyramid: every ace lies in its triangle
+    notation = make_notation({(1, 1): "Qc", (7, 1): "Ac", (7, 2): "Ad", (7, 3): "Ah", (7, 4): "As"})
+    game = Game(Deal.from_notation(notation, "classic"))
+    assert game.dead_cards == ["Qc"]
+    with pytest.raises(IllegalMoveError) as info:
+        game.rewind()
+    assert info.value.refusal.code == "dead-from-start"
+    assert "最初から" in info.value.refusal.message_ja
+
+
+def test_no_hint_is_counted_when_there_is_nothing_to_hint() -> None:
+    notation = make_notation({(1, 1): "Qc", (7, 1): "Ac", (7, 2): "Ad", (7, 3): "Ah", (7, 4): "As"})
+    game = Game(Deal.from_notation(notation, "classic"))
+    game.position = game.position._replace(pyramid=1, stock=0, ptr=0, recycles=2)  # only Qc is left
+    assert game.status == "lost"
+    assert game.hint() is None
+    assert game.hints == 0

@@ -252,3 +252,8 @@ def test_a_pair_not_summing_to_13_is_refused_with_the_sum() -> None:
     assert "合計が13になる必要があります" in result.refusal.message_ja
     assert f"={a.rank + b.rank}" in result.refusal.message_ja
     assert result.failed_at == 1
+
+
+def test_a_comment_runs_to_the_end_of_its_line_even_past_a_semicolon() -> None:
+    record = read_record("Rules: classic\nDeal: CL1-R-AAAAAAB\n\ndraw # then ; draw\ndraw\n")
+    assert [str(entry) for entry in record.entries] == ["draw", "draw"]

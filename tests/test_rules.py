@@ -157,6 +157,11 @@ def rule_sets(draw: st.DrawFn) -> Rules:
     if options.get("stock_top_usable", rules.stock_top_usable) and options.get("drawn_spot", rules.drawn_spot):
         options["drawn_spot"] = False
         options["stock_top_usable"] = True
+    # the sum follows the deck (12 with the 48-card deck), and at 14 nothing goes alone
+    if options.get("deck", rules.deck) == 48 or options.get("target") == 12:
+        options["deck"], options["target"] = 48, 12
+    if options.get("target") == 14:
+        options["lone_kings"] = False
     return rules.with_options(**options)
 
 
@@ -190,6 +195,9 @@ def test_any_rule_set_round_trips_through_its_string_form(rules: Rules) -> None:
         ("classic(scoring=golf)", "golf"),
         ("classic(undo_limit=0)", "undo_limit"),
         ("classic(passes)", "passes"),
+        ("classic(deck=48)", "target=12"),
+        ("classic(target=12)", "deck=48"),
+        ("classic(target=14)", "lone_kings=false"),
         ("classic(stock_top=true,drawn=true)", "stock_top"),
         ("classic(stock_top=true,drawn=true)", "drawn"),
         ("msc(drawn=true)", "drawn"),

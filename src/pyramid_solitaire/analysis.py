@@ -53,14 +53,18 @@ def dead_slots(table: Table, pos: Position, visible_only: bool = True) -> int:
 
         if any(can_meet(p) for p in by_value.get(rules.target - value, ())):
             continue
-        if rules.triples and _triple_possible(table, slot, by_value, can_meet):
+        if rules.triples and _triple_possible(table, slot, by_value, can_meet,
+                                              pos.pyramid if not visible_only else table.visible(pos)):
             continue
         dead |= 1 << slot
     return dead
 
 
-def _triple_possible(table: Table, slot: int, by_value: dict[int, list[int]], can_meet: object) -> bool:
-    """True if two cards that could both meet ``slot`` sum to what it needs."""
+def _triple_possible(table: Table, slot: int, by_value: dict[int, list[int]], can_meet: object,
+                     known: int) -> bool:
+    """True if two cards that could both meet ``slot`` sum to what it needs.  Two cards where one lies
+    under the other cannot go together; that is only used for ``known`` slots (the face-up ones when
+    only what the player sees may count), so hidden positions never decide."""
     assert callable(can_meet)
     need = table.rules.target - table.values[slot]
     triangle = table.layout.triangle
@@ -68,8 +72,8 @@ def _triple_possible(table: Table, slot: int, by_value: dict[int, list[int]], ca
     for a, b in combinations(free, 2):
         if table.values[a] + table.values[b] != need:
             continue
-        if a < table.pyramid_size and b < table.pyramid_size and (
-                triangle[a] >> b & 1 or triangle[b] >> a & 1):
+        if (a < table.pyramid_size and b < table.pyramid_size and known >> a & 1 and known >> b & 1
+                and (triangle[a] >> b & 1 or triangle[b] >> a & 1)):
             continue
         return True
     return False

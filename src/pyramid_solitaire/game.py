@@ -46,8 +46,10 @@ class Game:
         self.undos = 0
         self.hints = 0
         self._undo_floor = 0
-        #: index in ``history`` of the move after which the first dead card appeared (-1: from the deal)
-        self.dead_cause: int | None = -1 if self.dead_mask() else None
+        #: index in ``history`` of the move after which the first dead card appeared (-1: from the deal).
+        #: Found with every card known, so that with face-down rows a rewind goes back before the real
+        #: cause; it is only offered once the player can see a dead card (see rewind_refusal).
+        self.dead_cause: int | None = -1 if self._any_dead() else None
 
     # --- facts ------------------------------------------------------------------------------------
 
@@ -160,7 +162,7 @@ class Game:
         limit = self.rules.undo_limit
         if limit is not None:
             self._undo_floor = max(self._undo_floor, len(self.history) - limit)
-        if self.dead_cause is None and self.dead_mask():
+        if self.dead_cause is None and self._any_dead():
             self.dead_cause = len(self.history) - 1
 
     def tap_stock(self) -> Move:
@@ -209,6 +211,9 @@ class Game:
 
     # --- dead cards and rewind (崩れる前に戻す) ------------------------------------------------------
 
+    def _any_dead(self) -> bool:
+        return bool(dead_slots(self.table, self.position, visible_only=False))
+
     def dead_mask(self) -> int:
         """Bitmask of the dead pyramid slots the player can see."""
         return dead_slots(self.table, self.position)
@@ -229,8 +234,10 @@ class Game:
     def rewind_refusal(self) -> Refusal | None:
         """Why rewinding is refused now, or ``None``."""
         point = self.rewind_point
-        if point is None:
+        if not self.dead_mask():
             return Refusal("no-dead-card")
+        if point is None:
+            return Refusal("dead-from-start")
         if point < self._undo_floor:
             return Refusal("undo-limit", {"limit": self.rules.undo_limit})
         return self.undo_refusal()
@@ -254,9 +261,11 @@ class Game:
         """The plain hint (seed 001): a removable pair or king, else draw/recycle; counts one hint."""
         if self.status == WON:
             return None
-        self.hints += 1
         action = plain_hint(self.table, self.position)
-        return None if action is None else self.to_move(action)
+        if action is None:
+            return None
+        self.hints += 1
+        return self.to_move(action)
 
     # --- views ------------------------------------------------------------------------------------------
 

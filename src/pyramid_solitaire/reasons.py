@@ -17,7 +17,7 @@ from .cards import ACE, Card
 #: Reason codes, each with a Japanese and an English template (``str.format`` fields from ``details``).
 MESSAGES: Final[Mapping[str, tuple[str, str]]] = {
     "covered": ("このカードは別のカードに覆われています（{covering_ja}）",
-                "This card is covered by another card ({covering_en})."),
+                "This card is covered by {covering_en}."),
     "sum": ("合計が{target}になる必要があります：{equation}",
             "The cards must add up to {target}: {equation}."),
     "lone": ("1枚で取り除けるのは{lone_face}だけです：{equation}",
@@ -32,11 +32,10 @@ MESSAGES: Final[Mapping[str, tuple[str, str]]] = {
     "joker-alone": ("ジョーカーは1枚では取り除けません", "A joker cannot be removed alone."),
     "joker-pair": ("ジョーカー同士は組にできません", "Two jokers cannot be paired with each other."),
     "joker-triple": ("ジョーカーは3枚の組には使えません", "A joker cannot be part of a three-card removal."),
-    "stock-waste-pair": ("めくった札と捨て札は組にできません",
-                         "The drawn card and the waste card cannot be paired in these rules."),
-    "passes-used-up": ("{passes}周めくり終えました", "All {passes} passes through the stock are used up."),
-    "stock-empty": ("山札がありません。捨て札を山札に戻してください",
-                    "The stock is empty: turn the waste over first."),
+    "stock-waste-pair": ("山札側の2枚どうしは組にできません",
+                         "Two cards from the stock side cannot be paired with each other in these rules."),
+    "passes-used-up": ("{passes}周めくり終えました", "{passes_en} through the stock {passes_verb_en} used up."),
+    "stock-empty": ("山札がありません", "The stock is empty."),
     "stock-not-empty": ("山札が残っているうちは捨て札を戻せません",
                         "The waste can only be turned over when the stock is empty."),
     "waste-empty": ("山札に戻せる捨て札がありません", "There are no waste cards to turn over."),
@@ -45,6 +44,8 @@ MESSAGES: Final[Mapping[str, tuple[str, str]]] = {
     "undo-limit": ("これ以上は元に戻せません（{limit}回まで）", "No more undo: the last {limit} operations only."),
     "nothing-to-redo": ("やり直せる手がありません", "There is nothing to redo."),
     "no-dead-card": ("戻す必要のある詰み札はありません", "There is no dead card to rewind from."),
+    "dead-from-start": ("この配札は最初から詰み札があり、戻せる手がありません",
+                        "This deal had a dead card from the start: there is no move to rewind."),
 }
 
 #: Status messages shown when a game ends (not refusals, but worded in the same place).
@@ -88,6 +89,10 @@ class Refusal:
         covering = tuple(values.get("covering", ()))
         values.setdefault("covering_ja", card_list(covering, "ja"))
         values.setdefault("covering_en", card_list(covering, "en"))
+        passes = values.get("passes")
+        if isinstance(passes, int):
+            values.setdefault("passes_en", "The only pass" if passes == 1 else f"All {passes} passes")
+            values.setdefault("passes_verb_en", "is" if passes == 1 else "are")
         return values
 
     @property

@@ -74,9 +74,10 @@ def read_record(text: str) -> Record:
             raise RecordError(f"record has no {required}: header")
     entries: list[Entry] = []
     for number, line in enumerate(lines[index:], start=index + 1):
+        line = line.split("#", 1)[0]  # a comment runs to the end of its line
         for part in _SEPARATORS.split(line):
             word = part.strip()
-            if not word or word.startswith("#"):
+            if not word:
                 continue
             if word.lower() in (UNDO, REDO):
                 entries.append(word.lower())

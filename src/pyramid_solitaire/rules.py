@@ -81,6 +81,10 @@ class Rules:
             raise RulesError(f"scoring must be one of {', '.join(SCORING_SCHEMES)}, not {self.scoring!r}")
         if self.undo_limit is not None and self.undo_limit < 1:
             raise RulesError(f"undo_limit must be at least 1 or unlimited, not {self.undo_limit}")
+        if (self.target == TARGETS[0]) != (self.deck == DECK_SIZES[1]):
+            raise RulesError("the 48-card Spanish deck plays to 12 and only it: set deck=48 and target=12 together")
+        if self.target == TARGETS[2] and self.lone_kings:
+            raise RulesError("with target=14 no card goes alone: add lone_kings=false")
         if self.stock_top_usable and self.drawn_spot:
             raise RulesError("stock_top and drawn cannot both be on: choose one stock model")
 

@@ -187,13 +187,15 @@ class Table:
                 return Refusal("joker-alone")
             if values[0] == self._lone_value:
                 return None
-            if not self.rules.lone_kings:
-                return Refusal("no-lone", {"card": cards[0]})
             lone_card = next((c for c in self.deal.cards if self.values[self.place_of[c]] == target), None)
-            face = lone_card.face if lone_card else "K"
+            if not self.rules.lone_kings or lone_card is None:
+                return Refusal("no-lone", {"card": cards[0]})
+            from .reasons import value_text
+
+            face = lone_card.face
             return Refusal("lone", {"cards": cards, "target": target, "lone_face": face,
                                     "lone_face_en": {"K": "king", "Q": "queen"}.get(face, face),
-                                    "equation": f"{cards[0].symbol}={values[0]}"})
+                                    "equation": f"{value_text(cards[0], values[0])}={values[0]}"})
         if len(places) > TRIPLE:
             return Refusal("too-many", {"max_cards": TRIPLE if self.rules.triples else PAIR})
         if len(places) == TRIPLE:
