@@ -51,7 +51,8 @@ def _late_positions(rules: str, count: int) -> list[tuple[Table, int]]:
     return out
 
 
-@pytest.mark.parametrize("rules", ["msc", "classic", "pyramide", "thirteen", "classic(passes=2)", "msc(passes=unlimited)"])
+@pytest.mark.parametrize(
+    "rules", ["msc", "classic", "pyramide", "thirteen", "classic(passes=2)", "msc(passes=unlimited)"])
 def test_lower_bound_is_admissible_and_astar_is_optimal(rules: str) -> None:
     solved = 0
     for table, state in _late_positions(rules, 40):
