@@ -160,8 +160,7 @@ def rule_sets(draw: st.DrawFn) -> Rules:
     # the sum follows the deck (12 with the 48-card deck), and at 14 nothing goes alone
     if options.get("deck", rules.deck) == 48 or options.get("target") == 12:
         options["deck"], options["target"] = 48, 12
-    if options.get("target") == 14:
-        options["lone_kings"] = False
+    options["lone_kings"] = options.get("target", rules.target) != 14
     return rules.with_options(**options)
 
 
@@ -198,6 +197,7 @@ def test_any_rule_set_round_trips_through_its_string_form(rules: Rules) -> None:
         ("classic(deck=48)", "target=12"),
         ("classic(target=12)", "deck=48"),
         ("classic(target=14)", "lone_kings=false"),
+        ("classic(lone_kings=false)", "target=14"),
         ("classic(stock_top=true,drawn=true)", "stock_top"),
         ("classic(stock_top=true,drawn=true)", "drawn"),
         ("msc(drawn=true)", "drawn"),

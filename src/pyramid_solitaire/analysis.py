@@ -22,8 +22,9 @@ from .layout import bits
 from .table import DRAW_ACTION, RECYCLE_ACTION, Action, Position, Table
 
 
-def dead_slots(table: Table, pos: Position, visible_only: bool = True) -> int:
-    """Bitmask of the dead pyramid slots of ``pos``."""
+def dead_slots(table: Table, pos: Position, visible_only: bool = True, known: int | None = None) -> int:
+    """Bitmask of the dead pyramid slots of ``pos``.  ``known`` (default: the visible slots, or every
+    slot when not ``visible_only``) is where positions may be used to rule a triple out."""
     if pos.jokers:
         return 0
     rules = table.rules
@@ -54,7 +55,8 @@ def dead_slots(table: Table, pos: Position, visible_only: bool = True) -> int:
         if any(can_meet(p) for p in by_value.get(rules.target - value, ())):
             continue
         if rules.triples and _triple_possible(table, slot, by_value, can_meet,
-                                              pos.pyramid if not visible_only else table.visible(pos)):
+                                              known if known is not None
+                                              else pos.pyramid if not visible_only else table.visible(pos)):
             continue
         dead |= 1 << slot
     return dead
@@ -93,7 +95,7 @@ def plain_hint(table: Table, pos: Position) -> Action | None:
 
         def rank(action: tuple[int, ...]) -> tuple[int, int, int, int]:
             after = table.remove(pos, action)
-            new_dead = (dead_slots(table, after, visible_only=False) & seen).bit_count() > dead_before
+            new_dead = (dead_slots(table, after, visible_only=False, known=seen) & seen).bit_count() > dead_before
             pyramid_cards = sum(1 for p in action if table.is_pyramid(p))
             exposed_gain = table.exposed(after).bit_count() - exposed_before + pyramid_cards
             return (0 if new_dead else 1, pyramid_cards, exposed_gain, -min(action))

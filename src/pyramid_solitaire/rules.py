@@ -83,8 +83,9 @@ class Rules:
             raise RulesError(f"undo_limit must be at least 1 or unlimited, not {self.undo_limit}")
         if (self.target == TARGETS[0]) != (self.deck == DECK_SIZES[1]):
             raise RulesError("the 48-card Spanish deck plays to 12 and only it: set deck=48 and target=12 together")
-        if self.target == TARGETS[2] and self.lone_kings:
-            raise RulesError("with target=14 no card goes alone: add lone_kings=false")
+        if (self.target == TARGETS[2]) == self.lone_kings:
+            raise RulesError("lone_kings=false goes with target=14 and only with it (a king alone makes 13, 12 "
+                             "with the 48-card deck; at 14 it pairs with an ace)")
         if self.stock_top_usable and self.drawn_spot:
             raise RulesError("stock_top and drawn cannot both be on: choose one stock model")
 

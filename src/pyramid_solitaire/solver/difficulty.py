@@ -44,7 +44,8 @@ def sensible_choice(table: Table, pos: Position, rng: random.Random) -> Action |
         seen = table.visible(pos)
         before = (dead_slots(table, pos) & seen).bit_count()
         safe = [a for a in removals
-                if (dead_slots(table, table.remove(pos, a), visible_only=False) & seen).bit_count() <= before]
+                if (dead_slots(table, table.remove(pos, a), visible_only=False, known=seen) & seen).bit_count()
+                <= before]
         pool = safe or removals
         with_pyramid = [a for a in pool if any(table.is_pyramid(p) for p in a)]
         return rng.choice(with_pyramid or pool)
