@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from .cards import KING, TEN, Card
+from .cards import TEN, Card
 
 #: The sums the references play: 13 (52 cards), 14 (52 cards, no lone kings), 12 (48-card Spanish deck).
 TARGETS: Final = (12, 13, 14)
@@ -111,11 +111,6 @@ class Rules:
     def max_recycles(self) -> int | None:
         """Recycles allowed (passes - 1); ``None`` when unlimited."""
         return None if self.passes is None else self.passes - 1
-
-    @property
-    def king_value(self) -> int:
-        """Value of the highest card (the king): 13, or 12 in the 48-card deck."""
-        return KING - 1 if self.deck == DECK_SIZES[1] else KING
 
     def __str__(self) -> str:
         base = PRESETS[self.preset]

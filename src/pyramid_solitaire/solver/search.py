@@ -1,10 +1,10 @@
 """Exact searches over a :class:`~.space.SearchSpace`: verdict, best reachable, shortest solution.
 
-* **Verdict** — depth-first search with a transposition table (each position key expanded once), which
-  prunes every position holding a dead card (it can never be won) and takes exposed kings at once.
+* **Verdict** — depth-first search with a transposition table (each position expanded once), which
+  cuts every position whose relaxed game cannot clear the pyramid and takes exposed kings at once.
 * **Best reachable** — when the deal cannot be won, a branch-and-bound depth-first search for the most
   pyramid cards any line of play removes; a position is cut when the cards removed plus
-  :meth:`~.space.SearchSpace.removable_bound` cannot beat the best line found.
+  :meth:`~.space.SearchSpace.reachable_bound` (the relaxed game) cannot beat the best line found.
 * **Shortest** — A* with the admissible :meth:`~.space.SearchSpace.steps_bound`, each draw, recycle
   or removal costing one step; dead positions are pruned (they reach no goal).
 
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import heapq
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..table import Action
@@ -44,54 +45,13 @@ class Counter:
             raise SearchTimeout
 
 
-def find_win(space: SearchSpace, start: int, counter: Counter) -> list[Action] | None:
-    """A winning line from ``start``, or ``None`` if there is none (exhaustive)."""
-    full = space.P
-    pyr_mask = space.pyramid_full
-    seen: set[int] = set()
-    if space.won(start):
-        return []
-    if space.hopeless(start):
-        counter.best_removed = max(counter.best_removed, full - (start & pyr_mask).bit_count())
-        return None
-    start = space.canonical(start)
-    seen.add(start)
-    path: list[Action] = []
-    stack = [iter(space.successors(start))]
-    while stack:
-        step = next(stack[-1], None)
-        if step is None:
-            stack.pop()
-            if path:
-                path.pop()
-            continue
-        action, state = step
-        if state in seen:
-            continue
-        seen.add(state)
-        counter.tick()
-        if isinstance(action, tuple):  # a draw or recycle leaves the same cards in play
-            removed = full - (state & pyr_mask).bit_count()
-            if removed > counter.best_removed:
-                counter.best_removed = removed
-                counter.best_line = [*path, action]
-            if space.won(state):
-                return [*path, action]
-            if space.hopeless(state):
-                continue
-        path.append(action)
-        stack.append(iter(space.successors(state)))
-    return None
+EXPAND, CUT, FOUND = 0, 1, 2
+Visit = Callable[[Action, int, list[Action]], int]
 
 
-def best_reachable(space: SearchSpace, start: int, counter: Counter) -> int:
-    """The most pyramid cards any line from ``start`` removes (in total, counting those already gone).
-
-    Uses and improves ``counter.best_removed`` / ``best_line`` as the incumbent."""
-    full = space.P
-    pyr_mask = space.pyramid_full
-    best = max(counter.best_removed, full - (start & pyr_mask).bit_count())
-    counter.best_removed = best
+def _depth_first(space: SearchSpace, start: int, counter: Counter, visit: Visit) -> list[Action] | None:
+    """Depth-first search from ``start``, each position expanded once.  ``visit(action, state, path)``
+    judges each new position: EXPAND it, CUT it, or FOUND (stop: the line to it is returned)."""
     start = space.canonical(start)
     seen: set[int] = {start}
     path: list[Action] = []
@@ -108,19 +68,56 @@ def best_reachable(space: SearchSpace, start: int, counter: Counter) -> int:
             continue
         seen.add(state)
         counter.tick()
-        pyramid_left = (state & pyr_mask).bit_count()
-        removed = full - pyramid_left
-        if removed > best:
-            best = removed
-            counter.best_removed = best
-            counter.best_line = [*path, action]
-            if best == full:
-                return best
-        if space.reachable_bound(state) <= best:
+        verdict = visit(action, state, path)
+        if verdict == FOUND:
+            return [*path, action]
+        if verdict == CUT:
             continue
         path.append(action)
         stack.append(iter(space.successors(state)))
-    return best
+    return None
+
+
+def _note_best(space: SearchSpace, counter: Counter, action: Action, state: int, path: list[Action]) -> int:
+    removed = space.P - (state & space.pyramid_full).bit_count()
+    if removed > counter.best_removed:
+        counter.best_removed = removed
+        counter.best_line = [*path, action]
+    return removed
+
+
+def find_win(space: SearchSpace, start: int, counter: Counter) -> list[Action] | None:
+    """A winning line from ``start``, or ``None`` if there is none (exhaustive)."""
+    if space.won(start):
+        return []
+    counter.best_removed = max(counter.best_removed, space.P - (start & space.pyramid_full).bit_count())
+    if space.hopeless(start):
+        return None
+
+    def visit(action: Action, state: int, path: list[Action]) -> int:
+        if not isinstance(action, tuple):  # a draw or recycle leaves the same cards in play
+            return EXPAND
+        _note_best(space, counter, action, state, path)
+        if space.won(state):
+            return FOUND
+        return CUT if space.hopeless(state) else EXPAND
+
+    return _depth_first(space, start, counter, visit)
+
+
+def best_reachable(space: SearchSpace, start: int, counter: Counter) -> int:
+    """The most pyramid cards any line from ``start`` removes (in total, counting those already gone).
+
+    Uses and improves ``counter.best_removed`` / ``best_line`` as the incumbent."""
+    counter.best_removed = max(counter.best_removed, space.P - (start & space.pyramid_full).bit_count())
+
+    def visit(action: Action, state: int, path: list[Action]) -> int:
+        if _note_best(space, counter, action, state, path) == space.P:
+            return FOUND
+        return CUT if space.reachable_bound(state) <= counter.best_removed else EXPAND
+
+    _depth_first(space, start, counter, visit)
+    return counter.best_removed
 
 
 def shortest_win(space: SearchSpace, start: int, counter: Counter) -> list[Action] | None:
