@@ -107,5 +107,7 @@ def tokens_in(view: Mapping[str, Any]) -> set[str]:
 
 
 def without_counters(view: Mapping[str, Any]) -> dict[str, Any]:
-    """The view without the counters and undo/redo flags that history changes."""
-    return {k: v for k, v in view.items() if k not in ("moves", "undos", "hints", "can_undo", "can_redo")}
+    """The view without the counters and the undo/redo/rewind flags that history changes (with an undo
+    limit, a move and its undo move the window of what can be taken back)."""
+    return {k: v for k, v in view.items()
+            if k not in ("moves", "undos", "hints", "can_undo", "can_redo", "can_rewind")}
