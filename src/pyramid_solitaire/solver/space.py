@@ -448,14 +448,15 @@ class SearchSpace:
             return found
         full = self.P
         best = full - pyramid.bit_count()
-        if best < full and not self._dead_in_bag(pyramid, counts):
+        ceiling = self._ceiling(pyramid, counts)
+        if best < ceiling:
             shape = self.shape(pyramid)
             if shape.king is not None:
                 best = self.relaxed_max(pyramid & ~(1 << shape.king[0]), counts)
             else:
                 for candidate in self._relaxed_moves(pyramid, counts, shape):
                     best = max(best, self.relaxed_max(*candidate))
-                    if best == full:
+                    if best >= ceiling:
                         break
         self._relaxed[key] = best
         return best
@@ -492,13 +493,30 @@ class SearchSpace:
                         out.append((pyramid & ~(1 << a) & ~(1 << b), counts - (1 << (COUNT_BITS * need))))
         return out
 
-    def _dead_in_bag(self, pyramid: int, counts: int) -> bool:
-        """The dead-card test of :mod:`..analysis` with the stock as a bag of values: a pyramid card
-        none of whose partners is left outside its cover triangle.  Never true while a joker is left,
-        and not applied with triples (a card may then go with two others)."""
+    def _ceiling(self, pyramid: int, counts: int) -> int:
+        """Pyramid cards removed in all at the very most: every card but the dead ones and those lying
+        on a dead card (a card is only exposed once everything in its cover triangle is gone)."""
+        dead = self._dead_in_bag(pyramid, counts)
+        if not dead:
+            return self.P
+        triangle = self.table.layout.triangle
+        stuck = 0
+        rest = pyramid
+        while rest:
+            low = rest & -rest
+            if low & dead or triangle[low.bit_length() - 1] & dead:
+                stuck |= low
+            rest ^= low
+        return self.P - stuck.bit_count()
+
+    def _dead_in_bag(self, pyramid: int, counts: int) -> int:
+        """The dead cards of :mod:`..analysis` with the stock as a bag of values (a bitmask): pyramid
+        cards none of whose partners is left outside their cover triangle.  None while a joker is
+        left, and not looked for with triples (a card may then go with two others)."""
         if self.triples or counts & COUNT_MASK:
-            return False
+            return 0
         masks = self._dead_masks
+        dead = 0
         rest = pyramid
         while rest:
             low = rest & -rest
@@ -506,9 +524,9 @@ class SearchSpace:
             need = self.target - self.values[slot]
             if (self.values[slot] != self.lone and not pyramid & masks[slot]
                     and not (0 < need < MAX_VALUE and counts >> (COUNT_BITS * need) & COUNT_MASK)):
-                return True
+                dead |= low
             rest ^= low
-        return False
+        return dead
 
     def bag(self, state: int) -> int:
         """The relaxed game's counts for ``state``: stock values left and jokers left."""
@@ -520,7 +538,9 @@ class SearchSpace:
 
     def hopeless(self, state: int) -> bool:
         """True if ``state`` can certainly not be won: not even the relaxed game clears the pyramid."""
-        return self.relaxed_max(state & self.pyramid_full, self.bag(state)) < self.P
+        pyramid = state & self.pyramid_full
+        counts = self.bag(state)
+        return bool(self._dead_in_bag(pyramid, counts)) or self.relaxed_max(pyramid, counts) < self.P
 
     def won(self, state: int) -> bool:
         """True when the rule set's goal is reached."""
