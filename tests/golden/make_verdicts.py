@@ -1,18 +1,31 @@
-"""Write tests/golden/verdicts/<preset>.txt: the solver's verdict for deals 0..199 of the shuffle.
+"""Write tests/golden/verdicts/<preset>.txt: the verdict of deals 0..199 of the shuffle under each preset.
 
 One line per deal: ``number<TAB>winnable<TAB>max_pyramid_removed`` (``true``/``false``; the most pyramid
-cards any line of play removes, the pyramid size when the deal is winnable).  The files pin the solver:
+cards any line of play removes — the pyramid size when the deal is winnable).  The files pin the solver:
 ``tests/solver/test_golden_verdicts.py`` solves the deals again and must get exactly these answers.
 
 WHEN TO REGENERATE: ONLY after a DELIBERATE change to the rules of play of a preset (RULES.md, Table,
 the preset's options) or to the documented shuffle — and then say so in the commit, with the lines that
-changed and why.  NEVER regenerate to make a failing golden test pass after a solver change: the solver
-must be fixed instead.  A verdict is a fact about the deal under its rules; a faster or cleverer solver
-must give the same answers.  When you regenerate, check the diff line by line and cross-check any changed
-line independently (e.g. with ``tests/solver/slow_search.py`` on positions late in the deal).
+changed and why.  NEVER regenerate to make a failing golden test pass after a solver change: a verdict
+is a fact about the deal under its rules, so a faster or cleverer solver must give the same answers,
+and a solver that does not is wrong.
 
-The generation uses a generous time limit per deal; it refuses to write a file with an unknown verdict
-(a timeout) and names the deal instead.
+How each line is made, and checked before it is written:
+
+* the solver (``solve``, generous time limit) gives the verdict; a timeout stops the script (no
+  "unknown" is ever written);
+* a winnable verdict: the solver's solution must replay through ``Game.push`` to status ``won``;
+* an unwinnable verdict: a reference search — plain exhaustive depth-first search over every position
+  reachable from the start, using the solver's move generation (checked against ``Table.actions`` by
+  ``tests/solver/test_space.py``) and position keys, but none of its pruning (no dead-card cut, no
+  relaxed-game bound) — must also find no win; ``max_pyramid_removed`` is the reference's count (the
+  fewest pyramid cards left over all positions it visited), and the line reaching it must replay through
+  ``Game.push``.  Where the solver's own ``max_pyramid_removed`` differs, the script writes the
+  reference's value and lists the deal as a SOLVER DISAGREEMENT (the golden test will then fail until
+  the solver is fixed).
+
+The reference search visits up to several million positions for some deals (memory up to ~1 GB per
+worker); a whole run takes the better part of an hour on two cores.
 
     cd /work/main && .venv/bin/python tests/golden/make_verdicts.py            # every preset
     cd /work/main && .venv/bin/python tests/golden/make_verdicts.py classic    # some presets
@@ -23,56 +36,118 @@ from __future__ import annotations
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
-from pyramid_solitaire import Deal
+from pyramid_solitaire import Deal, Game
 from pyramid_solitaire.solver import solve
+from pyramid_solitaire.solver.search import Counter, find_win
+from pyramid_solitaire.solver.space import SearchSpace
+from pyramid_solitaire.table import Action, Table
 
 OUT_DIR = Path(__file__).with_name("verdicts")
 PRESET_NAMES = ("classic", "pyramide", "thirteen", "msc", "traditional", "relaxed")
 #: Deal numbers 0 .. DEALS - 1 of the shuffle.
 DEALS = 200
-#: Seconds per deal: far above the slowest deal (a few seconds), so a timeout means something is wrong.
+#: Seconds per deal for the solver: far above the slowest deal (about ten seconds).
 TIME_LIMIT = 120.0
 WORKERS = 2
 
 
-def verdict(job: tuple[str, int]) -> tuple[str, int, bool | None, int, float]:
-    """(rules, number, winnable, max_pyramid_removed, seconds) for one deal."""
+class ExhaustiveSpace(SearchSpace):
+    """The solver's search space with its pruning switched off: no position is ever judged hopeless,
+    so ``find_win`` visits every position reachable from the start (up to its transposition table and
+    the forced removal of an exposed king, which never loses anything)."""
+
+    def hopeless(self, state: int) -> bool:
+        return False
+
+
+@dataclass
+class Line:
+    """One deal's answer and what was checked."""
+
+    number: int
+    winnable: bool | None
+    max_removed: int
+    solver_max: int
+    seconds: float
+    problem: str | None = None
+
+
+def _replay(deal: Deal, moves: list[str]) -> Game:
+    game = Game(deal)
+    for move in moves:
+        game.push(move)
+    return game
+
+
+def _texts(table: Table, actions: list[Action]) -> list[str]:
+    return ["+".join(str(c) for c in table.action_cards(a)) if isinstance(a, tuple) else a for a in actions]
+
+
+def verdict(job: tuple[str, int]) -> Line:
+    """Solve one deal and check the answer (see the module docstring)."""
     rules, number = job
-    result = solve(Deal.from_number(number, rules), time_limit=TIME_LIMIT)
-    return rules, number, result.winnable, result.max_pyramid_removed, result.seconds
+    started = time.monotonic()
+    deal = Deal.from_number(number, rules)
+    result = solve(deal, time_limit=TIME_LIMIT)
+    line = Line(number, result.winnable, result.max_pyramid_removed, result.max_pyramid_removed, 0.0)
+    if result.winnable is None:
+        line.problem = f"timed out after {TIME_LIMIT} s"
+    elif result.winnable:
+        assert result.solution is not None
+        game = _replay(deal, [str(m) for m in result.solution])
+        if game.status != "won":
+            line.problem = f"the solution replays to {game.status}, not won"
+    else:
+        table = Table(deal)
+        space = ExhaustiveSpace(table)
+        counter = Counter()
+        if find_win(space, space.pack(table.start()), counter) is not None:
+            line.problem = "the solver says unwinnable, the exhaustive reference search finds a win"
+        else:
+            reference = max(counter.best_removed, 0)
+            game = _replay(deal, _texts(table, counter.best_line))
+            if table.pyramid_size - game.pyramid_left != reference:
+                line.problem = f"the reference's best line removes {table.pyramid_size - game.pyramid_left}"
+            line.max_removed = reference
+    line.seconds = time.monotonic() - started
+    return line
 
 
-def format_line(number: int, winnable: bool, max_removed: int) -> str:
+def format_line(line: Line) -> str:
     """One line of a verdict file."""
-    return f"{number}\t{'true' if winnable else 'false'}\t{max_removed}"
+    return f"{line.number}\t{'true' if line.winnable else 'false'}\t{line.max_removed}"
 
 
 def main(presets: list[str]) -> int:
-    """Write the files of ``presets``; return the exit status (1 if any deal timed out)."""
+    """Write the files of ``presets``; return the exit status (1 if any deal failed a check, in which
+    case its file is not written)."""
     OUT_DIR.mkdir(exist_ok=True)
-    failed = False
+    status = 0
     with ProcessPoolExecutor(max_workers=WORKERS) as pool:
         for rules in presets:
             started = time.monotonic()
-            results = sorted(pool.map(verdict, [(rules, n) for n in range(DEALS)], chunksize=4),
-                             key=lambda r: r[1])
-            unknown = [n for _, n, winnable, _, _ in results if winnable is None]
-            slowest = max(results, key=lambda r: r[4])
-            wins = sum(1 for r in results if r[2])
-            print(f"{rules}: {wins}/{DEALS} winnable, {time.monotonic() - started:.1f} s wall, "
-                  f"solver total {sum(r[4] for r in results):.1f} s, slowest deal {slowest[1]} "
-                  f"({slowest[4]:.2f} s)")
-            if unknown:
-                print(f"  NOT WRITTEN: deals {unknown} timed out after {TIME_LIMIT} s", file=sys.stderr)
-                failed = True
+            lines = sorted(pool.map(verdict, [(rules, n) for n in range(DEALS)]), key=lambda r: r.number)
+            slowest = max(lines, key=lambda r: r.seconds)
+            wins = sum(1 for r in lines if r.winnable)
+            print(f"{rules}: {wins}/{DEALS} winnable, {time.monotonic() - started:.0f} s wall, slowest deal "
+                  f"{slowest.number} ({slowest.seconds:.1f} s)", flush=True)
+            for r in lines:
+                if r.solver_max != r.max_removed:
+                    print(f"  SOLVER DISAGREEMENT {rules} deal {r.number}: max_pyramid_removed is "
+                          f"{r.max_removed}, the solver says {r.solver_max}", flush=True)
+            problems = [r for r in lines if r.problem]
+            if problems:
+                for r in problems:
+                    print(f"  NOT WRITTEN: {rules} deal {r.number}: {r.problem}", file=sys.stderr)
+                status = 1
                 continue
-            lines = [format_line(n, bool(w), m) for _, n, w, m, _ in results]
             path = OUT_DIR / f"{rules}.txt"
-            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-            print(f"  wrote {len(lines)} lines to {path}")
-    return 1 if failed else 0
+            path.write_text("".join(format_line(r) + "\n" for r in lines), encoding="utf-8")
+            print(f"  wrote {len(lines)} lines to {path}", flush=True)
+    return status
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from pyramid_solitaire import Deal
+from pyramid_solitaire.analysis import dead_slots, plain_hint
 from pyramid_solitaire.table import DRAW_ACTION, RECYCLE_ACTION, Action, Position, Table
 
 
@@ -121,23 +122,37 @@ class SmallCase:
                 f"line ({len(self.line)} moves): {'; '.join(self.line)}")
 
 
+POLICIES = ("random", "careful", "hint")
+
+
 def _random_line(table: Table, rng: random.Random, max_pyramid: int,
-                 remove_bias: float) -> tuple[list[Action], list[Position]]:
-    """Random legal play from the start until at most ``max_pyramid`` pyramid cards remain or the line is
-    stuck: no move left, or (unlimited passes) two whole cycles through the stock without a removal.
-    A removal is chosen with probability ``remove_bias`` when one is legal, else the stock action."""
+                 policy: str) -> tuple[list[Action], list[Position]]:
+    """Legal play from the start until at most ``max_pyramid`` pyramid cards remain or the line is stuck:
+    no move left, or (unlimited passes) two whole cycles through the stock without a removal.
+
+    ``random``: a removal (when one is legal) with probability 0.6-0.95, else the stock action, chosen
+    at random.  ``careful``: the same, but avoiding removals that leave a dead card while it can (the
+    engine's analysis).  ``hint``: the engine's plain hint, with a random move one time in five.  Only
+    the engine is asked, never the solver."""
     pos = table.start()
     line: list[Action] = []
     visited = [pos]
     idle = 0
+    remove_bias = rng.choice((0.6, 0.8, 0.95))
     while pos.pyramid.bit_count() > max_pyramid and idle <= 2 * (table.stock_size + 1):
         actions = table.actions(pos)
         if not actions:
             break
-        removals = [a for a in actions if isinstance(a, tuple)]
-        stock = [a for a in actions if not isinstance(a, tuple)]
-        pool = removals if removals and (not stock or rng.random() < remove_bias) else stock
-        action = rng.choice(pool)
+        hinted = plain_hint(table, pos) if policy == "hint" and rng.random() < 0.8 else None
+        if hinted is not None:
+            action = hinted
+        else:
+            removals = [a for a in actions if isinstance(a, tuple)]
+            if policy == "careful" and removals:
+                removals = [a for a in removals if not dead_slots(table, table.apply(pos, a), False)] or removals
+            stock = [a for a in actions if not isinstance(a, tuple)]
+            pool = removals if removals and (not stock or rng.random() < remove_bias) else stock
+            action = rng.choice(pool)
         idle = 0 if isinstance(action, tuple) else idle + 1
         pos = table.apply(pos, action)
         line.append(action)
@@ -145,9 +160,12 @@ def _random_line(table: Table, rng: random.Random, max_pyramid: int,
     return line, visited
 
 
-def _try(table: Table, pos: Position, limit: int) -> SlowResult | None:
-    """The oracle's answer for a position that still has a move, or None (too big, or nothing to play)."""
+def _try(table: Table, pos: Position, limit: int, skip_dead: bool) -> SlowResult | None:
+    """The oracle's answer for a position that still has a move, or None: too big, nothing to play, or
+    (``skip_dead``, when no more lost cases are wanted) a dead card already there."""
     if not table.actions(pos):
+        return None
+    if skip_dead and dead_slots(table, pos, False):
         return None
     try:
         return slow_search(table, pos, limit)
@@ -156,20 +174,19 @@ def _try(table: Table, pos: Position, limit: int) -> SlowResult | None:
 
 
 @cache
-def small_positions(rules: str, count: int = 40, seed: int = 0, limit: int = 5000,
-                    max_attempts: int = 3000) -> tuple[SmallCase, ...]:
+def small_positions(rules: str, count: int = 40, seed: int = 0, limit: int = 5000, min_each: int = 10,
+                    max_attempts: int = 1500) -> tuple[SmallCase, ...]:
     """``count`` positions of ``rules`` small enough for :func:`slow_search` (at most ``limit``
-    reachable positions), from random lines of random deals.  Deterministic for (rules, seed).
+    reachable positions), from lines of play of random deals.  Deterministic for (rules, seed).
 
-    A line is played until at most 6-10 pyramid cards remain; if the oracle finds that position too big,
-    the line goes on with a few more random removals.  A line that gets stuck earlier (no move left,
-    or, with unlimited passes, no removal in a whole cycle) is taken back a random number of moves,
-    then closer to its end while that is too big: positions shortly before a dead end, late in the last
-    pass, are naturally small.  Positions with no move left are never used.  To get both verdicts, at
-    most three quarters of the cases may share a verdict while the attempts last (the quota looks only
-    at the oracle's answer, never the solver's)."""
+    A line (see :func:`_random_line`) is played until at most 6-10 pyramid cards remain; if the oracle
+    finds that position too big, the line goes on with a few more random removals.  A line that gets
+    stuck earlier is taken back a random number of moves, then closer to its end while that is too big:
+    positions shortly before a dead end, late in the last pass, are naturally small.  Positions with no
+    move left are never used.  To get both verdicts, at most ``count - min_each`` cases may share a
+    verdict while the attempts last (the quota looks only at the oracle's answer, never the solver's)."""
     rng = random.Random(f"{rules}/{seed}")
-    quota = max(1, (3 * count) // 4)
+    quota = count - min_each
     found: dict[bool, list[SmallCase]] = {True: [], False: []}
     leftovers: list[SmallCase] = []
     attempts = 0
@@ -178,12 +195,13 @@ def small_positions(rules: str, count: int = 40, seed: int = 0, limit: int = 500
         number = rng.randrange(100_000)
         table = Table(Deal.from_number(number, rules))
         max_pyramid = rng.randint(6, 10)
-        line, visited = _random_line(table, rng, max_pyramid, rng.choice((0.6, 0.8, 0.95)))
+        line, visited = _random_line(table, rng, max_pyramid, rng.choice(POLICIES))
+        skip_dead = len(found[False]) >= quota
         result: SlowResult | None = None
         if visited[-1].pyramid.bit_count() <= max_pyramid:
             pos, actions = visited[-1], list(line)
             for _ in range(6):
-                result = _try(table, pos, limit)
+                result = _try(table, pos, limit, skip_dead)
                 if result is not None:
                     break
                 removals = [a for a in table.actions(pos) if isinstance(a, tuple)]
@@ -193,11 +211,11 @@ def small_positions(rules: str, count: int = 40, seed: int = 0, limit: int = 500
                 pos = table.apply(pos, action)
                 actions.append(action)
         else:
-            back = rng.randint(2, 40)
+            back = rng.randint(2, 24)
             while back >= 1 and result is None:
                 index = max(0, len(line) - back)
                 pos, actions = visited[index], line[:index]
-                result = _try(table, pos, limit)
+                result = _try(table, pos, limit, skip_dead)
                 back //= 2
         if result is None:
             continue
