@@ -9,7 +9,7 @@ import argparse
 import json
 import secrets
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .deal import MAX_NUMBER, Deal, DealError, parse_deal
@@ -122,10 +122,21 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _prompted_lines() -> Iterator[str]:
+    """Lines typed at a terminal, each asked for with a ``> `` prompt."""
+    while True:
+        sys.stdout.write("> ")
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+        if not line:
+            return
+        yield line
+
+
 def cmd_play(args: argparse.Namespace) -> int:
-    """Play in the terminal, one command per line."""
+    """Play in the terminal, one command per line (with a prompt when a person is typing)."""
     game = Game(_deal_from_args(args))
-    play(game, sys.stdin, sys.stdout, args.lang)
+    play(game, _prompted_lines() if sys.stdin.isatty() else sys.stdin, sys.stdout, args.lang)
     return 0
 
 
