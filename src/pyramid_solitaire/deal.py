@@ -99,6 +99,12 @@ def parse_cards(text: str, rules: Rules) -> tuple[Card, ...]:
         if card not in deck:
             raise DealError(f"token {number}: {card} is not in the {len(deck)}-card deck")
         cards.append(card)
+    return check_cards(tuple(cards), rules)
+
+
+def check_cards(cards: tuple[Card, ...], rules: Rules) -> tuple[Card, ...]:
+    """``cards`` if they are exactly ``rules``' deck; else raise :class:`DealError` naming the problem."""
+    deck = deck_for(rules)
     counts = Counter(cards)
     repeated = [card for card in deck if counts[card] > 1]
     missing = [card for card in deck if counts[card] == 0]
@@ -111,7 +117,7 @@ def parse_cards(text: str, rules: Rules) -> tuple[Card, ...]:
         problems.insert(0, f"expected {len(deck)} cards, got {len(cards)}")
     if problems:
         raise DealError("; ".join(problems))
-    return tuple(cards)
+    return cards
 
 
 @dataclass(frozen=True)
@@ -128,7 +134,7 @@ class Deal:
     difficulty: str = "R"
 
     def __post_init__(self) -> None:
-        parse_cards(" ".join(str(c) for c in self.cards), self.rules)
+        check_cards(self.cards, self.rules)
         if self.difficulty not in DIFFICULTIES:
             raise CodeError(f"unknown difficulty letter {self.difficulty!r} (expected E, N or R)")
 

@@ -21,7 +21,7 @@ from typing import Final, NamedTuple
 from .cards import Card
 from .deal import Deal
 from .layout import Layout, bits, pyramid_layout
-from .reasons import Refusal
+from .reasons import Refusal, equation, value_text
 from .rules import PYRAMIDE_POINTS_PER_CARD, Rules
 
 DRAW_ACTION: Final = "draw"
@@ -190,8 +190,6 @@ class Table:
             lone_card = next((c for c in self.deal.cards if self.values[self.place_of[c]] == target), None)
             if not self.rules.lone_kings or lone_card is None:
                 return Refusal("no-lone", {"card": cards[0]})
-            from .reasons import value_text
-
             face = lone_card.face
             return Refusal("lone", {"cards": cards, "target": target, "lone_face": face,
                                     "lone_face_en": {"K": "king", "Q": "queen"}.get(face, face),
@@ -209,8 +207,6 @@ class Table:
                 and sum(1 for p in places if self.is_stock(p)) >= PAIR):
             return Refusal("stock-waste-pair")
         if sum(values) != target:
-            from .reasons import equation
-
             return Refusal("sum", {"cards": cards, "values": values, "total": sum(values), "target": target,
                                    "equation": equation(cards, values)})
         return None
