@@ -1,0 +1,139 @@
+"""Verified deals by difficulty: what `やさしい` (easy), `ふつう` (normal) and `完全ランダム` hand out.
+
+A verified deal is one the solver proved winnable, knowing the stock order (so the game says
+`クリア可能と確認済み`, never "guaranteed").  Its difficulty is the rating of
+:mod:`.solver.difficulty`: the share of seeded "sensible player" games that win it.  Easy is the
+easiest third of verified deals: a rating at or above the *easy threshold* of its preset, the rating
+that a third of a measured sample of verified deals reach.  The thresholds are measured by
+``python -m pyramid_solitaire.catalog --write`` (over ``SAMPLE`` verified deals of each preset, from
+deal 0 on) and kept in ``data/difficulty.json`` with the sample's deal numbers; rule sets with options
+use their preset's threshold.
+
+Deals are found on demand: random deal numbers are solved (with a short time limit; an unknown answer
+is skipped, never guessed) and rated until one falls in the asked band.  When none turns up within
+``SEARCH_SECONDS`` (rule sets rarely won, such as ``traditional``), a deal from the measured sample of
+the preset is handed out.  The catalogue of issue 6 will replace this with a stored list; the letters,
+the meaning and the codes stay the same.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from functools import cache
+from pathlib import Path
+from typing import Any, Final
+
+from .deal import MAX_NUMBER, Deal
+from .rules import PRESETS, Rules, find_rules
+
+EASY: Final = "E"
+NORMAL: Final = "N"
+RANDOM: Final = "R"
+#: How long the solver may take on one candidate deal before it is skipped, in seconds.
+VERIFY_SECONDS: Final = 1.0
+#: Candidates tried at most, and the seconds spent looking, before the measured sample is used.
+MAX_TRIES: Final = 400
+SEARCH_SECONDS: Final = 2.0
+#: Verified deals measured per preset for the thresholds.
+SAMPLE: Final = 150
+#: The share of verified deals that are easy.
+EASY_SHARE: Final = 1 / 3
+THRESHOLDS_FILE: Final = Path(__file__).parent / "data" / "difficulty.json"
+
+
+class NoVerifiedDeal(RuntimeError):
+    """No verified deal of the asked difficulty was found within ``MAX_TRIES`` candidates."""
+
+
+@cache
+def measured() -> dict[str, Any]:
+    """The measured sample of each preset: ``{preset: {threshold, easy: [numbers], normal: [numbers]}}``."""
+    data: dict[str, Any] = json.loads(THRESHOLDS_FILE.read_text(encoding="utf-8"))["presets"]
+    return data
+
+
+def easy_threshold(rules: Rules) -> float:
+    """The rating at or above which a verified deal of ``rules`` is easy."""
+    return float(measured()[rules.preset]["threshold"])
+
+
+def classify(deal: Deal, time_limit: float = VERIFY_SECONDS) -> str | None:
+    """``E`` or ``N`` for a deal the solver verified winnable; ``None`` if it is not (or unknown)."""
+    from .solver import solve
+    from .solver.difficulty import rate
+
+    verdict = solve(deal, time_limit=time_limit, best=False)
+    if not verdict.winnable:
+        return None
+    return EASY if rate(deal).rating >= easy_threshold(deal.rules) else NORMAL
+
+
+def pick_deal(rules: Rules | str, difficulty: str, rng: random.Random | None = None,
+              budget: float = SEARCH_SECONDS) -> Deal:
+    """A deal of ``difficulty`` (``E``, ``N`` or ``R``) under ``rules``; its code carries the letter.
+
+    Random deal numbers are tried for ``budget`` seconds; if none of the asked band turns up (a rule set
+    rarely won, such as ``traditional``), a deal of the measured sample is handed out instead when the
+    rules are exactly a preset's."""
+    rules = find_rules(rules)
+    rng = rng or random.SystemRandom()
+    if difficulty == RANDOM:
+        return Deal.from_number(rng.randint(0, MAX_NUMBER), rules, RANDOM)
+    if difficulty not in (EASY, NORMAL):
+        raise ValueError(f"unknown difficulty {difficulty!r} (expected E, N or R)")
+    deadline = time.monotonic() + budget
+    for _ in range(MAX_TRIES):
+        number = rng.randint(0, MAX_NUMBER)
+        if classify(Deal.from_number(number, rules)) == difficulty:
+            return Deal.from_number(number, rules, difficulty)
+        if time.monotonic() > deadline:
+            break
+    sample = measured().get(rules.preset, {}).get("easy" if difficulty == EASY else "normal", [])
+    if sample and rules == PRESETS[rules.preset]:
+        return Deal.from_number(rng.choice(sample), rules, difficulty)
+    raise NoVerifiedDeal(f"no {difficulty} deal found for {rules} in {budget:.0f} s")
+
+
+def measure(sample: int = SAMPLE) -> dict[str, dict[str, Any]]:
+    """Rate ``sample`` verified deals of each preset (deal 0 on): each easy threshold and the deal
+    numbers of each band."""
+    from .solver import solve
+    from .solver.difficulty import rate
+
+    out: dict[str, dict[str, Any]] = {}
+    for name, rules in PRESETS.items():
+        rated: list[tuple[float, int]] = []
+        number = 0
+        while len(rated) < sample:
+            deal = Deal.from_number(number, rules)
+            if solve(deal, time_limit=VERIFY_SECONDS, best=False).winnable:
+                rated.append((rate(deal).rating, number))
+            number += 1
+        ratings = sorted((r for r, _ in rated), reverse=True)
+        threshold = ratings[int(len(ratings) * EASY_SHARE) - 1]
+        out[name] = {"threshold": threshold, "tried": number,
+                     "easy": [n for r, n in rated if r >= threshold], "normal": [n for r, n in rated if r < threshold]}
+        print(f"{name}: {len(rated)} verified of {number} deals, easy at rating >= {threshold}", file=sys.stderr)
+    return out
+
+
+def main() -> None:
+    """Print (or ``--write``) the measured easy thresholds."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sample", type=int, default=SAMPLE)
+    parser.add_argument("--write", action="store_true", help=f"write {THRESHOLDS_FILE.name}")
+    args = parser.parse_args()
+    text = json.dumps({"sample": args.sample, "easy_share": EASY_SHARE, "verify_seconds": VERIFY_SECONDS,
+                       "presets": measure(args.sample)})
+    print(text)
+    if args.write:
+        THRESHOLDS_FILE.parent.mkdir(exist_ok=True)
+        THRESHOLDS_FILE.write_text(text + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
