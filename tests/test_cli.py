@@ -311,15 +311,29 @@ def test_play_draws_from_the_stock(capsys: pytest.CaptureFixture[str], monkeypat
     assert f"[{deal.stock[0]}]" in second
 
 
-def test_the_default_command_is_play_whatever_sys_argv_holds(
+def test_the_default_command_is_serve_whatever_sys_argv_holds(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     # main(argv) must parse argv, not the process's own command line (here: pytest's).
+    import time
+    import webbrowser
+
+    import uvicorn
+
+    started: list[dict[str, Any]] = []
+    opened: list[str] = []
     monkeypatch.setattr(sys, "argv", ["pyramid-solitaire", "deal", "CL1-N-AAAAAAS", "--json"])
-    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.append(options))
+    monkeypatch.setattr(webbrowser, "open", opened.append)
     status = main([])
     out, _ = capsys.readouterr()
     assert status == 0
-    assert out.rstrip().endswith("終了します")
+    assert len(started) == 1 and started[0]["host"] == "127.0.0.1"
+    url = f"http://127.0.0.1:{started[0]['port']}/"
+    assert url in out
+    deadline = time.monotonic() + 5
+    while not opened and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert opened == [url]  # the browser is opened at the address printed
 
 
 # --- the installed console script ----------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The ``pyramid-solitaire`` command: play, deal, replay, solve (study, serve and stats join later).
+"""The ``pyramid-solitaire`` command: serve (the default: the web app), play, deal, replay, solve.
 
 Bad input (notation, codes, moves, records, rule sets) prints one line naming the problem and exits 2.
 """
@@ -140,9 +140,23 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Start the web app and open the browser."""
+    from .web.server import ServeError, serve
+
+    try:
+        serve(args.host, args.port, args.db, browser=not args.no_browser)
+    except ServeError as exc:
+        raise UsageError(str(exc)) from None
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (its help is the command's reference)."""
-    parser = argparse.ArgumentParser(prog=PROG, description="Pyramid solitaire: play, deal, replay.")
+    parser = argparse.ArgumentParser(prog=PROG, description="Pyramid solitaire: serve (the default), play, deal, "
+                                                             "replay, solve.")
     parser.add_argument("--lang", choices=("ja", "en"), default="ja", help="language of messages")
     sub = parser.add_subparsers(dest="command")
 
@@ -164,10 +178,17 @@ def build_parser() -> argparse.ArgumentParser:
     sol.add_argument("--jsonl", action="store_true", help="one JSON object per deal, in input order")
     sol.set_defaults(func=cmd_solve)
 
-    pl = sub.add_parser("play", help="play in the terminal (the default)")
+    srv = sub.add_parser("serve", help="start the web app and open the browser (the default)")
+    srv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    srv.add_argument("--port", type=int, help="port (default 8765, or the next free one)")
+    srv.add_argument("--db", metavar="URL", help="database URL (default: an SQLite file in the user's data folder)")
+    srv.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    srv.set_defaults(func=cmd_serve)
+
+    pl = sub.add_parser("play", help="play in the terminal")
     _add_deal_options(pl)
     pl.set_defaults(func=cmd_play)
-    for child in (deal, rep, sol, pl):
+    for child in (deal, rep, sol, pl, srv):
         child.add_argument("--lang", choices=("ja", "en"), default=argparse.SUPPRESS,
                            help="language of messages")
     return parser
@@ -178,7 +199,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        args = parser.parse_args([*(argv if argv is not None else sys.argv[1:]), "play"])
+        args = parser.parse_args([*(argv if argv is not None else sys.argv[1:]), "serve"])
     try:
         status: int = args.func(args)
         return status

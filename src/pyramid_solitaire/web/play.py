@@ -1,0 +1,321 @@
+"""One game as the web app plays it: taps, the selection, and the state the browser renders.
+
+This layer knows nothing of HTTP.  It turns a *tap* on a card (what a player does on a phone) into
+engine calls, keeps the cards selected so far, and builds the JSON state the page draws from — the
+player's view of :mod:`..view` plus what the screen needs: the selection and its partners (the blue
+rings of seed 001), each card's spoken name, the removed pile, the timer and, once the game is over,
+the result.  Every rule comes from the engine (``Game`` / ``Table``); nothing here decides what is
+legal, it only asks.
+
+**Taps.**  A usable card that can go alone (a king) goes at once.  Otherwise it is selected and its
+partners light: every card that completes (or, with triples, continues) a legal removal with the
+selection.  Tapping a partner removes the cards.  Tapping a card that does not make a removal is
+refused with the engine's reason (``Q(12)+9=21``); in ``pyramide`` the second card then stays selected
+(seed 000), elsewhere the selection is cleared.  Tapping a selected card again puts it down.  A covered
+card tapped is refused with the cards covering it; in ``pyramide`` that message is only shown with the
+error-explanation assist on (seed 000), so the answer says ``silent`` when it should not be shown.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from ..cards import Card, CardError
+from ..deal import Deal
+from ..game import Game
+from ..layout import bits
+from ..moves import Move
+from ..reasons import IllegalMoveError, Refusal
+from ..table import PLAYING, WON
+
+#: Presets whose player is only told why a covered card does nothing when the assist is on (seed 000).
+QUIET_COVERED_PRESETS: Final = frozenset({"pyramide"})
+#: Presets where a refused sum keeps the second card selected (seed 000); elsewhere the selection clears.
+KEEP_SECOND_PRESETS: Final = frozenset({"pyramide"})
+#: How long the solver may think about the best a lost deal could have done, in seconds.
+BEST_REACHABLE_SECONDS: Final = 3.0
+#: How long the coach hint may think, in seconds.
+COACH_SECONDS: Final = 3.0
+LANGS: Final = ("ja", "en")
+
+
+class BadTap(ValueError):
+    """A tap that names no card (malformed token); the request itself is wrong."""
+
+
+@dataclass
+class Session:
+    """A game being played in a browser: the engine's ``Game`` plus the selection and the clock."""
+
+    game: Game
+    id: str = field(default_factory=lambda: secrets.token_urlsafe(16))
+    selected: list[Card] = field(default_factory=list)
+    started: float = field(default_factory=time.time)
+    finished: float | None = None
+    #: Counts every answered action; a client can tell a stale answer from a fresh one.
+    version: int = 0
+    coach_hints: int = 0
+    best_removed: int | None = None
+    best_exact: bool = True
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @property
+    def deal(self) -> Deal:
+        """The deal in play."""
+        return self.game.deal
+
+    # --- taps -------------------------------------------------------------------------------------
+
+    def tap(self, target: str | int) -> dict[str, Any]:
+        """A tap on a card, named by its token or, for a pyramid card that may be face down, by its slot;
+        returns the event to report (see the module docstring)."""
+        game = self.game
+        table = game.table
+        if isinstance(target, int):
+            if not 0 <= target < table.pyramid_size:
+                raise BadTap(f"no pyramid slot {target} (slots are 0-{table.pyramid_size - 1})")
+            if not table.visible(game.position) >> target & 1 and game.position.pyramid >> target & 1:
+                return self._hidden_tapped(target)
+            card = table.cards[target]
+        else:
+            try:
+                card = Card.parse(target)
+            except CardError as exc:
+                raise BadTap(str(exc)) from None
+        if game.status != PLAYING:
+            return _refused(Refusal("game-over"), [card])
+        place = table.place_of.get(card)
+        if place is None:
+            return _refused(Refusal("not-in-game", {"card": card}), [card])
+        if card in self.selected:
+            self.selected.remove(card)
+            return {"kind": "deselected", "cards": [str(card)]}
+        usable = place in table.usable(game.position)
+        if not usable:
+            return self._unusable_tapped(place, card)
+        if game.check(Move.remove(card)) is None and (
+                not self.selected or game.check(Move.remove(*self.selected, card)) is not None):
+            return self._remove([card])  # a king goes with one tap, even with another card selected
+        chosen = [*self.selected, card]
+        if len(chosen) == 1:
+            self.selected = chosen
+            return {"kind": "selected", "cards": [str(card)]}
+        refusal = game.check(Move.remove(*chosen))
+        if refusal is None:
+            return self._remove(chosen)
+        if self._continues(chosen):
+            self.selected = chosen
+            return {"kind": "selected", "cards": [str(card)]}
+        self.selected = [card] if game.rules.preset in KEEP_SECOND_PRESETS else []
+        return _refused(refusal, chosen)
+
+    def _visible_coverers(self, slot: int) -> tuple[Card, ...]:
+        table = self.game.table
+        pos = self.game.position
+        shown = table.visible(pos) & pos.pyramid & table.layout.coverers[slot]
+        return tuple(table.cards[s] for s in bits(shown))
+
+    def _hidden_tapped(self, slot: int) -> dict[str, Any]:
+        """A face-down card: say which face-up cards cover it, never what it is."""
+        covering = self._visible_coverers(slot)
+        refusal = Refusal("covered", {"covering": covering}) if covering else Refusal("not-usable")
+        event = _refused(refusal, [])
+        event["slot"] = slot
+        if self.game.rules.preset in QUIET_COVERED_PRESETS:
+            event["quiet"] = True
+        return event
+
+    def _unusable_tapped(self, place: int, card: Card) -> dict[str, Any]:
+        """A card that cannot be used now.  Only public facts are told: a removed card is removed, a
+        face-up pyramid card is covered by the face-up cards named; anything else (a card in the stock,
+        under the waste top, or face down) is just "not usable", so a tap cannot probe hidden cards."""
+        table = self.game.table
+        pos = self.game.position
+        if not table.alive(pos, place):
+            return _refused(Refusal("removed", {"card": card}), [card])
+        if table.is_pyramid(place) and table.visible(pos) >> place & 1:
+            event = _refused(Refusal("covered", {"covering": self._visible_coverers(place)}), [card])
+            event["slot"] = place
+            if self.game.rules.preset in QUIET_COVERED_PRESETS:
+                event["quiet"] = True
+            return event
+        return _refused(Refusal("not-usable"), [])
+
+    def _continues(self, chosen: list[Card]) -> bool:
+        """True if some legal removal contains every chosen card and more (a triple under way)."""
+        places = {self.game.table.place_of[c] for c in chosen}
+        return any(places < set(r) for r in self.game.table.removals(self.game.position))
+
+    def _remove(self, cards: list[Card]) -> dict[str, Any]:
+        move = self.game.push(Move.remove(*cards))
+        self.selected = []
+        return {"kind": "removed", "move": str(move), "cards": [str(c) for c in cards]}
+
+    def partners(self) -> list[str]:
+        """Cards that would complete or continue a removal with the selection (the blue rings)."""
+        if not self.selected:
+            return []
+        table = self.game.table
+        chosen = {table.place_of[c] for c in self.selected}
+        out: set[int] = set()
+        for removal in table.removals(self.game.position):
+            if chosen < set(removal):
+                out.update(set(removal) - chosen)
+        return sorted(str(table.cards[p]) for p in out)
+
+    def _keep_usable_selection(self) -> None:
+        usable = set(self.game.table.usable(self.game.position))
+        self.selected = [c for c in self.selected if self.game.table.place_of[c] in usable]
+
+    # --- other actions ----------------------------------------------------------------------------
+
+    def tap_stock(self) -> dict[str, Any]:
+        """A tap on the stock: draw, or turn the waste over when the stock is empty."""
+        if self.game.status != PLAYING:
+            return _refused(Refusal("game-over"), [])
+        try:
+            move = self.game.tap_stock()
+        except IllegalMoveError as exc:
+            return _refused(exc.refusal, [])
+        self._keep_usable_selection()
+        return {"kind": str(move), "move": str(move), "cards": []}
+
+    def play(self, move: Move) -> dict[str, Any]:
+        """Play a move given in notation (raises IllegalMoveError, changing nothing)."""
+        self.game.push(move)
+        self._keep_usable_selection()
+        return {"kind": "removed" if move.cards else str(move), "move": str(move),
+                "cards": [str(c) for c in move.cards]}
+
+    def undo(self) -> dict[str, Any]:
+        """Undo (raises IllegalMoveError when refused)."""
+        move = self.game.undo()
+        self.selected = []
+        return {"kind": "undone", "move": str(move), "cards": [str(c) for c in move.cards]}
+
+    def redo(self) -> dict[str, Any]:
+        """Redo (raises IllegalMoveError when refused)."""
+        move = self.game.redo()
+        self.selected = []
+        return {"kind": "redone", "move": str(move), "cards": [str(c) for c in move.cards]}
+
+    def rewind(self) -> dict[str, Any]:
+        """崩れる前に戻す (raises IllegalMoveError when refused)."""
+        undone = self.game.rewind()
+        self.selected = []
+        return {"kind": "rewound", "undone": len(undone), "cards": [str(c) for m in undone for c in m.cards]}
+
+    def deselect(self) -> dict[str, Any]:
+        """Put every selected card down."""
+        cards = [str(c) for c in self.selected]
+        self.selected = []
+        return {"kind": "deselected", "cards": cards}
+
+    def hint(self) -> dict[str, Any]:
+        """The plain hint of seed 001."""
+        move = self.game.hint()
+        if move is None:
+            return _refused(Refusal("game-over"), [])
+        return {"kind": "hint", "move": str(move), "cards": [str(c) for c in move.cards]}
+
+    def coach(self, time_limit: float = COACH_SECONDS) -> dict[str, Any]:
+        """The solver's hint; it knows the hidden cards, and the answer says so."""
+        from ..solver.coach import coach_hint
+
+        if self.game.status != PLAYING:
+            return _refused(Refusal("game-over"), [])
+        advice = coach_hint(self.game, time_limit=time_limit)
+        self.coach_hints += 1
+        move = advice.move
+        return {"kind": "coach", "move": None if move is None else str(move),
+                "cards": [] if move is None else [str(c) for c in move.cards],
+                "winnable": advice.winnable, "best_reachable": advice.best_reachable,
+                "uses_hidden_cards": advice.uses_hidden_cards}
+
+    # --- what the page draws ----------------------------------------------------------------------
+
+    def after_action(self) -> None:
+        """Bookkeeping after every answered action: the version and the end of the game."""
+        self.version += 1
+        if self.game.status == PLAYING:
+            self.finished = None
+            return
+        if self.finished is None:
+            self.finished = time.time()
+        if self.game.status != WON and self.best_removed is None:
+            self._find_best()
+
+    def _find_best(self) -> None:
+        from ..solver import solve
+
+        result = solve(self.deal, time_limit=BEST_REACHABLE_SECONDS, best=True)
+        self.best_removed = result.max_pyramid_removed
+        self.best_exact = result.winnable is not None
+
+    def elapsed(self) -> float:
+        """Seconds from the deal to the end of the game (or to now)."""
+        end = self.finished if self.finished is not None else time.time()
+        return max(0.0, end - self.started)
+
+    def state(self, lang: str) -> dict[str, Any]:
+        """Everything the page needs to draw this game, in ``lang``."""
+        game = self.game
+        table = game.table
+        view = game.view()
+        names = {str(c): c.name(lang) for c in table.cards}
+        removed = [str(c) for step in game.history for c in step.move.cards]
+        status_message = view.pop("status_message")[lang]
+        label = view["stock"].pop("label")[lang]
+        view["stock"]["label"] = label
+        view.update({
+            "id": self.id,
+            "version": self.version,
+            "lang": lang,
+            "preset": game.rules.preset,
+            "number": self.deal.number,
+            "difficulty": self.deal.difficulty,
+            "status_message": status_message,
+            "selected": [str(c) for c in self.selected],
+            "partners": self.partners(),
+            "removed": {"count": len(removed), "top": removed[-2:]},
+            "names": {token: names[token] for token in _shown_tokens(view) | set(removed)},
+            "elapsed": round(self.elapsed(), 1),
+            "result": self._result() if game.status != PLAYING else None,
+        })
+        return view
+
+    def _result(self) -> dict[str, Any]:
+        game = self.game
+        return {
+            "won": game.status == WON,
+            "seconds": round(self.elapsed(), 1),
+            "moves": game.moves,
+            "undos": game.undos,
+            "hints": game.hints + self.coach_hints,
+            "stock_left": game.stock_left,
+            "pyramid_removed": game.table.pyramid_size - game.pyramid_left,
+            "pyramid_size": game.table.pyramid_size,
+            "best_removed": None if game.status == WON else self.best_removed,
+            "best_exact": self.best_exact,
+            "score": game.score,
+        }
+
+
+def _refused(refusal: Refusal, cards: list[Card]) -> dict[str, Any]:
+    data = refusal.to_json()
+    return {"kind": "refused", "code": data["code"], "messages": {"ja": data["message_ja"], "en": data["message_en"]},
+            "details": data["details"], "cards": [str(c) for c in cards]}
+
+
+def _shown_tokens(view: dict[str, Any]) -> set[str]:
+    """Every card token the view shows (so names never reveal a hidden card)."""
+    shown = {entry["card"] for entry in view["pyramid"] if entry["card"]}
+    for token in (view["stock"]["top"], view["drawn"], view["waste"]["top"]):
+        if token:
+            shown.add(token)
+    shown.update(view["jokers"])
+    return shown

@@ -1,0 +1,247 @@
+// board.js: draws a game state.  Rendering is a function of the state the server sent (and of the
+// board's width); elements are kept by key so focus and transitions survive an update.  No rule of the
+// game is decided here: which cards are usable, partners, dead or covered all come in the state.
+import { t, list } from "./i18n.js";
+
+const SUIT_SYMBOL = { c: "♣", d: "♦", h: "♥", s: "♠" };
+const FACE_VALUE = { A: 1, J: 11, Q: 12, K: 13 };
+const MAX_CARD = 84;
+const MAX_LARGE_CARD = 112;
+const CARD_RATIO = 1.4;
+const ROW_STEP = 0.48;
+
+const elements = new Map();
+
+function faceOf(token) {
+  return token[0] === "T" ? "10" : token[0];
+}
+
+// Printed text on a card is CSS-generated (see [data-text] in app.css): the card is drawn, and its
+// name — what a screen reader or voice control uses — is the button's aria-label alone.
+function span(className, text) {
+  const element = document.createElement("span");
+  if (className) element.className = className;
+  if (text) element.dataset.text = text;
+  return element;
+}
+
+function fillFace(element, token) {
+  if (element.dataset.card === token) return;
+  element.dataset.card = token;
+  element.classList.remove("back", "red", "joker", "suit-c", "suit-d", "suit-h", "suit-s");
+  // The printed corner and pips are drawing; the card's name is its aria-label.
+  const face = span("face", "");
+  face.setAttribute("aria-hidden", "true");
+  element.replaceChildren(face);
+  if (token[0] === "X") {
+    element.classList.add("joker");
+    face.append(span("corner", "★"), span("pip", "JOKER"));
+    return;
+  }
+  const suit = token[1];
+  element.classList.add(`suit-${suit}`);
+  if (suit === "h" || suit === "d") element.classList.add("red");
+  const corner = span("corner", "");
+  corner.append(span("", faceOf(token)), span("s", SUIT_SYMBOL[suit]));
+  face.append(corner, span("pip", SUIT_SYMBOL[suit]));
+  if (faceOf(token) in FACE_VALUE) face.append(span("value", String(FACE_VALUE[faceOf(token)])));
+}
+
+function fillBack(element) {
+  if (element.dataset.card === "") return;
+  element.dataset.card = "";
+  element.replaceChildren();
+  element.className = "card back";
+}
+
+function keyed(key, parent, tag = "button") {
+  let element = elements.get(key);
+  if (!element) {
+    element = document.createElement(tag);
+    if (tag === "button") element.type = "button";
+    element.dataset.key = key;
+    elements.set(key, element);
+  }
+  if (element.parentElement !== parent) parent.append(element);
+  return element;
+}
+
+function place(element, x, y, z) {
+  element.style.left = `${x}px`;
+  element.style.top = `${y}px`;
+  if (z !== undefined) element.style.zIndex = String(z);
+}
+
+function stateClasses(element, token, game, extra = {}) {
+  element.classList.toggle("usable", game.usable.includes(token));
+  element.classList.toggle("selected", game.selected.includes(token));
+  element.classList.toggle("partner", game.partners.includes(token));
+  element.classList.toggle("dead", game.dead.includes(token));
+  for (const [name, on] of Object.entries(extra)) element.classList.toggle(name, on);
+}
+
+function cardLabel(token, game, coveredBy) {
+  const parts = [game.names[token] || token];
+  if (game.selected.includes(token)) parts.push(t("selected"));
+  if (game.usable.includes(token)) parts.push(t("usable"));
+  else if (coveredBy && coveredBy.length) parts.push(t("covered_by", { cards: list(coveredBy) }));
+  if (game.partners.includes(token)) parts.push(t("partner"));
+  if (game.dead.includes(token)) parts.push(t("dead"));
+  return parts.join(t("list_sep"));
+}
+
+// Sizes from the board's width: the bottom row must fit, cards never grow past a readable maximum.
+export function measure(board, game, large) {
+  const width = board.clientWidth;
+  const rows = Math.max(...game.pyramid.map((entry) => entry.row));
+  const gap = Math.max(3, Math.round(width * 0.008));
+  const cw = Math.floor(Math.min((width - (rows - 1) * gap) / rows, large ? MAX_LARGE_CARD : MAX_CARD));
+  const ch = Math.round(cw * CARD_RATIO);
+  return { width, rows, gap, cw, ch, step: Math.round(ch * ROW_STEP) };
+}
+
+export function render(game, dom, settings) {
+  const m = measure(dom.board, game, settings.largeCards);
+  dom.board.style.setProperty("--cw", `${m.cw}px`);
+  dom.board.style.setProperty("--ch", `${m.ch}px`);
+  const slotCard = new Map(game.pyramid.map((entry) => [entry.slot, entry.card]));
+  const keep = new Set();
+
+  // The pyramid: row r, column c, centred; lower rows overlap the ones above.
+  for (const entry of game.pyramid) {
+    const key = `slot-${entry.slot}`;
+    if (entry.removed) continue;
+    keep.add(key);
+    const element = keyed(key, dom.pyramid);
+    element.dataset.slot = String(entry.slot);
+    const x = m.width / 2 + (entry.col - 1 - (entry.row - 1) / 2) * (m.cw + m.gap) - m.cw / 2;
+    place(element, x, (entry.row - 1) * m.step, entry.row);
+    const coveredBy = entry.covered_by.map((slot) => slotCard.get(slot)).filter(Boolean)
+      .map((token) => game.names[token] || token);
+    if (entry.card) {
+      fillFace(element, entry.card);
+      element.className = element.className.replace(/\bback\b/, "").trim();
+      element.classList.add("card");
+      stateClasses(element, entry.card, game);
+      element.setAttribute("aria-label", cardLabel(entry.card, game, coveredBy));
+      element.tabIndex = game.usable.includes(entry.card) ? 0 : -1;
+    } else {
+      fillBack(element);
+      const label = [t("face_down")];
+      if (coveredBy.length) label.push(t("covered_by", { cards: list(coveredBy) }));
+      element.setAttribute("aria-label", label.join(t("list_sep")));
+      element.tabIndex = -1;
+    }
+  }
+  const pyramidHeight = m.ch + (m.rows - 1) * m.step;
+
+  // Jokers at the top left.
+  game.jokers.forEach((token, index) => {
+    const key = `joker-${token}`;
+    keep.add(key);
+    const element = keyed(key, dom.jokers);
+    element.classList.add("card");
+    fillFace(element, token);
+    place(element, index * Math.round(m.cw * 0.45), 0, 10 + index);
+    stateClasses(element, token, game);
+    element.setAttribute("aria-label", cardLabel(token, game));
+    element.tabIndex = 0;
+  });
+
+  // The removed pile at the top right.
+  const removedKey = "removed-count";
+  keep.add(removedKey);
+  const count = keyed(removedKey, dom.removed, "span");
+  count.className = "removed-count";
+  count.textContent = t("removed_count", { n: game.removed.count });
+  count.setAttribute("aria-hidden", "true");
+  count.style.top = `${m.ch + 2}px`;
+  dom.removed.setAttribute("aria-label", t("removed_pile", { n: game.removed.count }));
+  const top = game.removed.top[game.removed.top.length - 1];
+  const pileKey = "removed-top";
+  if (top) {
+    keep.add(pileKey);
+    const element = keyed(pileKey, dom.removed, "div");
+    element.classList.add("card");
+    fillFace(element, top);
+    element.setAttribute("aria-hidden", "true");
+    place(element, m.width - m.cw, 0, 1);
+  } else {
+    keep.add("removed-empty");
+    const empty = keyed("removed-empty", dom.removed, "div");
+    empty.className = "slot-empty";
+    empty.setAttribute("aria-hidden", "true");
+    place(empty, m.width - m.cw, 0);
+  }
+
+  // Stock (bottom left), then the face-up stock top (msc), the drawn spot (thirteen) and the waste.
+  const baseY = pyramidHeight + m.gap * 4;
+  let x = 0;
+  keep.add("stock");
+  const stock = keyed("stock", dom.stockArea);
+  stock.className = `stock-btn${game.stock.count ? "" : " empty"}`;
+  stock.textContent = game.stock.count ? String(game.stock.count) : "↺";
+  stock.setAttribute("aria-label", `${game.stock.count ? t("stock") : t("stock_empty")}${t("list_sep")}${game.stock.label}`);
+  stock.tabIndex = 0;
+  place(stock, x, baseY);
+  keep.add("stock-label");
+  const label = keyed("stock-label", dom.stockArea, "span");
+  label.className = "stock-label";
+  label.id = "stock-label";
+  label.textContent = game.stock.label;
+  place(label, 0, baseY + m.ch + 4);
+  x += m.cw + m.gap * 3;
+  const spots = [];
+  if (game.stock.top) spots.push(["stock-top", game.stock.top]);
+  if (game.drawn !== null || game.rules.startsWith("thirteen") || game.rules.startsWith("traditional")
+      || game.rules.startsWith("relaxed")) spots.push(["drawn", game.drawn]);
+  spots.push(["waste", game.waste.top]);
+  for (const [key, token] of spots) {
+    if (token) {
+      keep.add(key);
+      const element = keyed(key, dom.stockArea);
+      element.classList.add("card");
+      fillFace(element, token);
+      stateClasses(element, token, game);
+      const role = key === "waste" ? t("waste") : key === "drawn" ? t("drawn") : t("stock_top");
+      element.setAttribute("aria-label", `${role}${t("list_sep")}${cardLabel(token, game)}`);
+      element.tabIndex = game.usable.includes(token) ? 0 : -1;
+      place(element, x, baseY, 2);
+    } else {
+      const emptyKey = `${key}-empty`;
+      keep.add(emptyKey);
+      const empty = keyed(emptyKey, dom.stockArea, "div");
+      empty.className = "slot-empty";
+      empty.textContent = key === "waste" ? t("waste") : t("drawn");
+      empty.setAttribute("aria-hidden", "true");
+      place(empty, x, baseY);
+    }
+    x += m.cw + m.gap * 2;
+  }
+  dom.board.style.height = `${baseY + m.ch + 28}px`;
+
+  for (const [key, element] of elements) {
+    if (!keep.has(key)) {
+      element.remove();
+      elements.delete(key);
+    }
+  }
+}
+
+// The element showing a card token now (pyramid, jokers, stock side), if any.
+export function elementOf(token) {
+  for (const element of elements.values()) {
+    if (element.dataset.card === token && element.closest("#removed") === null) return element;
+  }
+  return null;
+}
+
+export function stockButton() {
+  return elements.get("stock") || null;
+}
+
+// Usable cards and the stock, in reading order: what the arrow keys move between.
+export function navigable() {
+  const items = [...document.querySelectorAll("#pyramid .card.usable, #jokers .card, #stock-area .stock-btn, #stock-area .card.usable")];
+  return items;
+}

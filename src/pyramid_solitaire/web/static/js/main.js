@@ -1,0 +1,503 @@
+// main.js: wires the page together — state, input (pointer and keyboard), dialogs, announcements.
+// The player's intent goes to the server; what comes back is drawn.  Nothing here knows a rule.
+import { api, ApiError } from "./api.js";
+import { applyTexts, lang, list, loadLocale, t } from "./i18n.js";
+import { applySettings, loadSettings, motionAllowed, saveSettings } from "./settings.js";
+import { record, statsFor } from "./stats.js";
+import { elementOf, navigable, render, stockButton } from "./board.js";
+
+const $ = (id) => document.getElementById(id);
+const dom = {
+  board: $("board"), pyramid: $("pyramid"), jokers: $("jokers"), removed: $("removed"), stockArea: $("stock-area"),
+  message: $("message"), live: $("live"),
+};
+const GAME_KEY = "pyramid.game";
+const FLY_MS = 320;
+const HINT_MS = 3000;
+
+const app = { game: null, settings: loadSettings(), received: 0, busy: false, shownResult: null, rules: null };
+
+// --- messages ------------------------------------------------------------------------------------
+
+function say(text, { visible = true, error = false } = {}) {
+  dom.live.textContent = "";
+  // A fresh text node each time so that screen readers announce a repeated message too.
+  window.setTimeout(() => { dom.live.textContent = text; }, 30);
+  if (visible) {
+    dom.message.textContent = text;
+    dom.message.classList.toggle("error", error);
+  }
+}
+
+function names(tokens) {
+  return list(tokens.map((token) => app.game.names[token] || token));
+}
+
+// --- drawing -----------------------------------------------------------------------------------
+
+function draw() {
+  const game = app.game;
+  if (!game) return;
+  render(game, dom, app.settings);
+  // For tests and tools: which answer the page shows (a new game id, or a new version of one game).
+  document.body.dataset.game = game.id;
+  document.body.dataset.version = String(game.version);
+  const link = $("deal-link");
+  link.textContent = game.code;
+  link.href = `/play/${game.code}`;
+  $("moves").textContent = String(game.moves);
+  $("score-box").hidden = game.score === null;
+  $("score").textContent = String(game.score ?? 0);
+  const badge = $("diff-badge");
+  badge.textContent = game.difficulty === "R" ? t("diff_R")
+    : `${t(`diff_${game.difficulty}`)} · ${t("verified")}`;
+  $("btn-undo").disabled = !game.can_undo;
+  $("btn-redo").disabled = !game.can_redo;
+  $("btn-hint").disabled = game.status !== "playing";
+  $("btn-coach").hidden = !app.settings.coach;
+  $("btn-coach").disabled = game.status !== "playing";
+  $("btn-rewind").hidden = !game.can_rewind;
+  tick();
+}
+
+function tick() {
+  const game = app.game;
+  if (!game) return;
+  let seconds = game.elapsed;
+  if (!game.result) seconds += (Date.now() - app.received) / 1000;
+  $("timer").textContent = clock(seconds);
+}
+
+function clock(seconds) {
+  const whole = Math.floor(seconds);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+function flyToRemoved(tokens) {
+  if (!motionAllowed(app.settings)) return;
+  const target = dom.removed.getBoundingClientRect();
+  const board = dom.board.getBoundingClientRect();
+  for (const token of tokens) {
+    const element = elementOf(token);
+    if (!element) continue;
+    const from = element.getBoundingClientRect();
+    const ghost = element.cloneNode(true);
+    ghost.classList.remove("usable", "selected", "partner", "hinted", "shake");
+    ghost.classList.add("ghost");
+    ghost.removeAttribute("id");
+    ghost.setAttribute("aria-hidden", "true");
+    ghost.tabIndex = -1;
+    ghost.style.left = `${from.left - board.left}px`;
+    ghost.style.top = `${from.top - board.top}px`;
+    dom.board.append(ghost);
+    const dx = target.right - from.width - from.left;
+    const dy = target.top - from.top;
+    ghost.animate([{ transform: "translate(0, 0)" }, { transform: `translate(${dx}px, ${dy}px) rotate(8deg)` }],
+      { duration: FLY_MS, easing: "ease-in" }).finished.finally(() => ghost.remove());
+  }
+}
+
+function flash(tokens, className, ms) {
+  for (const token of tokens) {
+    const element = elementOf(token);
+    if (!element) continue;
+    element.classList.remove(className);
+    void element.offsetWidth;
+    element.classList.add(className);
+    window.setTimeout(() => element.classList.remove(className), ms);
+  }
+}
+
+// --- answers from the server ---------------------------------------------------------------------------
+
+function focusIndex() {
+  return navigable().indexOf(document.activeElement);
+}
+
+function keepFocus(index) {
+  if (document.activeElement && document.activeElement !== document.body && document.body.contains(document.activeElement)
+      && document.activeElement.tabIndex >= 0) return;
+  if (index < 0) return;
+  const items = navigable();
+  if (items.length) items[Math.min(index, items.length - 1)].focus();
+}
+
+function accept(answer) {
+  const before = app.game;
+  const event = answer.event;
+  const index = focusIndex();
+  if (event.kind === "removed" && before) flyToRemoved(event.cards);
+  app.game = answer.game;
+  app.received = Date.now();
+  sessionStorage.setItem(GAME_KEY, app.game.id);
+  draw();
+  keepFocus(index);
+  describe(event);
+  if (app.game.dead.length && event.kind !== "refused") {
+    say(`${t("dead_notice")}`, { error: true });
+  }
+  if (app.game.result) finish();
+}
+
+function describe(event) {
+  const game = app.game;
+  switch (event.kind) {
+    case "removed":
+    case "redone":
+      say(event.cards.length ? t("removed_msg", { cards: names(event.cards) }) : t("redone_msg"));
+      break;
+    case "selected":
+      say(t("selected_msg", { card: names(event.cards) }));
+      break;
+    case "deselected":
+      say(t("deselected_msg"));
+      break;
+    case "draw": {
+      const shown = game.drawn || game.waste.top;
+      say(shown ? t("draw_msg", { card: names([shown]) }) : t("draw_msg_hidden"));
+      break;
+    }
+    case "recycle":
+      say(t("recycle_msg", { label: game.stock.label }));
+      break;
+    case "undone":
+      say(t("undone_msg"));
+      break;
+    case "rewound":
+      say(t("rewound_msg"));
+      break;
+    case "hint":
+      if (event.cards.length) {
+        say(t("hint_remove", { cards: names(event.cards) }));
+        flash(event.cards, "hinted", HINT_MS);
+      } else {
+        say(t(event.move === "recycle" ? "hint_recycle" : "hint_draw"));
+        const stock = stockButton();
+        if (stock) { stock.classList.add("hinted"); window.setTimeout(() => stock.classList.remove("hinted"), HINT_MS); }
+      }
+      break;
+    case "coach": {
+      let text = t("coach_label");
+      if (event.winnable === null) text += `：${t("coach_unknown")}`;
+      else {
+        const move = event.cards.length ? names(event.cards) : t(event.move === "recycle" ? "hint_recycle" : "hint_draw");
+        text += ` — ${move}。${event.winnable ? t("coach_winnable") : t("coach_lost", { n: event.best_reachable })}`;
+        if (event.cards.length) flash(event.cards, "hinted", HINT_MS);
+      }
+      say(text);
+      break;
+    }
+    case "refused": {
+      const quiet = event.quiet && !app.settings.assist;
+      if (quiet) break;
+      say(event.messages[lang()], { error: true });
+      if (event.code === "sum" || event.code === "lone" || event.code === "covered") {
+        flash(event.cards, "shake", 450);
+        if (event.slot !== undefined) {
+          const element = document.querySelector(`[data-slot="${event.slot}"]`);
+          if (element) { element.classList.add("shake"); window.setTimeout(() => element.classList.remove("shake"), 450); }
+        }
+      }
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+function showError(error) {
+  if (error instanceof ApiError) say(error.code === "network" ? t("network_error") : error.message, { error: true });
+  else throw error;
+}
+
+async function act(request) {
+  if (!app.game || app.busy) return;
+  app.busy = true;
+  try {
+    accept(await request());
+  } catch (error) {
+    showError(error);
+  } finally {
+    app.busy = false;
+  }
+}
+
+const tapCard = (element) => {
+  const target = element.dataset.card ? { card: element.dataset.card } : { slot: Number(element.dataset.slot) };
+  return act(() => api.tap(app.game.id, target, lang()));
+};
+const tapStock = () => act(() => api.stock(app.game.id, lang()));
+const command = (name) => act(() => api.command(app.game.id, name, lang()));
+
+// --- the end of a game --------------------------------------------------------------------------------
+
+function finish() {
+  const game = app.game;
+  if (app.shownResult === game.id) return;
+  app.shownResult = game.id;
+  record(game, game.result.won);
+  window.setTimeout(() => showResult(game), motionAllowed(app.settings) ? FLY_MS + 80 : 0);
+}
+
+function figure(dl, label, value) {
+  const dt = document.createElement("dt");
+  dt.textContent = label;
+  const dd = document.createElement("dd");
+  dd.textContent = value;
+  dl.append(dt, dd);
+}
+
+function showResult(game) {
+  const result = game.result;
+  $("result-title").textContent = result.won ? t("result_won") : `${t("result_lost")} — ${game.status_message}`;
+  let best = "";
+  if (!result.won && result.best_removed !== null) {
+    if (result.best_removed >= result.pyramid_size) best = t("best_all");
+    else if (result.best_exact && result.best_removed === result.pyramid_removed) best = t("best_reached", { n: result.best_removed });
+    else best = t(result.best_exact ? "best_possible" : "best_possible_bound", { n: result.best_removed, m: result.pyramid_removed });
+  }
+  $("result-best").textContent = best;
+  const figures = $("result-figures");
+  figures.replaceChildren();
+  figure(figures, t("time"), clock(result.seconds));
+  figure(figures, t("moves"), String(result.moves));
+  figure(figures, t("undos"), String(result.undos));
+  figure(figures, t("hints"), String(result.hints));
+  figure(figures, t("stock_left"), String(result.stock_left));
+  if (result.score !== null) figure(figures, t("score"), String(result.score));
+  figure(figures, t("difficulty"), t(`diff_${game.difficulty}`));
+  figure(figures, t("deal_number"), game.number === null ? t("custom_deal") : `${game.number} (${game.code})`);
+  const stats = statsFor(game);
+  $("result-stats-title").textContent = t("statistics_here", { rules: game.rules, difficulty: t(`diff_${game.difficulty}`) });
+  const statsList = $("result-stats");
+  statsList.replaceChildren();
+  figure(statsList, t("played"), String(stats.played));
+  figure(statsList, t("win_rate"), stats.played ? `${Math.round((100 * stats.won) / stats.played)}%` : "—");
+  figure(statsList, t("streak"), String(stats.streak));
+  figure(statsList, t("best_streak"), String(stats.best));
+  const dialog = $("dlg-result");
+  if (!dialog.open) dialog.showModal();
+}
+
+// --- new games ------------------------------------------------------------------------------------
+
+function abandonCurrent() {
+  const game = app.game;
+  if (game && !game.result && game.moves > 0) record(game, false);
+}
+
+async function startGame(request, { fromDialog = false } = {}) {
+  try {
+    const answer = await api.newGame(request, lang());
+    abandonCurrent();
+    app.shownResult = null;
+    say("", { visible: true });
+    accept(answer);
+    history.replaceState(null, "", `/play/${answer.game.code}`);
+    return true;
+  } catch (error) {
+    if (fromDialog && error instanceof ApiError) {
+      $("new-error").textContent = error.code === "network" ? t("network_error") : error.message;
+      return false;
+    }
+    showError(error);
+    return false;
+  }
+}
+
+function fillRules() {
+  const select = $("new-rules");
+  const current = select.value || app.settings.rules;
+  select.replaceChildren();
+  for (const preset of app.rules.presets) {
+    const option = document.createElement("option");
+    option.value = preset.id;
+    option.textContent = t(`rules_${preset.id}`);
+    select.append(option);
+  }
+  select.value = app.rules.presets.some((p) => p.id === current) ? current : app.rules.default;
+}
+
+function presetDefaults() {
+  const preset = app.rules.presets.find((p) => p.id === $("new-rules").value);
+  $("opt-passes").value = preset.passes === null ? "unlimited" : String(preset.passes);
+  $("opt-jokers").value = String(preset.jokers);
+  $("opt-triples").checked = preset.triples;
+  $("opt-open").checked = preset.open_pyramid;
+  $("opt-overlap").checked = preset.overlap;
+  $("opt-strict").checked = preset.strict;
+  $("new-options").classList.toggle("thirteen", preset.id === "thirteen");
+}
+
+// The rule set string: the preset, with the options that differ from it (see rules.py).
+function chosenRules() {
+  const preset = app.rules.presets.find((p) => p.id === $("new-rules").value);
+  const options = [];
+  const passes = $("opt-passes").value === "unlimited" ? null : Number($("opt-passes").value);
+  if (passes !== preset.passes) options.push(`passes=${passes === null ? "unlimited" : passes}`);
+  if (Number($("opt-jokers").value) !== preset.jokers) options.push(`jokers=${$("opt-jokers").value}`);
+  for (const [id, key, field] of [["opt-triples", "triples", "triples"], ["opt-open", "open", "open_pyramid"],
+    ["opt-overlap", "overlap", "overlap"], ["opt-strict", "strict", "strict"]]) {
+    if ($(id).checked !== preset[field]) options.push(`${key}=${$(id).checked}`);
+  }
+  return options.length ? `${preset.id}(${options.join(",")})` : preset.id;
+}
+
+function openNewDialog() {
+  fillRules();
+  presetDefaults();
+  $("new-error").textContent = "";
+  for (const radio of document.querySelectorAll('input[name="difficulty"]')) radio.checked = radio.value === app.settings.difficulty;
+  $("dlg-new").showModal();
+}
+
+async function submitNew(event) {
+  event.preventDefault();
+  const code = $("new-code").value.trim();
+  const deal = $("new-deal").value.trim();
+  const difficulty = document.querySelector('input[name="difficulty"]:checked').value;
+  const request = code ? { code } : deal ? { rules: chosenRules(), deal } : { rules: chosenRules(), difficulty };
+  $("new-start").disabled = true;
+  const ok = await startGame(request, { fromDialog: true });
+  $("new-start").disabled = false;
+  if (ok) {
+    if (!code && !deal) {
+      app.settings.rules = chosenRules();
+      app.settings.difficulty = difficulty;
+      saveSettings(app.settings);
+    }
+    $("new-code").value = "";
+    $("new-deal").value = "";
+    $("dlg-new").close();
+  }
+}
+
+// --- settings -----------------------------------------------------------------------------------------
+
+const SETTING_BOXES = ["badges", "assist", "animations", "fourColour", "largeCards", "coach"];
+
+function openSettings() {
+  $("set-lang").value = app.settings.lang;
+  for (const name of SETTING_BOXES) $(`set-${name}`).checked = app.settings[name];
+  $("dlg-settings").showModal();
+}
+
+async function changeSetting() {
+  for (const name of SETTING_BOXES) app.settings[name] = $(`set-${name}`).checked;
+  const newLang = $("set-lang").value;
+  saveSettings(app.settings);
+  applySettings(app.settings);
+  if (newLang !== app.settings.lang) {
+    app.settings.lang = newLang;
+    saveSettings(app.settings);
+    await loadLocale(newLang);
+    applyTexts();
+    if (app.rules) fillRules();
+    if (app.game) {
+      try { app.game = (await api.get(app.game.id, newLang)).game; } catch (error) { showError(error); }
+    }
+  }
+  draw();
+}
+
+// --- keyboard -----------------------------------------------------------------------------------------
+
+function onKey(event) {
+  if (document.querySelector("dialog[open]")) return;
+  const typing = event.target.closest && event.target.closest("input, textarea, select");
+  if (typing) return;
+  const key = event.key;
+  const items = navigable();
+  const index = items.indexOf(document.activeElement);
+  if (["ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp", "Home", "End"].includes(key)) {
+    if (!items.length) return;
+    event.preventDefault();
+    let next = index;
+    if (key === "Home") next = 0;
+    else if (key === "End") next = items.length - 1;
+    else if (key === "ArrowRight" || key === "ArrowDown") next = index < 0 ? 0 : (index + 1) % items.length;
+    else next = index < 0 ? items.length - 1 : (index - 1 + items.length) % items.length;
+    items[next].focus();
+    return;
+  }
+  if (event.ctrlKey || event.metaKey || event.altKey) {
+    if ((event.ctrlKey || event.metaKey) && key.toLowerCase() === "z") { event.preventDefault(); command(event.shiftKey ? "redo" : "undo"); }
+    if ((event.ctrlKey || event.metaKey) && key.toLowerCase() === "y") { event.preventDefault(); command("redo"); }
+    return;
+  }
+  const actions = { d: tapStock, s: tapStock, u: () => command("undo"), r: () => command("redo"), h: () => command("hint"),
+    Escape: () => command("deselect") };
+  const action = actions[key.length === 1 ? key.toLowerCase() : key];
+  if (action) {
+    event.preventDefault();
+    action();
+  }
+}
+
+// --- start ----------------------------------------------------------------------------------------------
+
+function wire() {
+  dom.board.addEventListener("click", (event) => {
+    const target = event.target.closest("button");
+    if (!target || !dom.board.contains(target)) return;
+    if (target.classList.contains("stock-btn")) tapStock();
+    else if (target.classList.contains("card") && !target.closest("#removed")) tapCard(target);
+  });
+  document.addEventListener("keydown", onKey);
+  $("btn-hint").addEventListener("click", () => command("hint"));
+  $("btn-coach").addEventListener("click", () => command("coach"));
+  $("btn-undo").addEventListener("click", () => command("undo"));
+  $("btn-redo").addEventListener("click", () => command("redo"));
+  $("btn-rewind").addEventListener("click", () => command("rewind"));
+  $("btn-new").addEventListener("click", openNewDialog);
+  $("btn-settings").addEventListener("click", openSettings);
+  $("new-rules").addEventListener("change", presetDefaults);
+  $("form-new").addEventListener("submit", submitNew);
+  $("new-cancel").addEventListener("click", () => $("dlg-new").close());
+  for (const element of document.querySelectorAll("#dlg-settings input, #dlg-settings select")) {
+    element.addEventListener("change", changeSetting);
+  }
+  $("result-new").addEventListener("click", () => { $("dlg-result").close(); openNewDialog(); });
+  $("result-again").addEventListener("click", () => { $("dlg-result").close(); startGame({ code: app.game.code }); });
+  $("btn-copy").addEventListener("click", async () => {
+    const url = `${location.origin}/play/${app.game.code}`;
+    try { await navigator.clipboard.writeText(url); say(t("copied")); } catch (error) { say(url); }
+  });
+  window.addEventListener("resize", () => draw());
+  window.setInterval(tick, 1000);
+}
+
+async function boot() {
+  applySettings(app.settings);
+  await loadLocale(app.settings.lang);
+  applyTexts();
+  wire();
+  try { app.rules = await api.rules(lang()); } catch (error) { showError(error); }
+  const match = location.pathname.match(/^\/play\/([^/]+)$/);
+  const code = match ? decodeURIComponent(match[1]) : null;
+  const saved = sessionStorage.getItem(GAME_KEY);
+  if (saved) {
+    try {
+      const answer = await api.get(saved, lang());
+      if (!code || answer.game.code === code) {
+        accept(answer);
+        document.body.dataset.ready = "true";
+        return;
+      }
+    } catch (error) {
+      sessionStorage.removeItem(GAME_KEY);
+    }
+  }
+  const fallback = { rules: app.settings.rules, difficulty: app.settings.difficulty };
+  if (code && !(await startGame({ code }))) {
+    // A link with a broken code still opens a game; the reason stays on screen.
+    const reason = dom.message.textContent;
+    await startGame(fallback);
+    say(reason, { error: true });
+  } else if (!code) {
+    await startGame(fallback);
+  }
+  document.body.dataset.ready = "true";
+}
+
+boot();
