@@ -1,0 +1,111 @@
+"""Fixtures for the browser tests: the real app on loopback (uvicorn in a thread), Debian's Chromium
+driven by Playwright, screenshots saved as test artefacts, and axe-core from the npm registry.
+
+``scripts/test`` installs Chromium (apt) and axe-core (npm) when they are missing; without them these
+tests fail with a message saying so, rather than being skipped.
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+
+from pyramid_solitaire.web.app import create_app
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+AXE = ROOT / ".cache" / "npm" / "node_modules" / "axe-core" / "axe.min.js"
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+#: Flags for a headless Chromium in a closed network, as root (see the env notes in the README).
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+DESKTOP = {"viewport": {"width": 1280, "height": 860}}
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[str]:
+    """The app served on a free loopback port for the whole session; yields its base URL."""
+    port = _free_port()
+    config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning")
+    instance = uvicorn.Server(config)
+    thread = threading.Thread(target=instance.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not instance.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            pytest.fail("the web app did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    instance.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: scripts/test installs Debian's chromium package")
+    instance = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    yield instance
+    instance.close()
+
+
+class Errors(list[str]):
+    """Errors the page reported (uncaught exceptions, console errors)."""
+
+
+def open_context(browser: Browser, **options: Any) -> tuple[BrowserContext, Errors]:
+    """A fresh context (its own storage, like a new browser profile) that records page errors."""
+    context = browser.new_context(locale="ja-JP", **options)
+    errors = Errors()
+    context.on("weberror", lambda error: errors.append(str(error.error)))
+    context.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    return context, errors
+
+
+@pytest.fixture
+def desktop(browser: Browser) -> Iterator[tuple[Page, Errors]]:
+    context, errors = open_context(browser, **DESKTOP)
+    page = context.new_page()
+    yield page, errors
+    context.close()
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[tuple[Page, Errors]]:
+    context, errors = open_context(browser, **PHONE)
+    page = context.new_page()
+    yield page, errors
+    context.close()
+
+
+def screenshot(page: Page, name: str) -> Path:
+    """Save a full-page screenshot under test-artifacts/screenshots/ and return its path."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path

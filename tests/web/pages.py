@@ -1,0 +1,134 @@
+"""A small page object for the game page: open it, tap cards and the stock, read what it shows.
+
+Every action waits for the page to draw the server's answer (``body[data-version]`` changes), so the
+tests read what a player would see after each tap, never a half-updated page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Locator, Page
+
+from pyramid_solitaire.moves import Move
+
+TIMEOUT_MS = 15_000
+
+
+class GamePage:
+    """The game page in one browser tab."""
+
+    def __init__(self, page: Page, base: str) -> None:
+        self.page = page
+        self.base = base
+
+    def open(self, path: str = "/") -> GamePage:
+        self.page.goto(self.base + path)
+        self.page.wait_for_selector("body[data-ready=true]", timeout=TIMEOUT_MS)
+        return self
+
+    # --- reading ----------------------------------------------------------------------------------
+
+    def answered(self) -> str:
+        """Which answer is on screen: the game id and its version."""
+        return str(self.page.evaluate("`${document.body.dataset.game}/${document.body.dataset.version}`"))
+
+    def card(self, token: str) -> Locator:
+        """The card ``token`` where it lies now (pyramid, jokers or stock side; not the removed pile)."""
+        return self.page.locator(f'#pyramid [data-card="{token}"], #jokers [data-card="{token}"], '
+                                 f'#stock-area [data-card="{token}"]')
+
+    def classes(self, token: str) -> set[str]:
+        return set((self.card(token).get_attribute("class") or "").split())
+
+    def cards_with(self, class_name: str) -> list[str]:
+        """Tokens of the cards shown with a class (usable, partner, selected, dead, hinted)."""
+        return list(self.page.eval_on_selector_all(
+            f"#pyramid .card.{class_name}, #jokers .card.{class_name}, #stock-area .card.{class_name}",
+            "els => els.map(e => e.dataset.card)"))
+
+    def pyramid_cards(self) -> list[str | None]:
+        """The face-up card of each pyramid slot still in place, in slot order (None when face down)."""
+        return list(self.page.eval_on_selector_all(
+            "#pyramid [data-slot]",
+            "els => els.sort((a, b) => a.dataset.slot - b.dataset.slot).map(e => e.dataset.card || null)"))
+
+    def text(self, selector: str) -> str:
+        return self.page.inner_text(selector).strip()
+
+    def message(self) -> str:
+        return self.text("#message")
+
+    def waste_top(self) -> str | None:
+        token = self.page.get_attribute('#stock-area [data-key="waste"]', "data-card") \
+            if self.page.locator('#stock-area [data-key="waste"]').count() else None
+        return token
+
+    # --- acting -----------------------------------------------------------------------------------
+
+    def _after(self, before: str, action: Any) -> None:
+        action()
+        self.page.wait_for_function(
+            "before => `${document.body.dataset.game}/${document.body.dataset.version}` !== before",
+            arg=before, timeout=TIMEOUT_MS)
+
+    def tap(self, token: str) -> None:
+        """Click a card and wait for the answer."""
+        self._after(self.answered(), lambda: self.card(token).click())
+
+    def tap_slot(self, slot: int) -> None:
+        """Click a pyramid slot (face up or down) and wait for the answer."""
+        self._after(self.answered(), lambda: self.page.click(f'#pyramid [data-slot="{slot}"]'))
+
+    def tap_stock(self) -> None:
+        self._after(self.answered(), lambda: self.page.click("#stock-area .stock-btn"))
+
+    def press(self, key: str) -> None:
+        """Press a key that makes a request, and wait for the answer."""
+        self._after(self.answered(), lambda: self.page.keyboard.press(key))
+
+    def button(self, button_id: str) -> None:
+        """Click a control that makes a request (hint, undo, redo, rewind) and wait for the answer."""
+        self._after(self.answered(), lambda: self.page.click(f"#{button_id}"))
+
+    def play(self, move: Move) -> None:
+        """Play a move the way a player does: tap its cards one by one, or tap the stock."""
+        if not move.cards:
+            self.tap_stock()
+            return
+        for card in move.cards:
+            self.tap(str(card))
+
+    def play_by_keyboard(self, move: Move) -> None:
+        """Play a move with the keyboard only: arrows to each card, Enter; D for the stock."""
+        if not move.cards:
+            self.press("d")
+            return
+        for card in move.cards:
+            token = str(card)
+            # Where the card is in the arrow-key order (usable cards in reading order, then the stock).
+            index = self.page.evaluate(
+                """token => [...document.querySelectorAll('#pyramid .card.usable, #jokers .card, '
+                    + '#stock-area .stock-btn, #stock-area .card.usable')].findIndex(e => e.dataset.card === token)""",
+                token)
+            assert index >= 0, f"{token} is not among the cards the arrow keys reach"
+            self.page.keyboard.press("Home")
+            for _ in range(index):
+                self.page.keyboard.press("ArrowRight")
+            focused = self.page.evaluate("() => document.activeElement && document.activeElement.dataset.card || ''")
+            assert focused == token, f"the arrow keys reached {focused!r}, not {token}"
+            self.press("Enter")
+
+    def new_game_dialog(self) -> Locator:
+        self.page.click("#btn-new")
+        return self.page.locator("#dlg-new")
+
+    def settings(self, **changes: bool | str) -> None:
+        """Open the settings, change some, close them."""
+        self.page.click("#btn-settings")
+        for name, value in changes.items():
+            if isinstance(value, bool):
+                self.page.set_checked(f"#set-{name}", value)
+            else:
+                self.page.select_option(f"#set-{name}", value)
+        self.page.click("#dlg-settings button[type=submit]")

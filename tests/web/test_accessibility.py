@@ -1,0 +1,83 @@
+"""Automated accessibility audit (axe-core, from the npm registry) of the game and result screens, and
+the names a screen reader reads for cards and controls."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conftest import AXE, DESKTOP, PHONE, open_context, screenshot
+from pages import GamePage
+from playwright.sync_api import Browser, Page
+
+from pyramid_solitaire import Deal
+from pyramid_solitaire.solver import solve
+
+SERIOUS = ("serious", "critical")
+
+
+def audit(page: Page) -> list[dict[str, Any]]:
+    """Run axe-core on the page; return the serious and critical violations."""
+    assert AXE.exists(), f"{AXE} is missing: scripts/test installs axe-core from npm"
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    return [{"id": v["id"], "impact": v["impact"], "help": v["help"],
+             "nodes": [n["target"] for n in v["nodes"]][:5]}
+            for v in result["violations"] if v["impact"] in SERIOUS]
+
+
+def finished_game(page: Page, server: str) -> str:
+    """Win a deal through the API from inside the page's context and return its code; the page's
+    session then resumes that game (as after a reload) and shows the result screen."""
+    deal = next(d for d in (Deal.from_number(n, "classic", "N") for n in range(40)) if solve(d, time_limit=5).winnable)
+    solution = solve(deal, time_limit=5).solution
+    assert solution is not None
+    created = page.request.post(f"{server}/api/games", data={"code": deal.code}).json()["game"]
+    for move in solution:
+        answer = page.request.post(f"{server}/api/games/{created['id']}/move", data={"move": str(move)})
+        assert answer.ok, answer.text()
+    page.goto(server + "/")
+    page.evaluate("id => sessionStorage.setItem('pyramid.game', id)", created["id"])
+    return deal.code
+
+
+def test_game_screen_has_no_serious_violations(browser: Browser, server: str) -> None:
+    for options in (DESKTOP, PHONE):
+        context, _ = open_context(browser, bypass_csp=True, **options)
+        page = context.new_page()
+        game = GamePage(page, server).open("/")
+        game.tap(game.cards_with("usable")[0])  # a selection on screen too
+        assert audit(page) == []
+        context.close()
+
+
+def test_result_screen_has_no_serious_violations(browser: Browser, server: str) -> None:
+    context, errors = open_context(browser, bypass_csp=True, **DESKTOP)
+    page = context.new_page()
+    code = finished_game(page, server)
+    GamePage(page, server).open(f"/play/{code}")
+    page.locator("#dlg-result").wait_for(state="visible")
+    assert page.inner_text("#result-title") == "クリア！"
+    screenshot(page, "result-resumed")
+    assert audit(page) == []
+    assert list(errors) == []
+    context.close()
+
+
+def test_screen_reader_names_and_announcements(browser: Browser, server: str) -> None:
+    context, errors = open_context(browser, **DESKTOP)
+    page = context.new_page()
+    game = GamePage(page, server).open("/")
+    usable = game.cards_with("usable")
+    label = game.card(usable[0]).get_attribute("aria-label") or ""
+    assert label.endswith("、使用可能"), label
+    covered = page.locator("#pyramid .card:not(.usable)").first
+    assert "に覆われています" in (covered.get_attribute("aria-label") or "")
+    stock = page.get_attribute("#stock-area .stock-btn", "aria-label") or ""
+    assert stock.startswith("山札、") and "周目" in stock
+    for control in ("#btn-hint", "#btn-undo", "#btn-redo", "#btn-new", "#btn-settings"):
+        assert page.inner_text(control).strip()
+    assert page.get_attribute("#live", "aria-live") == "polite"
+    game.button("btn-hint")
+    page.wait_for_function("() => document.getElementById('live').textContent.startsWith('ヒント')")
+    assert list(errors) == []
+    context.close()

@@ -1,0 +1,131 @@
+"""More of the game in the browser: the end of the passes, a lost deal's result, the coach hint, the
+msc stock top, the thirteen drawn spot.  Long set-ups are played through the API from inside the
+page's own context; the page then resumes that game, as it does after a reload."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conftest import Errors, screenshot
+from pages import GamePage
+from playwright.sync_api import Page
+
+from pyramid_solitaire import Deal, Game
+from pyramid_solitaire.moves import Move
+
+
+def resume(page: Page, server: str, code: str, moves: list[Move]) -> GamePage:
+    """Start ``code`` through the API, play ``moves``, and open the page on that game."""
+    created: dict[str, Any] = page.request.post(f"{server}/api/games", data={"code": code}).json()["game"]
+    for move in moves:
+        answer = page.request.post(f"{server}/api/games/{created['id']}/move", data={"move": str(move)})
+        assert answer.ok, answer.text()
+    page.goto(server + "/static/favicon.svg")  # same origin, so the tab's session storage can be set
+    page.evaluate("id => sessionStorage.setItem('pyramid.game', id)", created["id"])
+    return GamePage(page, server).open(f"/play/{code}")
+
+
+def plain_hints_until_the_end(deal: Deal) -> tuple[list[Move], Game]:
+    """Follow the plain hint (seed 001) until the game ends; returns the moves and the game."""
+    game = Game(deal)
+    moves = []
+    while game.status == "playing":
+        move = game.hint()
+        assert move is not None
+        game.push(move)
+        moves.append(move)
+    return moves, game
+
+
+def test_the_stock_after_the_third_pass_says_so_and_changes_nothing(desktop: tuple[Page, Errors], server: str) -> None:
+    page, errors = desktop
+    deal = Deal.from_number(5, "classic")
+    # Only draws and recycles: three passes through the 24 cards.
+    moves = [Move.draw()] * 24 + [Move.recycle()] + [Move.draw()] * 24 + [Move.recycle()] + [Move.draw()] * 24
+    game = Game(deal)
+    for move in moves:
+        game.push(move)
+    game_page = resume(page, server, deal.code, moves)
+    assert game_page.text("#stock-label") == "3/3周目 · 残り 0"
+    moves_before = game_page.text("#moves")
+    game_page.tap_stock()
+    assert game_page.message() == "3周めくり終えました"
+    assert game_page.text("#moves") == moves_before
+    assert game_page.text("#stock-label") == "3/3周目 · 残り 0"
+    assert list(errors) == []
+
+
+def test_a_lost_deal_shows_how_many_cards_could_have_been_removed(desktop: tuple[Page, Errors], server: str) -> None:
+    page, errors = desktop
+    for number in range(40):
+        deal = Deal.from_number(number, "classic")
+        moves, game = plain_hints_until_the_end(deal)
+        if game.status == "lost":
+            break
+    else:
+        raise AssertionError("following the plain hint never lost a deal")
+    from pyramid_solitaire.solver import solve
+
+    best = solve(deal, time_limit=10).max_pyramid_removed
+    game_page = resume(page, server, deal.code, moves)
+    page.locator("#dlg-result").wait_for(state="visible")
+    assert game_page.text("#result-title") == "ゲーム終了 — 手詰まりです"
+    removed = 28 - game.pyramid_left
+    expected = ("この配札はクリアできました。別の手順を試してみましょう" if best == 28
+                else f"この配札で取り除ける最大の {best} 枚を取り除きました" if best == removed
+                else f"この配札では最大 {best} 枚まで取り除けました（あなたは {removed} 枚）")
+    assert game_page.text("#result-best") == expected
+    stats = game_page.text("#result-stats")
+    assert "勝率\n0%" in stats and "連勝\n0" in stats
+    screenshot(page, "result-lost")
+    assert list(errors) == []
+
+
+def test_the_coach_hint_is_a_setting_and_says_it_uses_hidden_cards(desktop: tuple[Page, Errors], server: str) -> None:
+    page, errors = desktop
+    deal = Deal.from_number(3, "classic", "N")
+    game_page = GamePage(page, server).open(f"/play/{deal.code}")
+    assert page.is_hidden("#btn-coach")
+    game_page.settings(coach=True)
+    assert page.is_visible("#btn-coach")
+    game_page.button("btn-coach")
+    message = game_page.message()
+    assert message.startswith("ソルバーのヒント（山札の順番や裏向きのカードも使います）")
+    assert "この手でまだクリアできます" in message
+    assert game_page.cards_with("hinted") or "山札" in message
+    assert list(errors) == []
+
+
+def test_msc_shows_the_stock_top_face_up_and_it_pairs(desktop: tuple[Page, Errors], server: str) -> None:
+    page, errors = desktop
+    for number in range(200):
+        deal = Deal.from_number(number, "msc")
+        game = Game(deal)
+        pairs = [m for m in game.legal_moves() if len(m.cards) == 2 and deal.stock[0] in m.cards]
+        if pairs:
+            break
+    else:
+        raise AssertionError("no msc deal whose stock top pairs at once")
+    game_page = GamePage(page, server).open(f"/play/{deal.code}")
+    top = str(deal.stock[0])
+    assert page.get_attribute('#stock-area [data-key="stock-top"]', "data-card") == top
+    assert top in game_page.cards_with("usable")
+    game_page.play(pairs[0])
+    assert game_page.card(top).count() == 0
+    assert list(errors) == []
+
+
+def test_thirteen_draws_to_the_drawn_spot_then_the_waste(desktop: tuple[Page, Errors], server: str) -> None:
+    page, errors = desktop
+    deal = Deal.from_number(2, "thirteen")
+    game_page = GamePage(page, server).open(f"/play/{deal.code}")
+    game_page.tap_stock()
+    first, second = str(deal.stock[0]), str(deal.stock[1])
+    assert page.get_attribute('#stock-area [data-key="drawn"]', "data-card") == first
+    game_page.tap_stock()
+    assert page.get_attribute('#stock-area [data-key="drawn"]', "data-card") == second
+    assert game_page.waste_top() == first
+    assert {first, second} <= set(game_page.cards_with("usable"))
+    assert game_page.text("#stock-label") == "1/4周目 · 残り 22"
+    screenshot(page, "thirteen-drawn")
+    assert list(errors) == []

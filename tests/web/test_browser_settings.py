@@ -1,0 +1,102 @@
+"""Settings kept per browser and the New Game dialog's other ways in: a pasted code, a custom deal."""
+
+from __future__ import annotations
+
+from conftest import DESKTOP, Errors, open_context
+from pages import GamePage
+from playwright.sync_api import Browser, Page
+
+from helpers import make_notation, row_of
+from pyramid_solitaire import Deal
+
+SEED_001_ROW_7 = "Ks 6h 3c 7d Ts Qh 9c"
+NOTATION = make_notation(row_of(7, SEED_001_ROW_7), ["Ad"])
+
+
+def start_from_dialog(game: GamePage) -> None:
+    before = game.answered()
+    game.page.click("#new-start")
+    game.page.wait_for_function(
+        "before => `${document.body.dataset.game}/${document.body.dataset.version}` !== before", arg=before)
+
+
+def test_value_badges_four_colours_and_large_cards(desktop: tuple[Page, Errors], server: str) -> None:
+    page, errors = desktop
+    code = Deal.from_notation(NOTATION, "classic").code
+    game = GamePage(page, server).open(f"/play/{code}")
+    badge = '#pyramid [data-card="Qh"] .value'
+    assert page.is_visible(badge)  # on by default
+    assert page.get_attribute(badge, "data-text") == "12"
+    club = '#pyramid [data-card="3c"]'
+    black = page.eval_on_selector(club, "e => getComputedStyle(e).color")
+    width = page.eval_on_selector(club, "e => e.getBoundingClientRect().width")
+    game.settings(badges=False, fourColour=True, largeCards=True)
+    assert page.is_hidden(badge)
+    assert page.eval_on_selector(club, "e => getComputedStyle(e).color") != black
+    assert page.eval_on_selector(club, "e => e.getBoundingClientRect().width") > width
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.is_hidden(badge)  # kept in this browser
+    assert list(errors) == []
+
+
+def test_reduced_motion_means_no_flying_cards(browser: Browser, server: str) -> None:
+    context, errors = open_context(browser, reduced_motion="reduce", **DESKTOP)
+    page = context.new_page()
+    code = Deal.from_notation(NOTATION, "classic").code
+    game = GamePage(page, server).open(f"/play/{code}")
+    game.tap("Ks")
+    assert page.locator(".ghost").count() == 0
+    context.close()
+    context, errors = open_context(browser, **DESKTOP)
+    page = context.new_page()
+    game = GamePage(page, server).open(f"/play/{code}")
+    game.tap("Ks")
+    assert page.locator(".ghost").count() == 1  # the king on its way to the removed pile
+    game.settings(animations=False)
+    game.tap("6h")
+    game.tap("7d")
+    page.wait_for_timeout(50)
+    assert page.locator(".ghost").count() == 0
+    assert list(errors) == []
+    context.close()
+
+
+def test_a_custom_deal_and_a_pasted_code_from_the_dialog(desktop: tuple[Page, Errors], server: str) -> None:
+    page, errors = desktop
+    game = GamePage(page, server).open("/")
+    game.new_game_dialog()
+    page.fill("#new-deal", NOTATION)
+    start_from_dialog(game)
+    assert page.is_hidden("#dlg-new")
+    assert game.text("#deal-link") == Deal.from_notation(NOTATION, "classic").code
+    assert game.pyramid_cards()[21:] == SEED_001_ROW_7.split()
+    assert page.url.endswith(f"/play/{game.text('#deal-link')}")
+
+    game.new_game_dialog()
+    page.fill("#new-code", "CL1-N-AAAAAAD")
+    start_from_dialog(game)
+    assert game.text("#deal-link") == "CL1-N-AAAAAAD"
+    assert game.pyramid_cards() == [str(c) for c in Deal.from_code("CL1-N-AAAAAAD").pyramid]
+    assert list(errors) == []
+
+
+def test_bad_input_in_the_dialog_names_the_problem_and_keeps_the_game(desktop: tuple[Page, Errors],
+                                                                       server: str) -> None:
+    page, errors = desktop
+    game = GamePage(page, server).open("/play/CL1-N-AAAAAAD")
+    cards = game.pyramid_cards()
+    game.new_game_dialog()
+    page.fill("#new-deal", NOTATION.replace("Ad", "Ks", 1))
+    page.click("#new-start")
+    page.wait_for_function("() => document.getElementById('new-error').textContent !== ''")
+    assert game.text("#new-error").startswith("配札が正しくありません：")
+    assert "Ks" in game.text("#new-error")
+    page.fill("#new-deal", "")
+    page.fill("#new-code", "CL1-N-AAAA")
+    page.click("#new-start")
+    page.wait_for_function("() => document.getElementById('new-error').textContent.startsWith('配札コード')")
+    assert page.is_visible("#dlg-new")
+    page.click("#new-cancel")
+    assert game.pyramid_cards() == cards  # the game in play is untouched
+    assert all("400" in e for e in errors)
