@@ -47,8 +47,8 @@ def test_an_unknown_difficulty_is_refused() -> None:
 def test_the_measured_sample_holds_verified_deals_of_each_band(preset: str) -> None:
     sample = measured()[preset]
     assert len(sample["easy"]) + len(sample["normal"]) >= 100
-    # about a third are easy (more where many deals share the top rating, as in pyramide)
-    assert len(sample["easy"]) >= len(sample["normal"]) // 2
+    # easy is at most the easiest third or so (fewer where most deals tie at the bottom, as in traditional)
+    assert 0 < len(sample["easy"]) <= len(sample["normal"])
     for letter, numbers in ((EASY, sample["easy"][:2]), (NORMAL, sample["normal"][:2])):
         for number in numbers:
             assert classify(Deal.from_number(number, preset), time_limit=30) == letter

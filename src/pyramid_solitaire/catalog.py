@@ -113,12 +113,34 @@ def measure(sample: int = SAMPLE) -> dict[str, dict[str, Any]]:
             if solve(deal, time_limit=VERIFY_SECONDS, best=False).winnable:
                 rated.append((rate(deal).rating, number))
             number += 1
-        ratings = sorted((r for r, _ in rated), reverse=True)
-        threshold = ratings[int(len(ratings) * EASY_SHARE) - 1]
-        out[name] = {"threshold": threshold, "tried": number,
-                     "easy": [n for r, n in rated if r >= threshold], "normal": [n for r, n in rated if r < threshold]}
-        print(f"{name}: {len(rated)} verified of {number} deals, easy at rating >= {threshold}", file=sys.stderr)
+        out[name] = {**bands(rated), "tried": number}
+        print(f"{name}: {len(rated)} verified of {number} deals, easy at rating >= {out[name]['threshold']}",
+              file=sys.stderr)
     return out
+
+
+def bands(rated: list[tuple[float, int]]) -> dict[str, Any]:
+    """Split rated deals ``(rating, number)``: the threshold is the rating the easiest third reach.  When
+    that is the lowest rating of all (most deals tie there, as in ``traditional``, where sensible games
+    almost never win), easy means any rating above the lowest, so that easy never takes every deal."""
+    ratings = sorted((r for r, _ in rated), reverse=True)
+    threshold = ratings[max(0, int(len(ratings) * EASY_SHARE) - 1)]
+    if threshold == ratings[-1]:
+        above = [r for r in ratings if r > threshold]
+        threshold = min(above) if above else threshold
+    return {"threshold": threshold, "easy": sorted(n for r, n in rated if r >= threshold),
+            "normal": sorted(n for r, n in rated if r < threshold)}
+
+
+def resplit(data: dict[str, Any]) -> dict[str, Any]:
+    """Recompute every preset's bands from its sampled deals (ratings are deterministic)."""
+    from .solver.difficulty import rate
+
+    for name, sample in data["presets"].items():
+        numbers = sample["easy"] + sample["normal"]
+        rated = [(rate(Deal.from_number(n, PRESETS[name])).rating, n) for n in numbers]
+        data["presets"][name] = {**sample, **bands(rated)}
+    return data
 
 
 def main() -> None:
@@ -126,7 +148,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sample", type=int, default=SAMPLE)
     parser.add_argument("--write", action="store_true", help=f"write {THRESHOLDS_FILE.name}")
+    parser.add_argument("--resplit", action="store_true", help="recompute the bands of the stored sample only")
     args = parser.parse_args()
+    if args.resplit:
+        data = resplit(json.loads(THRESHOLDS_FILE.read_text(encoding="utf-8")))
+        THRESHOLDS_FILE.write_text(json.dumps(data) + "\n", encoding="utf-8")
+        print(json.dumps({k: v["threshold"] for k, v in data["presets"].items()}))
+        return
     text = json.dumps({"sample": args.sample, "easy_share": EASY_SHARE, "verify_seconds": VERIFY_SECONDS,
                        "presets": measure(args.sample)})
     print(text)
