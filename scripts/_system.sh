@@ -1,11 +1,14 @@
 # Shared by scripts/test: the parts outside Python that the tests drive, installed when missing.
 #   - Debian's chromium (the browser tests' Chromium, /usr/bin/chromium) and a Japanese font, so
 #     screenshots show the Japanese texts;
+#   - Debian's postgresql, whose server the store tests start and stop themselves;
 #   - axe-core from the npm registry, injected into the page by the accessibility test.
 set -euo pipefail
 packages=()
 [ -x /usr/bin/chromium ] || packages+=(chromium)
 dpkg -s fonts-ipafont-gothic >/dev/null 2>&1 || packages+=(fonts-ipafont-gothic)
+# PostgreSQL's server binaries: the store tests start a private server from them (tests/pg_server.py).
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || packages+=(postgresql)
 if [ ${#packages[@]} -gt 0 ]; then
     sudo=""
     [ "$(id -u)" = 0 ] || sudo="sudo"

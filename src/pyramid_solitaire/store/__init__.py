@@ -1,0 +1,301 @@
+"""Players' records in a real database (SQLAlchemy Core): SQLite by default, PostgreSQL by URL.
+
+:class:`Store` is the only way in.  Every action of a game is written — in one transaction that also
+advances the game's ``version`` — before the web app answers it, so a reload, a crash or a restart
+resumes the game at the last answered action.  Two app processes may serve one player: an action is
+recorded only if the game's version is still the one it was applied to, otherwise it is refused as a
+conflict (:class:`Conflict`) and nothing is written.
+
+Errors reaching a caller are :class:`StoreError` with a message that names the database and the
+problem (an unreachable server, a bad URL), never a driver's stack trace.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from sqlalchemy import Connection, Engine, and_, create_engine, event, func, select
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError, SQLAlchemyError
+
+from .schema import actions, games, meta, migrate, players
+
+#: Results a finished game may have.
+RESULTS: Final = ("won", "lost", "stalemate", "resigned")
+#: How long a writer waits for SQLite's lock held by another process, in milliseconds.
+SQLITE_BUSY_MS: Final = 10_000
+SECRET_KEY: Final = "cookie-secret"
+
+
+class StoreError(RuntimeError):
+    """The database cannot be used: unreachable, refused, or a bad URL.  The message says which."""
+
+
+class Conflict(RuntimeError):
+    """An action was applied to a version of the game that is no longer the latest."""
+
+
+def now_ms() -> int:
+    """Wall-clock time in milliseconds (what the records keep)."""
+    return int(time.time() * 1000)
+
+
+def _safe_url(url: str) -> str:
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return url
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """A game as recorded."""
+
+    id: str
+    player_id: str
+    rules: str
+    preset: str
+    difficulty: str
+    code: str
+    deal: str
+    started_ms: int
+    ended_ms: int | None
+    result: str | None
+    moves: int
+    undos: int
+    hints: int
+    pyramid_removed: int
+    version: int
+    imported: int = 0
+
+
+@dataclass(frozen=True)
+class Action:
+    """One recorded action: ``kind`` (tap, stock, move, undo, redo, rewind, hint, coach, deselect,
+    resign) and its argument (a card token, a slot number, a move)."""
+
+    seq: int
+    kind: str
+    arg: str | None
+    at_ms: int
+
+
+class Store:
+    """The records of one database."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.shown_url = _safe_url(url)
+        self.engine = self._engine(url)
+        try:
+            migrate(self.engine)
+        except OperationalError as exc:
+            raise StoreError(f"cannot use the database {self.shown_url}: {_reason(exc)}") from None
+        self.secret = self._secret()
+
+    def _engine(self, url: str) -> Engine:
+        try:
+            parsed = make_url(url)
+        except ArgumentError:
+            raise StoreError(f"not a database URL: {url!r} (use sqlite:///path or postgresql://host/db)") from None
+        if parsed.drivername == "postgresql":
+            parsed = parsed.set(drivername="postgresql+psycopg")
+        options: dict[str, Any] = {"future": True}
+        if parsed.get_backend_name() == "sqlite":
+            database = parsed.database or ""
+            if not database or database == ":memory:":
+                raise StoreError(f"database URL {url!r}: an SQLite URL is sqlite:///path/to/file.sqlite3")
+            try:
+                Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"cannot create the folder of {database}: {exc.strerror}") from None
+            options["connect_args"] = {"timeout": SQLITE_BUSY_MS / 1000}
+        elif parsed.get_backend_name() == "postgresql":
+            options["pool_pre_ping"] = True
+            options["connect_args"] = {"connect_timeout": 5}
+        else:
+            raise StoreError(f"database URL {self.shown_url}: unsupported kind {parsed.get_backend_name()!r} "
+                             "(use sqlite or postgresql)")
+        try:
+            engine = create_engine(parsed, **options)
+        except (NoSuchModuleError, ArgumentError) as exc:
+            raise StoreError(f"database URL {self.shown_url}: {exc}") from None
+        if engine.dialect.name == "sqlite":
+            event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+
+    def close(self) -> None:
+        """Release the connections."""
+        self.engine.dispose()
+
+    @contextmanager
+    def _tx(self) -> Iterator[Connection]:
+        try:
+            with self.engine.begin() as connection:
+                yield connection
+        except IntegrityError:
+            raise
+        except OperationalError as exc:
+            raise StoreError(f"the database {self.shown_url} cannot be reached: {_reason(exc)}") from None
+        except SQLAlchemyError as exc:
+            raise StoreError(f"the database {self.shown_url} refused the change: {_reason(exc)}") from None
+
+    def _secret(self) -> str:
+        with self._tx() as connection:
+            found = connection.execute(select(meta.c.value).where(meta.c.key == SECRET_KEY)).scalar()
+            if found:
+                return str(found)
+        try:
+            with self._tx() as connection:
+                connection.execute(meta.insert().values(key=SECRET_KEY, value=secrets.token_urlsafe(32)))
+        except IntegrityError:
+            pass  # another process made it first
+        with self._tx() as connection:
+            return str(connection.execute(select(meta.c.value).where(meta.c.key == SECRET_KEY)).scalar_one())
+
+    # --- players ------------------------------------------------------------------------------------
+
+    def new_player(self) -> str:
+        """A new anonymous player; returns the id."""
+        player_id = secrets.token_urlsafe(18)
+        with self._tx() as connection:
+            connection.execute(players.insert().values(id=player_id, created_ms=now_ms()))
+        return player_id
+
+    def player(self, player_id: str) -> dict[str, Any] | None:
+        """The player's row, or None."""
+        with self._tx() as connection:
+            row = connection.execute(select(players).where(players.c.id == player_id)).mappings().first()
+        return dict(row) if row else None
+
+    def set_name(self, player_id: str, name: str | None) -> None:
+        """Set (or clear) the display name shown on leaderboards."""
+        with self._tx() as connection:
+            connection.execute(players.update().where(players.c.id == player_id).values(name=name))
+
+    # --- games ----------------------------------------------------------------------------------------
+
+    def create_game(self, row: GameRow) -> None:
+        """Record a new game (version 0, no actions)."""
+        with self._tx() as connection:
+            connection.execute(games.insert().values(**row.__dict__))
+
+    def game(self, game_id: str) -> GameRow | None:
+        """A game's row, or None."""
+        with self._tx() as connection:
+            found = connection.execute(select(games).where(games.c.id == game_id)).mappings().first()
+        return GameRow(**found) if found else None
+
+    def version(self, game_id: str) -> int | None:
+        """The game's version (the number of recorded actions), or None if there is no such game."""
+        with self._tx() as connection:
+            found = connection.execute(select(games.c.version).where(games.c.id == game_id)).scalar()
+        return None if found is None else int(found)
+
+    def actions(self, game_id: str) -> list[Action]:
+        """The game's actions in order."""
+        with self._tx() as connection:
+            rows = connection.execute(select(actions.c.seq, actions.c.kind, actions.c.arg, actions.c.at_ms)
+                                      .where(actions.c.game_id == game_id).order_by(actions.c.seq)).all()
+        return [Action(int(r.seq), str(r.kind), r.arg, int(r.at_ms)) for r in rows]
+
+    def record(self, game_id: str, version: int, kind: str, arg: str | None, summary: dict[str, Any]) -> None:
+        """Write action ``version + 1`` and the game's new counters, atomically, if the game is still at
+        ``version``; otherwise raise :class:`Conflict` and write nothing."""
+        try:
+            with self._tx() as connection:
+                changed = connection.execute(
+                    games.update().where(and_(games.c.id == game_id, games.c.version == version))
+                    .values(version=version + 1, **summary)).rowcount
+                if changed != 1:
+                    raise Conflict(game_id)
+                connection.execute(actions.insert().values(game_id=game_id, seq=version + 1, kind=kind, arg=arg,
+                                                           at_ms=now_ms()))
+        except IntegrityError:
+            raise Conflict(game_id) from None
+
+    def import_games(self, records: list[tuple[GameRow, list[Action]]]) -> None:
+        """Add whole games with their actions, all or none, in one transaction."""
+        with self._tx() as connection:
+            for row, recorded in records:
+                connection.execute(games.insert().values(**row.__dict__))
+                if recorded:
+                    connection.execute(actions.insert(), [
+                        {"game_id": row.id, "seq": a.seq, "kind": a.kind, "arg": a.arg, "at_ms": a.at_ms}
+                        for a in recorded])
+
+    def games_of(self, player_id: str, finished: bool, limit: int = 50) -> list[GameRow]:
+        """The player's unfinished (or finished) games, newest first."""
+        condition = games.c.result.is_not(None) if finished else games.c.result.is_(None)
+        order = games.c.ended_ms.desc() if finished else games.c.started_ms.desc()
+        with self._tx() as connection:
+            rows = connection.execute(select(games).where(and_(games.c.player_id == player_id, condition))
+                                      .order_by(order).limit(limit)).mappings().all()
+        return [GameRow(**r) for r in rows]
+
+    # --- statistics and leaderboards ---------------------------------------------------------------------
+
+    def finished_games(self, player_id: str, since_reset: bool = True) -> list[GameRow]:
+        """The player's finished games in the order they ended (counted since the last reset)."""
+        query = select(games).where(and_(games.c.player_id == player_id, games.c.result.is_not(None)))
+        if since_reset:
+            reset = select(players.c.stats_reset_ms).where(players.c.id == player_id).scalar_subquery()
+            query = query.where(games.c.ended_ms > reset)
+        with self._tx() as connection:
+            rows = connection.execute(query.order_by(games.c.ended_ms, games.c.id)).mappings().all()
+        return [GameRow(**r) for r in rows]
+
+    def reset_stats(self, player_id: str) -> None:
+        """Start the statistics afresh (the games stay, for replays)."""
+        with self._tx() as connection:
+            connection.execute(players.update().where(players.c.id == player_id).values(stats_reset_ms=now_ms()))
+
+    def leaderboard(self, code: str, limit: int = 20) -> list[dict[str, Any]]:
+        """Everyone's wins of one deal code, fastest first, then fewest moves (seed 000)."""
+        seconds = (games.c.ended_ms - games.c.started_ms)
+        query = (select(games.c.id, games.c.player_id, players.c.name, seconds.label("ms"), games.c.moves,
+                        games.c.ended_ms)
+                 .join(players, players.c.id == games.c.player_id)
+                 .where(and_(games.c.code == code, games.c.result == "won"))
+                 .order_by(seconds, games.c.moves, games.c.ended_ms).limit(limit))
+        with self._tx() as connection:
+            return [dict(r) for r in connection.execute(query).mappings().all()]
+
+    def count_games(self) -> int:
+        """Games recorded in all (for tools and tests)."""
+        with self._tx() as connection:
+            return int(connection.execute(select(func.count()).select_from(games)).scalar_one())
+
+    def players(self) -> list[dict[str, Any]]:
+        """Every player with the number of games (the ``stats`` command lists them)."""
+        query = (select(players.c.id, players.c.name, func.count(games.c.id).label("games"))
+                 .select_from(players.outerjoin(games, games.c.player_id == players.c.id))
+                 .group_by(players.c.id, players.c.name).order_by(players.c.created_ms))
+        with self._tx() as connection:
+            return [dict(r) for r in connection.execute(query).mappings().all()]
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    # WAL lets readers and one writer work at once across processes; FULL syncs every commit, so an
+    # answered action survives a power cut too, not only a killed process.
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
+    cursor.close()
+
+
+def _reason(exc: SQLAlchemyError) -> str:
+    original = getattr(exc, "orig", None) or exc
+    text = str(original).strip().splitlines()
+    return text[0] if text else type(original).__name__
+
+
+__all__ = ["RESULTS", "Action", "Conflict", "GameRow", "Store", "StoreError", "now_ms"]

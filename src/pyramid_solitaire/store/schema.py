@@ -1,0 +1,130 @@
+"""The database schema (SQLAlchemy Core) and its migrations.
+
+Migrations are a numbered list of functions kept here, with the version reached recorded in the
+table ``schema_version``; :func:`migrate` runs the missing ones in order, in one transaction, on
+start.  Alembic would add a configuration layer and a second description of the same few tables for
+what is, here, a short linear history with no branches and no autogeneration; our own table keeps the
+upgrade path in one file that a test runs from an empty database.
+
+Tables:
+
+* ``meta`` — key/value facts of the installation (the secret that signs player cookies, shared by
+  every app process on the same database).
+* ``players`` — anonymous players: an unguessable id, an optional display name, when their statistics
+  were last reset.
+* ``games`` — one row per game: rules, difficulty, deal code and notation, start and end, result, the
+  counters, and ``version``, the number of actions recorded (the key of optimistic concurrency: an
+  action is written only if the version it was applied to is still the latest).
+* ``actions`` — every answered action of a game in order (``seq`` from 1): what was tapped or asked.
+  Replaying them through the engine rebuilds the game exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Connection,
+    Engine,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    inspect,
+    select,
+    text,
+)
+
+metadata = MetaData()
+
+schema_version = Table(
+    "schema_version", metadata,
+    Column("version", Integer, nullable=False),
+)
+
+meta = Table(
+    "meta", metadata,
+    Column("key", String(64), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+
+players = Table(
+    "players", metadata,
+    Column("id", String(64), primary_key=True),
+    Column("name", String(40), nullable=True),
+    Column("created_ms", BigInteger, nullable=False),
+    Column("stats_reset_ms", BigInteger, nullable=False, server_default="0"),
+)
+
+games = Table(
+    "games", metadata,
+    Column("id", String(64), primary_key=True),
+    Column("player_id", String(64), ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
+    Column("rules", String(200), nullable=False),
+    Column("preset", String(32), nullable=False),
+    Column("difficulty", String(1), nullable=False),
+    Column("code", String(120), nullable=False),
+    Column("deal", Text, nullable=False),
+    Column("started_ms", BigInteger, nullable=False),
+    Column("ended_ms", BigInteger, nullable=True),
+    Column("result", String(16), nullable=True),  # won / lost / stalemate / resigned; NULL while playing
+    Column("moves", Integer, nullable=False, server_default="0"),
+    Column("undos", Integer, nullable=False, server_default="0"),
+    Column("hints", Integer, nullable=False, server_default="0"),
+    Column("pyramid_removed", Integer, nullable=False, server_default="0"),
+    Column("version", Integer, nullable=False, server_default="0"),
+    Column("imported", Integer, nullable=False, server_default="0"),
+)
+Index("games_player", games.c.player_id, games.c.ended_ms)
+Index("games_code", games.c.code, games.c.result)
+
+actions = Table(
+    "actions", metadata,
+    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("arg", String(64), nullable=True),
+    Column("at_ms", BigInteger, nullable=False),
+)
+
+
+def _v1(connection: Connection) -> None:
+    """The first schema: every table above."""
+    metadata.create_all(connection, tables=[meta, players, games, actions])
+
+
+#: Migration n (1-based) brings the schema from version n-1 to n.  Append, never edit.
+MIGRATIONS: Final[list[Callable[[Connection], None]]] = [_v1]
+LATEST: Final = len(MIGRATIONS)
+
+
+def current_version(connection: Connection) -> int:
+    """The schema version of the database (0 when empty)."""
+    if not inspect(connection).has_table("schema_version"):
+        return 0
+    version = connection.execute(select(schema_version.c.version)).scalar()
+    return int(version or 0)
+
+
+def migrate(engine: Engine) -> int:
+    """Bring the database to the latest schema; returns the version it was at.  Safe to run from several
+    processes at once: on PostgreSQL an advisory lock serialises them, SQLite serialises writers."""
+    with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(734901)"))
+        if not inspect(connection).has_table("schema_version"):
+            schema_version.create(connection)
+            connection.execute(schema_version.insert().values(version=0))
+        start = current_version(connection)
+        if start > LATEST:
+            raise RuntimeError(f"the database has schema version {start}, newer than this program's {LATEST}")
+        for number in range(start, LATEST):
+            MIGRATIONS[number](connection)
+            connection.execute(schema_version.update().values(version=number + 1))
+    return start
