@@ -1,4 +1,4 @@
-"""The ``pyramid-solitaire`` command: serve (the default: the web app), play, deal, replay, solve.
+"""The ``pyramid-solitaire`` command: serve (the default: the web app), play, deal, replay, solve, stats.
 
 Bad input (notation, codes, moves, records, rule sets) prints one line naming the problem and exits 2.
 """
@@ -9,6 +9,7 @@ import argparse
 import json
 import secrets
 import sys
+import unicodedata
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -153,6 +154,88 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _stats_table(stats: list[dict[str, Any]], lang: str) -> str:
+    """The statistics as a text table (the same numbers as the page's)."""
+    ja = lang == "ja"
+    heads_ja = ["ルール", "難易度", "プレイ", "勝ち", "勝率", "連勝", "最長", "平均時間", "最速", "平均手数",
+                "最少", "取消", "ヒント"]
+    heads_en = ["rules", "diff", "played", "won", "rate", "streak", "best", "avg time", "best time", "avg moves",
+                "fewest", "undos", "hints"]
+    heads = heads_ja if ja else heads_en
+
+    def shown(value: object, suffix: str = "") -> str:
+        return "-" if value is None else f"{value}{suffix}"
+
+    rows = [[s["rules"], s["difficulty"], str(s["played"]), str(s["won"]),
+             "-" if s["win_rate"] is None else f"{round(100 * s['win_rate'])}%", str(s["streak"]),
+             str(s["best_streak"]), shown(s["average_seconds"], "s"), shown(s["best_seconds"], "s"),
+             shown(s["average_moves"]), shown(s["best_moves"]), str(s["undos"]), str(s["hints"])] for s in stats]
+    widths = [max(_width(r[i]) for r in [heads, *rows]) for i in range(len(heads))]
+    return "\n".join("  ".join(cell + " " * (w - _width(cell)) for cell, w in zip(row, widths, strict=True)).rstrip()
+                     for row in [heads, *rows])
+
+
+def _width(text: str) -> int:
+    """Columns a text takes in a terminal (wide East Asian characters take two)."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    """Print a player's statistics; export, import or reset their records."""
+    from .store import Store, StoreError
+    from .store.stats import compute
+    from .web.server import default_db_url
+    from .web.transfer import RecordsImportError, export_records, import_records
+
+    try:
+        store = Store(args.db or default_db_url())
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
+    known = store.players()
+    player = args.player
+    if player is None:
+        if len(known) != 1:
+            if not known:
+                print("記録はまだありません" if args.lang == "ja" else "No records yet.")
+                return 0
+            for entry in known:
+                print(f"{entry['id']}  {entry['name'] or '-'}  {entry['games']} games")
+            print("--player ID で選んでください" if args.lang == "ja" else "Choose one with --player ID.")
+            return 0
+        player = known[0]["id"]
+    if store.player(player) is None:
+        raise UsageError(f"no player {player!r} in {store.shown_url}")
+    if args.import_file:
+        try:
+            with open(args.import_file, encoding="utf-8") as handle:
+                data = json.load(handle)
+        except OSError as exc:
+            raise UsageError(f"cannot read {args.import_file}: {exc.strerror}") from None
+        except json.JSONDecodeError as exc:
+            raise UsageError(f"{args.import_file} is not JSON: {exc}") from None
+        try:
+            added = import_records(store, player, data)
+        except RecordsImportError as exc:
+            raise UsageError(f"{args.import_file}: {exc}") from None
+        print(f"imported {added} games")
+    if args.export_file:
+        text = json.dumps(export_records(store, player), ensure_ascii=False)
+        if args.export_file == "-":
+            print(text)
+        else:
+            with open(args.export_file, "w", encoding="utf-8") as handle:
+                handle.write(text)
+    if args.reset:
+        store.reset_stats(player)
+    stats = [s.to_json() for s in compute(store.finished_games(player))]
+    if args.json:
+        print(json.dumps(stats, ensure_ascii=False))
+    elif args.export_file != "-":
+        empty = "記録はまだありません" if args.lang == "ja" else "No records yet."
+        print(_stats_table(stats, args.lang) if stats else empty)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (its help is the command's reference)."""
     parser = argparse.ArgumentParser(prog=PROG, description="Pyramid solitaire: serve (the default), play, deal, "
@@ -185,10 +268,19 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--no-browser", action="store_true", help="do not open a browser")
     srv.set_defaults(func=cmd_serve)
 
+    st = sub.add_parser("stats", help="a player's statistics; export, import or reset records")
+    st.add_argument("--db", metavar="URL", help="database URL (default: the app's SQLite file)")
+    st.add_argument("--player", metavar="ID", help="player id (needed when the database has several)")
+    st.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    st.add_argument("--export", dest="export_file", metavar="FILE", help="write the records as JSON (- for stdout)")
+    st.add_argument("--import", dest="import_file", metavar="FILE", help="add the games of an export file")
+    st.add_argument("--reset", action="store_true", help="start the statistics afresh (games stay)")
+    st.set_defaults(func=cmd_stats)
+
     pl = sub.add_parser("play", help="play in the terminal")
     _add_deal_options(pl)
     pl.set_defaults(func=cmd_play)
-    for child in (deal, rep, sol, pl, srv):
+    for child in (deal, rep, sol, pl, srv, st):
         child.add_argument("--lang", choices=("ja", "en"), default=argparse.SUPPRESS,
                            help="language of messages")
     return parser

@@ -13,25 +13,16 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 import uvicorn
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, Page, Playwright, sync_playwright
 
 from pyramid_solitaire.web.app import create_app
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
-AXE = ROOT / ".cache" / "npm" / "node_modules" / "axe-core" / "axe.min.js"
-SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
-#: Flags for a headless Chromium in a closed network, as root (see the env notes in the README).
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
-PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
-DESKTOP = {"viewport": {"width": 1280, "height": 860}}
+from browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, Errors, open_context
 
 
 def _free_port() -> int:
@@ -74,19 +65,6 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
     instance.close()
 
 
-class Errors(list[str]):
-    """Errors the page reported (uncaught exceptions, console errors)."""
-
-
-def open_context(browser: Browser, **options: Any) -> tuple[BrowserContext, Errors]:
-    """A fresh context (its own storage, like a new browser profile) that records page errors."""
-    context = browser.new_context(locale="ja-JP", **options)
-    errors = Errors()
-    context.on("weberror", lambda error: errors.append(str(error.error)))
-    context.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    return context, errors
-
-
 @pytest.fixture
 def desktop(browser: Browser) -> Iterator[tuple[Page, Errors]]:
     context, errors = open_context(browser, **DESKTOP)
@@ -103,9 +81,3 @@ def phone(browser: Browser) -> Iterator[tuple[Page, Errors]]:
     context.close()
 
 
-def screenshot(page: Page, name: str) -> Path:
-    """Save a full-page screenshot under test-artifacts/screenshots/ and return its path."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    return path

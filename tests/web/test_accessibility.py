@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import AXE, DESKTOP, PHONE, open_context, screenshot
+from browser import AXE, DESKTOP, PHONE, open_context, screenshot
 from pages import GamePage
 from playwright.sync_api import Browser, Page
 

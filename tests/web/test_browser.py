@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import DESKTOP, PHONE, Errors, open_context, screenshot
+from browser import DESKTOP, PHONE, Errors, open_context, screenshot
 from pages import GamePage
 from playwright.sync_api import Browser, Page
 

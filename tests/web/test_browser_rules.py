@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import Errors, screenshot
+from browser import Errors, screenshot
 from pages import GamePage
 from playwright.sync_api import Page
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import DESKTOP, Errors, open_context
+from browser import DESKTOP, Errors, open_context
 from pages import GamePage
 from playwright.sync_api import Browser, Page
 

@@ -80,3 +80,18 @@ def test_without_a_port_the_next_free_one_is_taken(capsys: pytest.CaptureFixture
     assert status == 0
     assert started[0]["port"] > DEFAULT_PORT
     assert f":{started[0]['port']}/" in out
+
+
+def test_an_unreachable_database_stops_the_start_with_one_line(capsys: pytest.CaptureFixture[str],
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        dead = probe.getsockname()[1]
+    status, _, err, started = _serve(capsys, monkeypatch, "--db", f"postgresql://someone:secret@127.0.0.1:{dead}/games",
+                                     "--no-browser")
+    assert status == 2 and started == []
+    line = err.strip()
+    assert "\n" not in line
+    assert line.startswith(f"pyramid-solitaire: error: cannot use the database postgresql://someone:***@127.0.0.1:{dead}")
+    assert "secret" not in line  # the password is never printed
+    assert "refused" in line.lower()

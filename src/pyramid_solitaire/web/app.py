@@ -6,14 +6,13 @@ page draws (see :meth:`.play.Session.state`) and what just happened.  A refused 
 in notation, undo, redo, rewind) and every bad request is a 4xx answer ``{code, message, details}``
 with the message in the player's language, and leaves the game as it was.
 
-Games live in memory for now (:class:`Games`); the store of issue 5 keeps them in a database.
+Games are kept in the store (every answered action is written before the answer leaves) and cached in
+memory (:mod:`.games`); a player is an anonymous id in a signed, HttpOnly cookie.
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+import tempfile
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 
@@ -22,25 +21,34 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..cards import Card, CardError
 from ..catalog import NoVerifiedDeal, pick_deal
 from ..deal import CodeError, Deal, DealError, parse_deal
-from ..game import Game
 from ..moves import Move, MoveError
 from ..reasons import IllegalMoveError
 from ..rules import PRESET_ALIASES, PRESETS, RulesError, find_rules
+from ..store import Store, StoreError
+from ..store.stats import stats_for
+from .games import COOKIE, COOKIE_MAX_AGE, GameConflict, GameNotFound, Games
 from .play import LANGS, BadTap, Session
+from .records import register_records
 
 HERE: Final = Path(__file__).parent
 STATIC: Final = HERE / "static"
 LOCALES: Final = HERE / "locales"
-#: Games kept in memory; the oldest untouched game goes first.
-MAX_GAMES: Final = 10_000
-#: Largest request body accepted, in bytes (a deal in notation is under 200).
+#: Largest request body accepted, in bytes (a deal in notation is under 200); an import file may be larger.
 MAX_BODY: Final = 16 * 1024
+MAX_IMPORT: Final = 8 * 1024 * 1024
+SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
 
 Lang = Annotated[Literal["ja", "en"], Query(description="language of messages and card names")]
+Version = Annotated[int | None, Query(ge=0, description="the game version the action was meant for (409 if stale)")]
+#: Entries of a deal's leaderboard shown with a result.
+LEADERBOARD_SIZE: Final = 5
 
 #: Headers on every answer: nothing from other origins, no framing, no sniffing.
 SECURITY_HEADERS: Final = {
@@ -66,7 +74,55 @@ ERRORS: Final = {
     "not-found": ("ページが見つかりません", "Not found"),
     "method-not-allowed": ("その操作はできません", "Method not allowed"),
     "no-verified-deal": ("確認済みの配札が見つかりませんでした", "No verified deal was found"),
+    "conflict": ("このゲームは別の画面で進んでいます。最新の状態を読み込みます",
+                 "This game moved on elsewhere; the latest state will be loaded"),
+    "store-unavailable": ("記録用のデータベースに接続できません。この操作は保存されていません",
+                          "The records database cannot be reached; this action was not saved"),
+    "cross-site": ("ほかのサイトからの操作は受け付けません", "Requests from other sites are refused"),
+    "bad-import": ("読み込めない記録です", "These records cannot be imported"),
+    "unknown-player": ("まだ記録がありません", "There are no records for this browser yet"),
 }
+
+
+class Guard:
+    """Pure ASGI middleware (cheaper than ``@app.middleware``): refuses state-changing requests from
+    other origins and bodies that are too large or of unknown size before any handler runs, and puts
+    the security headers on every answer."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope)
+        refusal = self._refusal(request)
+        if refusal is not None:
+            response = refusal.response(_lang_of(request))
+            response.headers.update(SECURITY_HEADERS)
+            await response(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                MutableHeaders(scope=message).update(SECURITY_HEADERS)
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+    @staticmethod
+    def _refusal(request: Request) -> ApiError | None:
+        origin = request.headers.get("origin")
+        if request.method not in SAFE_METHODS and origin is not None and not _same_origin(origin, request):
+            return ApiError(403, "cross-site")
+        limit = MAX_IMPORT if request.url.path == "/api/me/import" else MAX_BODY
+        length = request.headers.get("content-length")
+        # a chunked body has no length to check, so it could be any size: refused too
+        unsized = length is None and "transfer-encoding" in request.headers
+        if unsized or (length is not None and (not length.isdigit() or int(length) > limit)):
+            return ApiError(413, "too-large", details={"limit": limit})
+        return None
 
 
 class ApiError(Exception):
@@ -88,31 +144,6 @@ class ApiError(Exception):
         message = self.messages[0 if lang == "ja" else 1]
         return JSONResponse({"code": self.code, "message": message, "details": self.details},
                             status_code=self.status)
-
-
-class Games:
-    """The games being played, by id (in memory; bounded, least recently used first out)."""
-
-    def __init__(self, limit: int = MAX_GAMES) -> None:
-        self._games: OrderedDict[str, Session] = OrderedDict()
-        self._lock = threading.Lock()
-        self.limit = limit
-
-    def add(self, session: Session) -> None:
-        """Keep a new game."""
-        with self._lock:
-            self._games[session.id] = session
-            while len(self._games) > self.limit:
-                self._games.popitem(last=False)
-
-    def get(self, game_id: str) -> Session:
-        """The game ``game_id``; raises a 404 ApiError if there is none."""
-        with self._lock:
-            session = self._games.get(game_id)
-            if session is None:
-                raise ApiError(404, "unknown-game", details={"id": game_id[:64]})
-            self._games.move_to_end(game_id)
-            return session
 
 
 # --- request bodies -----------------------------------------------------------------------------------
@@ -144,14 +175,15 @@ class MoveBody(BaseModel):
 
 # --- the app ------------------------------------------------------------------------------------------
 
+def _same_origin(origin: str, request: Request) -> bool:
+    """True if a browser's Origin header names this site (scheme and host:port)."""
+    host = request.headers.get("host", "")
+    return origin in (f"http://{host}", f"https://{host}")
+
+
 def _lang_of(request: Request) -> str:
     lang = request.query_params.get("lang", "ja")
     return lang if lang in LANGS else "ja"
-
-
-def _answer(session: Session, event: dict[str, Any], lang: str) -> dict[str, Any]:
-    session.after_action()
-    return {"game": session.state(lang), "event": event}
 
 
 def _new_deal(body: NewGame) -> Deal:
@@ -188,28 +220,26 @@ def rules_catalogue() -> dict[str, Any]:
     return {"presets": presets, "default": "classic"}
 
 
-def create_app(games: Games | None = None) -> FastAPI:
-    """The FastAPI app.  ``games`` lets tests look inside."""
-    games = games or Games()
+def create_app(db: str | Store | None = None) -> FastAPI:
+    """The FastAPI app over the database ``db`` (a URL or an open Store).  Without one, a new SQLite file
+    in a temporary folder (for tests and trials: a real database, thrown away with the folder)."""
+    if db is None:
+        db = f"sqlite:///{Path(tempfile.mkdtemp(prefix='pyramid-')) / 'games.sqlite3'}"
+    store = db if isinstance(db, Store) else Store(db)
+    games = Games(store)
     app = FastAPI(title="pyramid-solitaire", version="0.1.0", docs_url="/api/docs", redoc_url=None,
                   openapi_url="/api/openapi.json")
     app.state.games = games
 
-    @app.middleware("http")
-    async def guard(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        length = request.headers.get("content-length")
-        # a chunked body has no length to check, so it could be any size: refused too
-        unsized = length is None and "transfer-encoding" in request.headers
-        if unsized or (length is not None and (not length.isdigit() or int(length) > MAX_BODY)):
-            response: Response = ApiError(413, "too-large", details={"limit": MAX_BODY}).response(_lang_of(request))
-        else:
-            response = await call_next(request)
-        response.headers.update(SECURITY_HEADERS)
-        return response
+    app.add_middleware(Guard)
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
         return exc.response(_lang_of(request))
+
+    @app.exception_handler(StoreError)
+    async def store_down(request: Request, exc: StoreError) -> JSONResponse:
+        return ApiError(503, "store-unavailable").response(_lang_of(request))
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -233,75 +263,131 @@ def create_app(games: Games | None = None) -> FastAPI:
         """The rule sets the New Game dialog offers."""
         return rules_catalogue()
 
+    def player(request: Request) -> str | None:
+        return games.player_of(request.cookies.get(COOKIE))
+
+    def set_cookie(request: Request, response: Response, player_id: str) -> None:
+        response.set_cookie(COOKIE, games.sign(player_id), max_age=COOKIE_MAX_AGE, httponly=True, samesite="lax",
+                            secure=request.url.scheme == "https", path="/")
+
+    def answer(session: Session, event: dict[str, Any], lang: str) -> dict[str, Any]:
+        state = session.state(lang)
+        if session.over:
+            add_records(state, session)
+        return {"game": state, "event": event}
+
+    def add_records(state: dict[str, Any], session: Session) -> None:
+        """A finished game's result also shows the player's figures at this rule set and difficulty, and
+        the deal's leaderboard."""
+        finished = games.store.finished_games(session.player_id)
+        stats = stats_for(finished, str(session.deal.rules), session.deal.difficulty)
+        state["result"]["stats"] = stats.to_json()
+        state["result"]["leaderboard"] = leaderboard(session.deal.code, session.player_id)
+
+    def leaderboard(code: str, player_id: str | None, limit: int = LEADERBOARD_SIZE) -> list[dict[str, Any]]:
+        return [{"rank": rank, "name": entry["name"], "seconds": round(entry["ms"] / 1000, 1),
+                 "moves": entry["moves"], "you": entry["player_id"] == player_id}
+                for rank, entry in enumerate(games.store.leaderboard(code, limit), start=1)]
+
+    def act(game_id: str, request: Request, kind: str, arg: str | None, version: int | None,
+            lang: str) -> dict[str, Any]:
+        """Load, check the version the client acted on, apply, record, answer."""
+        with games.lock(game_id):
+            session = load(game_id, request)
+            if version is not None and version != session.version:
+                raise ApiError(409, "conflict", details={"version": session.version})
+            try:
+                event = games.act(session, kind, arg)
+            except IllegalMoveError as exc:
+                raise refused(exc) from None
+            except BadTap as exc:
+                raise ApiError(400, "bad-card", str(exc)) from None
+            except GameConflict:
+                raise ApiError(409, "conflict") from None
+            return answer(session, event, lang)
+
+    def load(game_id: str, request: Request, steps: int | None = None) -> Session:
+        try:
+            return games.load(game_id, player(request), steps)
+        except GameNotFound:
+            raise ApiError(404, "unknown-game", details={"id": game_id[:64]}) from None
+
     @app.post("/api/games", status_code=201)
-    def new_game(body: NewGame, lang: Lang = "ja") -> dict[str, Any]:
-        """Start a game: a verified (E/N) or random (R) deal of a rule set, a code, or a custom deal."""
-        session = Session(Game(_new_deal(body)))
-        games.add(session)
+    def new_game(body: NewGame, request: Request, response: Response, lang: Lang = "ja") -> dict[str, Any]:
+        """Start a game: a verified (E/N) or random (R) deal of a rule set, a code, or a custom deal.
+        The first game of a browser makes its anonymous player (a signed cookie)."""
+        deal = _new_deal(body)
+        player_id = player(request)
+        if player_id is None:
+            player_id = games.store.new_player()
+            set_cookie(request, response, player_id)
+        session = games.create(deal, player_id)
         return {"game": session.state(lang), "event": {"kind": "dealt", "cards": []}}
 
     @app.get("/api/games/{game_id}")
-    def get_game(game_id: str, lang: Lang = "ja") -> dict[str, Any]:
-        """The game's state (to resume after a reload, or to change language)."""
-        session = games.get(game_id)
-        with session.lock:
-            return {"game": session.state(lang), "event": {"kind": "state", "cards": []}}
+    def get_game(game_id: str, request: Request, lang: Lang = "ja") -> dict[str, Any]:
+        """The game's state (to resume after a reload or a restart, or to change language)."""
+        with games.lock(game_id):
+            session = load(game_id, request)
+            return {"game": answer(session, {}, lang)["game"], "event": {"kind": "state", "cards": []}}
+
+    @app.get("/api/games/{game_id}/replay")
+    def replay_game(game_id: str, request: Request, step: Annotated[int, Query(ge=0, le=100_000)] = 0,
+                    lang: Lang = "ja") -> dict[str, Any]:
+        """The game as it stood after its first ``step`` actions (to replay a game move by move)."""
+        with games.lock(game_id):
+            total = load(game_id, request).version
+            session = load(game_id, request, min(step, total))
+            return {"game": session.state(lang), "step": min(step, total), "steps": total}
+
+    @app.get("/api/games/{game_id}/best")
+    def best(game_id: str, request: Request) -> dict[str, Any]:
+        """The most pyramid cards the deal allows (solved on demand, for a lost game's result)."""
+        with games.lock(game_id):
+            session = load(game_id, request)
+        session.find_best()
+        return {"best_removed": session.best_removed, "best_exact": session.best_exact,
+                "pyramid_size": session.game.table.pyramid_size}
 
     @app.post("/api/games/{game_id}/tap")
-    def tap(game_id: str, body: Tap, lang: Lang = "ja") -> dict[str, Any]:
+    def tap(game_id: str, body: Tap, request: Request, version: Version = None, lang: Lang = "ja") -> dict[str, Any]:
         """A tap on a card (by token, or by pyramid slot)."""
-        session = games.get(game_id)
         if (body.card is None) == (body.slot is None):
             raise ApiError(422, "bad-request", "give exactly one of card and slot")
-        target: str | int = body.card if body.card is not None else body.slot  # type: ignore[assignment]
-        with session.lock:
+        arg = body.card if body.card is not None else f"#{body.slot}"
+        if body.card is not None:
             try:
-                event = session.tap(target)
-            except BadTap as exc:
+                Card.parse(body.card)
+            except CardError as exc:
                 raise ApiError(400, "bad-card", str(exc)) from None
-            return _answer(session, event, lang)
+        return act(game_id, request, "tap", arg, version, lang)
 
     @app.post("/api/games/{game_id}/stock")
-    def stock(game_id: str, lang: Lang = "ja") -> dict[str, Any]:
+    def stock(game_id: str, request: Request, version: Version = None, lang: Lang = "ja") -> dict[str, Any]:
         """A tap on the stock: draw, or turn the waste over."""
-        session = games.get(game_id)
-        with session.lock:
-            return _answer(session, session.tap_stock(), lang)
+        return act(game_id, request, "stock", None, version, lang)
 
     @app.post("/api/games/{game_id}/move")
-    def move(game_id: str, body: Annotated[MoveBody, Body()], lang: Lang = "ja") -> dict[str, Any]:
+    def move(game_id: str, body: Annotated[MoveBody, Body()], request: Request, version: Version = None,
+             lang: Lang = "ja") -> dict[str, Any]:
         """Play a move in notation; refused moves are 409 and change nothing."""
-        session = games.get(game_id)
         try:
             parsed = Move.parse(body.move)
         except MoveError as exc:
             raise ApiError(400, "bad-move", str(exc)) from None
-        with session.lock:
-            try:
-                event = session.play(parsed)
-            except IllegalMoveError as exc:
-                raise refused(exc) from None
-            return _answer(session, event, lang)
+        return act(game_id, request, "move", str(parsed), version, lang)
 
-    def command(name: str, action: Callable[[Session], dict[str, Any]]) -> None:
-        def handler(game_id: str, lang: Lang = "ja") -> dict[str, Any]:
-            session = games.get(game_id)
-            with session.lock:
-                try:
-                    event = action(session)
-                except IllegalMoveError as exc:
-                    raise refused(exc) from None
-                return _answer(session, event, lang)
+    def command(name: str) -> None:
+        def handler(game_id: str, request: Request, version: Version = None, lang: Lang = "ja") -> dict[str, Any]:
+            return act(game_id, request, name, None, version, lang)
 
         handler.__doc__ = f"{name.capitalize()} (see pyramid_solitaire.web.play.Session.{name})."
         app.add_api_route(f"/api/games/{{game_id}}/{name}", handler, methods=["POST"], name=name)
 
-    command("undo", Session.undo)
-    command("redo", Session.redo)
-    command("rewind", Session.rewind)
-    command("hint", Session.hint)
-    command("coach", Session.coach)
-    command("deselect", Session.deselect)
+    for name in ("undo", "redo", "rewind", "hint", "coach", "deselect", "resign"):
+        command(name)
+
+    register_records(app, games, player, leaderboard)
 
     @app.get("/locales/{lang}.json")
     def locale(lang: str) -> FileResponse:

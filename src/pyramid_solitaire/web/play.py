@@ -18,6 +18,7 @@ error-explanation assist on (seed 000), so the answer says ``silent`` when it sh
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import threading
 import time
@@ -41,6 +42,8 @@ BEST_REACHABLE_SECONDS: Final = 3.0
 #: How long the coach hint may think, in seconds.
 COACH_SECONDS: Final = 3.0
 LANGS: Final = ("ja", "en")
+RESIGNED: Final = "resigned"
+RESIGNED_MESSAGES: Final = ("投了しました", "You gave this game up.")
 
 
 class BadTap(ValueError):
@@ -61,12 +64,75 @@ class Session:
     coach_hints: int = 0
     best_removed: int | None = None
     best_exact: bool = True
+    player_id: str = ""
+    resigned: bool = False
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @property
     def deal(self) -> Deal:
         """The deal in play."""
         return self.game.deal
+
+    @property
+    def status(self) -> str:
+        """The engine's status, or ``resigned`` once the player gave the game up."""
+        return RESIGNED if self.resigned else self.game.status
+
+    @property
+    def over(self) -> bool:
+        """True once the game has ended (won, lost, stalemate or resigned)."""
+        return self.status != PLAYING
+
+    # --- replaying recorded actions -------------------------------------------------------------------
+
+    def apply(self, kind: str, arg: str | None, replaying: bool = False) -> dict[str, Any]:
+        """Do one action as the store records it (``kind`` and its argument); the web app's handlers and
+        the replay of a recorded game both come here, so a replay rebuilds exactly the same game.
+        Raises IllegalMoveError (refused commands), BadTap or ValueError (malformed arguments)."""
+        if kind == "tap":
+            if arg is None:
+                raise BadTap("a tap names a card or a slot")
+            return self.tap(int(arg[1:]) if arg.startswith("#") else arg)
+        if kind == "stock":
+            return self.tap_stock()
+        if kind == "move":
+            return self.play(Move.parse(arg or ""))
+        if kind == "coach":
+            if replaying:
+                self.coach_hints += 1
+                return {"kind": "coach", "cards": []}
+            return self.coach()
+        simple = {"undo": self.undo, "redo": self.redo, "rewind": self.rewind, "hint": self.hint,
+                  "deselect": self.deselect, "resign": self.resign}
+        if kind not in simple:
+            raise ValueError(f"unknown action {kind!r}")
+        return simple[kind]()
+
+    def replay(self, actions: list[tuple[str, str | None]]) -> None:
+        """Apply recorded actions in order (each was answered once, so none is refused now)."""
+        for kind, arg in actions:
+            # a refused command is never recorded; suppressed only for records written by hand
+            with contextlib.suppress(IllegalMoveError):
+                self.apply(kind, arg, replaying=True)
+            self.version += 1
+        if self.over and self.finished is None:
+            self.finished = time.time()
+
+    def summary(self) -> dict[str, Any]:
+        """What the store keeps of the game besides its actions: counters and, once over, the result."""
+        game = self.game
+        return {"moves": game.moves, "undos": game.undos, "hints": game.hints + self.coach_hints,
+                "pyramid_removed": game.table.pyramid_size - game.pyramid_left,
+                "result": self.status if self.over else None,
+                "ended_ms": int(self.finished * 1000) if self.over and self.finished is not None else None}
+
+    def resign(self) -> dict[str, Any]:
+        """Give the game up (投了): it ends as a loss."""
+        if self.over:
+            raise IllegalMoveError(Refusal("game-over"))
+        self.resigned = True
+        self.selected = []
+        return {"kind": "resigned", "cards": []}
 
     # --- taps -------------------------------------------------------------------------------------
 
@@ -86,7 +152,7 @@ class Session:
                 card = Card.parse(target)
             except CardError as exc:
                 raise BadTap(str(exc)) from None
-        if game.status != PLAYING:
+        if self.over:
             return _refused(Refusal("game-over"), [card])
         place = table.place_of.get(card)
         if place is None:
@@ -175,7 +241,7 @@ class Session:
 
     def tap_stock(self) -> dict[str, Any]:
         """A tap on the stock: draw, or turn the waste over when the stock is empty."""
-        if self.game.status != PLAYING:
+        if self.over:
             return _refused(Refusal("game-over"), [])
         try:
             move = self.game.tap_stock()
@@ -186,6 +252,8 @@ class Session:
 
     def play(self, move: Move) -> dict[str, Any]:
         """Play a move given in notation (raises IllegalMoveError, changing nothing)."""
+        if self.resigned:
+            raise IllegalMoveError(Refusal("game-over"))
         self.game.push(move)
         self._keep_usable_selection()
         return {"kind": "removed" if move.cards else str(move), "move": str(move),
@@ -193,18 +261,24 @@ class Session:
 
     def undo(self) -> dict[str, Any]:
         """Undo (raises IllegalMoveError when refused)."""
+        if self.resigned:
+            raise IllegalMoveError(Refusal("game-over"))
         move = self.game.undo()
         self.selected = []
         return {"kind": "undone", "move": str(move), "cards": [str(c) for c in move.cards]}
 
     def redo(self) -> dict[str, Any]:
         """Redo (raises IllegalMoveError when refused)."""
+        if self.resigned:
+            raise IllegalMoveError(Refusal("game-over"))
         move = self.game.redo()
         self.selected = []
         return {"kind": "redone", "move": str(move), "cards": [str(c) for c in move.cards]}
 
     def rewind(self) -> dict[str, Any]:
         """崩れる前に戻す (raises IllegalMoveError when refused)."""
+        if self.resigned:
+            raise IllegalMoveError(Refusal("game-over"))
         undone = self.game.rewind()
         self.selected = []
         return {"kind": "rewound", "undone": len(undone), "cards": [str(c) for m in undone for c in m.cards]}
@@ -217,6 +291,8 @@ class Session:
 
     def hint(self) -> dict[str, Any]:
         """The plain hint of seed 001."""
+        if self.over:
+            return _refused(Refusal("game-over"), [])
         move = self.game.hint()
         if move is None:
             return _refused(Refusal("game-over"), [])
@@ -226,7 +302,7 @@ class Session:
         """The solver's hint; it knows the hidden cards, and the answer says so."""
         from ..solver.coach import coach_hint
 
-        if self.game.status != PLAYING:
+        if self.over:
             return _refused(Refusal("game-over"), [])
         advice = coach_hint(self.game, time_limit=time_limit)
         self.coach_hints += 1
@@ -241,17 +317,18 @@ class Session:
     def after_action(self) -> None:
         """Bookkeeping after every answered action: the version and the end of the game."""
         self.version += 1
-        if self.game.status == PLAYING:
+        if not self.over:
             self.finished = None
-            return
-        if self.finished is None:
+        elif self.finished is None:
             self.finished = time.time()
-        if self.game.status != WON and self.best_removed is None:
-            self._find_best()
 
-    def _find_best(self) -> None:
+    def find_best(self) -> None:
+        """The most pyramid cards the deal allows (for a lost game's result screen); solved once, on
+        demand, so that the tap that ends a game answers at once."""
         from ..solver import solve
 
+        if self.best_removed is not None:
+            return
         result = solve(self.deal, time_limit=BEST_REACHABLE_SECONDS, best=True)
         self.best_removed = result.max_pyramid_removed
         self.best_exact = result.winnable is not None
@@ -269,6 +346,13 @@ class Session:
         names = {str(c): c.name(lang) for c in table.cards}
         removed = [str(c) for step in game.history for c in step.move.cards]
         status_message = view.pop("status_message")[lang]
+        if self.resigned:
+            status_message = RESIGNED_MESSAGES[0 if lang == "ja" else 1]
+            view.update({"status": RESIGNED, "usable": [], "legal_moves": [], "can_undo": False, "can_redo": False,
+                         "can_rewind": False})
+            for entry in view["pyramid"]:
+                entry["usable"] = False
+            view["stock"]["usable"] = False
         label = view["stock"].pop("label")[lang]
         view["stock"]["label"] = label
         view.update({
@@ -284,14 +368,14 @@ class Session:
             "removed": {"count": len(removed), "top": removed[-2:]},
             "names": {token: names[token] for token in _shown_tokens(view) | set(removed)},
             "elapsed": round(self.elapsed(), 1),
-            "result": self._result() if game.status != PLAYING else None,
+            "result": self._result() if self.over else None,
         })
         return view
 
     def _result(self) -> dict[str, Any]:
         game = self.game
         return {
-            "won": game.status == WON,
+            "won": self.status == WON,
             "seconds": round(self.elapsed(), 1),
             "moves": game.moves,
             "undos": game.undos,
@@ -299,7 +383,7 @@ class Session:
             "stock_left": game.stock_left,
             "pyramid_removed": game.table.pyramid_size - game.pyramid_left,
             "pyramid_size": game.table.pyramid_size,
-            "best_removed": None if game.status == WON else self.best_removed,
+            "best_removed": None if self.status == WON else self.best_removed,
             "best_exact": self.best_exact,
             "score": game.score,
         }

@@ -1,8 +1,8 @@
 """``pyramid-solitaire serve``: start the web app with uvicorn, print its address, open the browser.
 
-The database URL is checked here so that a bad one fails at start with one clear line.  Until the
-store (issue 5) lands, games are kept in the server's memory and the URL only names where records will
-go; the default is an SQLite file in the user's data folder.
+The database URL is checked, and the database opened (and upgraded to the current schema), before
+the server listens, so that a bad URL or an unreachable server fails at start with one clear line.
+The default is an SQLite file in the user's data folder.
 """
 
 from __future__ import annotations
@@ -79,14 +79,19 @@ def serve(host: str = DEFAULT_HOST, port: int | None = None, db: str | None = No
     """Run the app until interrupted."""
     import uvicorn
 
+    from ..store import StoreError
     from .app import create_app
 
     db_url = check_db_url(db or default_db_url())
     chosen = pick_port(host, port)
+    try:
+        app = create_app(db_url)
+    except StoreError as exc:
+        raise ServeError(str(exc)) from None
     shown_host = f"[{host}]" if ":" in host else host
     url = f"http://{shown_host}:{chosen}/"
     print(f"pyramid-solitaire: playing at {url}  (Ctrl+C stops it)", flush=True)
-    print(f"pyramid-solitaire: records: {db_url} (kept in memory in this version; the store is issue 5)", flush=True)
+    print(f"pyramid-solitaire: records kept in {app.state.games.store.shown_url}", flush=True)
     if browser:
         threading.Timer(0.8, webbrowser.open, args=(url,)).start()
-    uvicorn.run(create_app(), host=host, port=chosen, log_level="warning")
+    uvicorn.run(app, host=host, port=chosen, log_level="warning")

@@ -33,11 +33,23 @@ export async function call(method, path, body, lang) {
   return data;
 }
 
+const game = (id) => `/api/games/${encodeURIComponent(id)}`;
+
+// Actions carry the version of the game the player saw: if it moved on elsewhere, the server answers
+// 409 "conflict" instead of applying a tap meant for another position.
 export const api = {
   rules: (lang) => call("GET", "/api/rules", undefined, lang),
   newGame: (request, lang) => call("POST", "/api/games", request, lang),
-  get: (id, lang) => call("GET", `/api/games/${encodeURIComponent(id)}`, undefined, lang),
-  tap: (id, target, lang) => call("POST", `/api/games/${encodeURIComponent(id)}/tap`, target, lang),
-  stock: (id, lang) => call("POST", `/api/games/${encodeURIComponent(id)}/stock`, undefined, lang),
-  command: (id, name, lang) => call("POST", `/api/games/${encodeURIComponent(id)}/${name}`, undefined, lang),
+  get: (id, lang) => call("GET", game(id), undefined, lang),
+  tap: (id, target, lang, version) => call("POST", `${game(id)}/tap?version=${version}`, target, lang),
+  stock: (id, lang, version) => call("POST", `${game(id)}/stock?version=${version}`, undefined, lang),
+  command: (id, name, lang, version) => call("POST", `${game(id)}/${name}?version=${version}`, undefined, lang),
+  best: (id, lang) => call("GET", `${game(id)}/best`, undefined, lang),
+  replay: (id, step, lang) => call("GET", `${game(id)}/replay?step=${step}`, undefined, lang),
+  me: (lang) => call("GET", "/api/me", undefined, lang),
+  setName: (name, lang) => call("PUT", "/api/me", { name }, lang),
+  stats: (lang) => call("GET", "/api/stats", undefined, lang),
+  resetStats: (lang) => call("POST", "/api/stats/reset", undefined, lang),
+  leaderboard: (code, lang) => call("GET", `/api/leaderboard/${encodeURIComponent(code)}`, undefined, lang),
+  importRecords: (data, lang) => call("POST", "/api/me/import", data, lang),
 };

@@ -3,7 +3,7 @@
 import { api, ApiError } from "./api.js";
 import { applyTexts, lang, list, loadLocale, t } from "./i18n.js";
 import { applySettings, loadSettings, motionAllowed, saveSettings } from "./settings.js";
-import { record, statsFor } from "./stats.js";
+import { openRecords, replayMode, wireRecords } from "./records.js";
 import { elementOf, navigable, render, stockButton } from "./board.js";
 
 const $ = (id) => document.getElementById(id);
@@ -57,6 +57,7 @@ function draw() {
   $("btn-coach").hidden = !app.settings.coach;
   $("btn-coach").disabled = game.status !== "playing";
   $("btn-rewind").hidden = !game.can_rewind;
+  $("btn-resign").disabled = game.status !== "playing";
   tick();
 }
 
@@ -211,11 +212,15 @@ function showError(error) {
 }
 
 async function act(request) {
-  if (!app.game || app.busy) return;
+  if (!app.game || app.busy || replayMode()) return;
   app.busy = true;
   try {
     accept(await request());
   } catch (error) {
+    if (error instanceof ApiError && error.code === "conflict") {
+      // The game moved on in another tab or device: show where it is now.
+      try { accept(await api.get(app.game.id, lang())); } catch (reload) { showError(reload); }
+    }
     showError(error);
   } finally {
     app.busy = false;
@@ -224,10 +229,10 @@ async function act(request) {
 
 const tapCard = (element) => {
   const target = element.dataset.card ? { card: element.dataset.card } : { slot: Number(element.dataset.slot) };
-  return act(() => api.tap(app.game.id, target, lang()));
+  return act(() => api.tap(app.game.id, target, lang(), app.game.version));
 };
-const tapStock = () => act(() => api.stock(app.game.id, lang()));
-const command = (name) => act(() => api.command(app.game.id, name, lang()));
+const tapStock = () => act(() => api.stock(app.game.id, lang(), app.game.version));
+const command = (name) => act(() => api.command(app.game.id, name, lang(), app.game.version));
 
 // --- the end of a game --------------------------------------------------------------------------------
 
@@ -235,8 +240,27 @@ function finish() {
   const game = app.game;
   if (app.shownResult === game.id) return;
   app.shownResult = game.id;
-  record(game, game.result.won);
   window.setTimeout(() => showResult(game), motionAllowed(app.settings) ? FLY_MS + 80 : 0);
+  if (!game.result.won && game.result.best_removed === null) {
+    // How far the deal could have gone is solved on demand, so the last tap answered at once.
+    api.best(game.id, lang()).then((best) => {
+      if (!app.game || app.game.id !== game.id) return;
+      Object.assign(app.game.result, best);
+      showBest(app.game.result);
+    }).catch(() => {});
+  }
+}
+
+function showBest(result) {
+  let best = "";
+  if (!result.won && result.best_removed !== null) {
+    if (result.best_removed >= result.pyramid_size) best = t("best_all");
+    else if (result.best_exact && result.best_removed === result.pyramid_removed) best = t("best_reached", { n: result.best_removed });
+    else best = t(result.best_exact ? "best_possible" : "best_possible_bound", { n: result.best_removed, m: result.pyramid_removed });
+  } else if (!result.won) {
+    best = t("best_pending");
+  }
+  $("result-best").textContent = best;
 }
 
 function figure(dl, label, value) {
@@ -250,13 +274,7 @@ function figure(dl, label, value) {
 function showResult(game) {
   const result = game.result;
   $("result-title").textContent = result.won ? t("result_won") : `${t("result_lost")} — ${game.status_message}`;
-  let best = "";
-  if (!result.won && result.best_removed !== null) {
-    if (result.best_removed >= result.pyramid_size) best = t("best_all");
-    else if (result.best_exact && result.best_removed === result.pyramid_removed) best = t("best_reached", { n: result.best_removed });
-    else best = t(result.best_exact ? "best_possible" : "best_possible_bound", { n: result.best_removed, m: result.pyramid_removed });
-  }
-  $("result-best").textContent = best;
+  showBest(result);
   const figures = $("result-figures");
   figures.replaceChildren();
   figure(figures, t("time"), clock(result.seconds));
@@ -267,29 +285,32 @@ function showResult(game) {
   if (result.score !== null) figure(figures, t("score"), String(result.score));
   figure(figures, t("difficulty"), t(`diff_${game.difficulty}`));
   figure(figures, t("deal_number"), game.number === null ? t("custom_deal") : `${game.number} (${game.code})`);
-  const stats = statsFor(game);
+  const stats = result.stats;
   $("result-stats-title").textContent = t("statistics_here", { rules: game.rules, difficulty: t(`diff_${game.difficulty}`) });
   const statsList = $("result-stats");
   statsList.replaceChildren();
   figure(statsList, t("played"), String(stats.played));
-  figure(statsList, t("win_rate"), stats.played ? `${Math.round((100 * stats.won) / stats.played)}%` : "—");
+  figure(statsList, t("win_rate"), stats.win_rate === null ? "—" : `${Math.round(100 * stats.win_rate)}%`);
   figure(statsList, t("streak"), String(stats.streak));
-  figure(statsList, t("best_streak"), String(stats.best));
+  figure(statsList, t("best_streak"), String(stats.best_streak));
+  const board = $("result-leaderboard");
+  board.replaceChildren();
+  for (const entry of result.leaderboard) {
+    const item = document.createElement("li");
+    item.textContent = `${entry.name || t("anonymous")} — ${clock(entry.seconds)} · ${t("moves")} ${entry.moves}`;
+    if (entry.you) item.classList.add("you");
+    board.append(item);
+  }
+  $("result-leaderboard-title").hidden = result.leaderboard.length === 0;
   const dialog = $("dlg-result");
   if (!dialog.open) dialog.showModal();
 }
 
 // --- new games ------------------------------------------------------------------------------------
 
-function abandonCurrent() {
-  const game = app.game;
-  if (game && !game.result && game.moves > 0) record(game, false);
-}
-
 async function startGame(request, { fromDialog = false } = {}) {
   try {
     const answer = await api.newGame(request, lang());
-    abandonCurrent();
     app.shownResult = null;
     say("", { visible: true });
     accept(answer);
@@ -434,6 +455,21 @@ function onKey(event) {
   }
 }
 
+// What records.js may use: drawing a state, resuming a game, messages.
+const recordsContext = {
+  show(state) { app.game = state; app.received = Date.now(); draw(); },
+  resume: async (id) => {
+    const answer = await api.get(id, lang());
+    app.shownResult = answer.game.result ? answer.game.id : null;
+    accept(answer);
+    history.replaceState(null, "", `/play/${answer.game.code}`);
+  },
+  current: () => app.game,
+  say,
+  showError,
+  clock,
+};
+
 // --- start ----------------------------------------------------------------------------------------------
 
 function wire() {
@@ -449,6 +485,11 @@ function wire() {
   $("btn-undo").addEventListener("click", () => command("undo"));
   $("btn-redo").addEventListener("click", () => command("redo"));
   $("btn-rewind").addEventListener("click", () => command("rewind"));
+  $("btn-resign").addEventListener("click", () => {
+    if (window.confirm(t("resign_confirm"))) command("resign");
+  });
+  $("btn-records").addEventListener("click", () => openRecords(recordsContext));
+  wireRecords(recordsContext);
   $("btn-new").addEventListener("click", openNewDialog);
   $("btn-settings").addEventListener("click", openSettings);
   $("new-rules").addEventListener("change", presetDefaults);

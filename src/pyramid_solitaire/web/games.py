@@ -1,0 +1,140 @@
+"""The games being played, kept in the store and cached in memory, and the players' signed cookies.
+
+Every action goes through :meth:`Games.act`: under the game's lock, the cached session is checked
+against the database (another app process may have moved the game on; then it is rebuilt by replaying
+the recorded actions), the action is applied, and it is written with the game's new figures in one
+transaction before anyone is answered.  If the write fails — a conflict, or the database is gone —
+the cached session is dropped, so memory never holds an action the database does not.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import threading
+import time
+from collections import OrderedDict
+from typing import Final
+
+from ..deal import Deal
+from ..game import Game
+from ..store import Conflict, GameRow, Store, StoreError, now_ms
+from .play import Session
+
+#: Sessions kept in memory; the oldest untouched one goes first (it is still in the database).
+MAX_CACHED: Final = 2_000
+COOKIE: Final = "pyramid_player"
+COOKIE_MAX_AGE: Final = 5 * 365 * 24 * 3600
+
+
+class GameNotFound(LookupError):
+    """No game with that id belongs to this player (the two are not told apart)."""
+
+
+class GameConflict(RuntimeError):
+    """The game moved on since the version the action was meant for."""
+
+
+class Games:
+    """Sessions over the store."""
+
+    def __init__(self, store: Store, limit: int = MAX_CACHED) -> None:
+        self.store = store
+        self.limit = limit
+        self._cache: OrderedDict[str, Session] = OrderedDict()
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    # --- players ----------------------------------------------------------------------------------
+
+    def sign(self, player_id: str) -> str:
+        """The cookie value for a player: the id and its signature."""
+        mac = hmac.new(self.store.secret.encode(), player_id.encode(), hashlib.sha256).hexdigest()[:32]
+        return f"{player_id}.{mac}"
+
+    def player_of(self, cookie: str | None) -> str | None:
+        """The player a cookie names, if its signature holds and the player exists."""
+        if not cookie or "." not in cookie:
+            return None
+        player_id = cookie.rsplit(".", 1)[0]
+        if not hmac.compare_digest(self.sign(player_id), cookie):
+            return None
+        return player_id if self.store.player(player_id) is not None else None
+
+    # --- games ------------------------------------------------------------------------------------
+
+    def lock(self, game_id: str) -> threading.Lock:
+        """The lock serialising one game's actions in this process."""
+        with self._guard:
+            return self._locks.setdefault(game_id, threading.Lock())
+
+    def create(self, deal: Deal, player_id: str) -> Session:
+        """Start and record a new game."""
+        session = Session(Game(deal), player_id=player_id)
+        session.started = time.time()
+        self.store.create_game(GameRow(
+            id=session.id, player_id=player_id, rules=str(deal.rules), preset=deal.rules.preset,
+            difficulty=deal.difficulty, code=deal.code, deal=deal.notation, started_ms=int(session.started * 1000),
+            ended_ms=None, result=None, moves=0, undos=0, hints=0, pyramid_removed=0, version=0))
+        self._keep(session)
+        return session
+
+    def _keep(self, session: Session) -> None:
+        with self._guard:
+            self._cache[session.id] = session
+            self._cache.move_to_end(session.id)
+            while len(self._cache) > self.limit:
+                old, _ = self._cache.popitem(last=False)
+                self._locks.pop(old, None)
+
+    def drop(self, game_id: str) -> None:
+        """Forget the cached session (the database stays the truth)."""
+        with self._guard:
+            self._cache.pop(game_id, None)
+
+    def load(self, game_id: str, player_id: str | None, steps: int | None = None) -> Session:
+        """The player's game, up to date with the database (or after its first ``steps`` actions).
+        Call with the game's lock held."""
+        row = self.store.game(game_id)
+        if row is None or player_id is None or row.player_id != player_id:
+            raise GameNotFound(game_id)
+        if steps is None:
+            with self._guard:
+                cached = self._cache.get(game_id)
+            if cached is not None and cached.version == row.version:
+                return cached
+        session = rebuild(row, self.store, steps)
+        if steps is None:
+            self._keep(session)
+        return session
+
+    def act(self, session: Session, kind: str, arg: str | None) -> dict[str, object]:
+        """Apply an action and record it before returning its event.  Call with the game's lock held.
+        Raises IllegalMoveError (nothing changed, nothing written), GameConflict or StoreError (the
+        session is dropped; nothing was written)."""
+        before = session.version
+        event = session.apply(kind, arg)
+        session.after_action()
+        try:
+            self.store.record(session.id, before, kind, arg, session.summary())
+        except Conflict:
+            self.drop(session.id)
+            raise GameConflict(session.id) from None
+        except StoreError:
+            self.drop(session.id)
+            raise
+        return event
+
+
+def rebuild(row: GameRow, store: Store, steps: int | None = None) -> Session:
+    """A session rebuilt from its record: the deal, then every action (or the first ``steps``)."""
+    session = Session(Game(Deal.from_code(row.code)), id=row.id, player_id=row.player_id)
+    session.started = row.started_ms / 1000
+    recorded = store.actions(row.id)
+    if steps is not None:
+        recorded = recorded[:max(0, steps)]
+    session.replay([(a.kind, a.arg) for a in recorded])
+    if session.over:
+        ended = row.ended_ms if steps is None or steps >= row.version else (recorded[-1].at_ms if recorded else None)
+        session.finished = (ended or now_ms()) / 1000
+    return session

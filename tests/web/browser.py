@@ -1,0 +1,40 @@
+"""What the browser tests share: Chromium's flags, viewport sizes, fresh contexts that record page
+errors, screenshots saved as test artefacts, and where axe-core is installed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, BrowserContext, Page
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+AXE = ROOT / ".cache" / "npm" / "node_modules" / "axe-core" / "axe.min.js"
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+#: Flags for a headless Chromium in a closed network, as root (see the env notes in the README).
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+DESKTOP = {"viewport": {"width": 1280, "height": 860}}
+
+
+class Errors(list[str]):
+    """Errors the page reported (uncaught exceptions, console errors)."""
+
+
+def open_context(browser: Browser, **options: Any) -> tuple[BrowserContext, Errors]:
+    """A fresh context (its own storage, like a new browser profile) that records page errors."""
+    context = browser.new_context(locale="ja-JP", **options)
+    errors = Errors()
+    context.on("weberror", lambda error: errors.append(str(error.error)))
+    context.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    return context, errors
+
+
+def screenshot(page: Page, name: str) -> Path:
+    """Save a full-page screenshot under test-artifacts/screenshots/ and return its path."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path

@@ -1,0 +1,120 @@
+"""The records in the browser: the result screen's figures and leaderboard from the server, the
+records dialog (statistics, resuming an unfinished game, replaying a finished one move by move, the
+display name), resigning, and a reload that resumes the game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from browser import Errors, screenshot
+from pages import GamePage
+from playwright.sync_api import Page
+
+from pyramid_solitaire import Deal
+from pyramid_solitaire.solver import solve
+
+CODE = "CL1-N-AAAAAAD"
+
+
+def solution(code: str = CODE) -> list[str]:
+    result = solve(Deal.from_code(code), time_limit=30)
+    assert result.solution is not None
+    return [str(m) for m in result.solution]
+
+
+def won_through_the_api(page: Page, server: str, code: str = CODE) -> dict[str, Any]:
+    """Play ``code`` to a win with the page's own cookie (as if in another tab)."""
+    game: dict[str, Any] = page.request.post(f"{server}/api/games", data={"code": code}).json()["game"]
+    for move in solution(code):
+        assert page.request.post(f"{server}/api/games/{game['id']}/move", data={"move": move}).ok
+    return game
+
+
+def test_the_result_screen_shows_the_servers_figures_and_the_leaderboard(desktop: tuple[Page, Errors],
+                                                                         server: str) -> None:
+    page, errors = desktop
+    game = GamePage(page, server).open(f"/play/{CODE}")
+    page.click("#btn-records")
+    page.fill("#records-name", "テスト太郎")
+    page.click("#records-save-name")
+    page.wait_for_function("() => document.getElementById('live').textContent.includes('表示名')")
+    page.click("#records-close")
+    for move in solution():
+        game.tap_stock() if move in ("draw", "recycle") else [game.tap(card) for card in move.split("+")]
+    page.locator("#dlg-result").wait_for(state="visible")
+    stats = game.text("#result-stats")
+    assert "プレイ数\n1" in stats and "勝率\n100%" in stats
+    leaderboard = page.locator("#result-leaderboard li")
+    assert leaderboard.count() >= 1
+    mine = page.locator("#result-leaderboard li.you")
+    assert mine.count() == 1 and mine.inner_text().startswith("テスト太郎 — ")
+    screenshot(page, "result-leaderboard")
+    assert list(errors) == []
+
+
+def test_the_records_dialog_resumes_and_replays_games(desktop: tuple[Page, Errors], server: str) -> None:
+    page, errors = desktop
+    game = GamePage(page, server).open("/play/CL1-R-AAAAAAB")
+    game.tap_stock()
+    unfinished_id = page.evaluate("() => document.body.dataset.game")
+    finished = won_through_the_api(page, server)
+    GamePage(page, server).open("/play/PY1-R-AAAAAAC")  # something else on screen
+
+    page.click("#btn-records")
+    dialog = page.locator("#dlg-records")
+    dialog.wait_for(state="visible")
+    rows = page.locator("#records-stats-body tr")
+    assert rows.count() == 1 and rows.first.inner_text().split("\t")[:3] == ["classic · ふつう", "1", "1"]
+    screenshot(page, "records")
+    page.click(f'#records-unfinished button[data-game="{unfinished_id}"]')
+    page.wait_for_function("id => document.body.dataset.game === id", arg=unfinished_id)
+    assert game.text("#deal-link") == "CL1-R-AAAAAAB" and game.text("#moves") == "1"
+
+    page.click("#btn-records")
+    page.click(f'#records-finished button[data-game="{finished["id"]}"]')
+    page.locator("#replay-bar").wait_for(state="visible")
+    steps = len(solution())
+    page.wait_for_function("() => document.getElementById('replay-label').textContent !== ''")
+    assert game.text("#replay-label") == f"再生中 0 / {steps}"
+    assert game.text("#moves") == "0"
+    page.click("#replay-next")
+    page.click("#replay-next")
+    page.wait_for_function("() => document.getElementById('replay-label').textContent.startsWith('再生中 2 ')")
+    assert game.text("#moves") == "2"
+    before = game.answered()
+    page.click("#pyramid .card.usable >> nth=0")  # a replay cannot be played
+    page.wait_for_timeout(200)
+    assert game.answered() == before
+    page.click("#replay-last")
+    page.wait_for_function(f"() => document.getElementById('replay-label').textContent === '再生中 {steps} / {steps}'")
+    assert page.locator("#pyramid .card").count() == 0  # the pyramid cleared
+    page.click("#replay-close")
+    page.wait_for_function("id => document.body.dataset.game === id", arg=unfinished_id)
+    assert page.is_hidden("#replay-bar")
+    assert list(errors) == []
+
+
+def test_resigning_ends_the_game_as_a_loss(desktop: tuple[Page, Errors], server: str) -> None:
+    page, errors = desktop
+    game = GamePage(page, server).open("/play/CL1-R-AAAAAAB")
+    page.once("dialog", lambda dialog: dialog.accept())
+    game.button("btn-resign")
+    page.locator("#dlg-result").wait_for(state="visible")
+    assert game.text("#result-title") == "ゲーム終了 — 投了しました"
+    assert "勝率\n0%" in game.text("#result-stats")
+    page.click("#dlg-result button[value=close]")
+    assert page.is_disabled("#btn-resign") and page.is_disabled("#btn-hint")
+    assert list(errors) == []
+
+
+def test_a_reload_resumes_the_game_where_it_was(desktop: tuple[Page, Errors], server: str) -> None:
+    page, errors = desktop
+    game = GamePage(page, server).open("/play/CL1-R-AAAAAAB")
+    game.tap_stock()
+    game.tap_stock()
+    cards = game.pyramid_cards()
+    waste = game.waste_top()
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert game.text("#moves") == "2" and game.waste_top() == waste and game.pyramid_cards() == cards
+    assert list(errors) == []

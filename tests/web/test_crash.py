@@ -1,0 +1,164 @@
+"""The app as separate processes: killed with SIGKILL in the middle of a burst of actions and
+restarted, every answered action is there and nothing is half-written; two app processes on one
+PostgreSQL database serve the same player, and two taps racing on one game have exactly one winner."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from pg_server import PostgresServer
+from pyramid_solitaire import Deal, Game
+from pyramid_solitaire.solver import solve
+
+CODE = "CL1-N-AAAAAAD"
+START_SECONDS = 30
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def app_process(db: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``pyramid-solitaire serve`` as its own process; yields its URL and the process."""
+    port = _free_port()
+    process = subprocess.Popen([sys.executable, "-m", "pyramid_solitaire.cli", "serve", "--no-browser",
+                                "--port", str(port), "--db", db], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + START_SECONDS
+    while True:
+        try:
+            if httpx.get(f"{url}/api/rules", timeout=1).status_code == 200:
+                break
+        except httpx.TransportError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            raise AssertionError(f"the app did not start: {process.stderr.read().decode() if process.stderr else ''}")
+        time.sleep(0.1)
+    try:
+        yield url, process
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            process.wait(timeout=10)
+
+
+def moves_of(code: str) -> list[str]:
+    """A long legal line: the solver's solution (every move of it is answered)."""
+    result = solve(Deal.from_code(code), time_limit=30)
+    assert result.solution is not None
+    return [str(m) for m in result.solution]
+
+
+def test_a_killed_server_keeps_every_answered_action_and_the_game_resumes(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    moves = moves_of(CODE)
+    acked: list[tuple[int, str]] = []
+    with app_process(db) as (url, process):
+        client = httpx.Client(base_url=url, timeout=10)
+        game = client.post("/api/games", json={"code": CODE}).json()["game"]
+        cookie = client.cookies["pyramid_player"]
+
+        def burst() -> None:
+            for index, move in enumerate(moves):
+                try:
+                    answer = client.post(f"/api/games/{game['id']}/move", json={"move": move},
+                                         params={"version": index})
+                except httpx.TransportError:
+                    return  # the server died under us: this one was never answered
+                assert answer.status_code == 200, answer.text
+                acked.append((answer.json()["game"]["version"], move))
+
+        player = threading.Thread(target=burst)
+        player.start()
+        while len(acked) < len(moves) // 2:
+            time.sleep(0.002)
+        os.kill(process.pid, signal.SIGKILL)  # in the middle of the burst
+        player.join(timeout=30)
+        process.wait(timeout=10)
+    assert 0 < len(acked) < len(moves)
+
+    with app_process(db) as (url, _):
+        client = httpx.Client(base_url=url, timeout=10, cookies={"pyramid_player": cookie})
+        state = client.get(f"/api/games/{game['id']}").json()["game"]
+        recorded = client.get("/api/me/export").json()["games"][0]["actions"]
+        # every answered action is there, in order; at most the one in flight was written besides
+        assert [arg for _, arg, _ in recorded[:len(acked)]] == [move for _, move in acked]
+        assert len(acked) <= len(recorded) <= len(acked) + 1
+        assert state["version"] == len(recorded)  # nothing half-written: the game row matches its actions
+        replayed = Game(Deal.from_code(CODE))
+        for move in moves[:len(recorded)]:
+            replayed.push(move)
+        assert state["moves"] == replayed.moves
+        # and the game goes on from there to the end
+        for index in range(len(recorded), len(moves)):
+            answer = client.post(f"/api/games/{game['id']}/move", json={"move": moves[index]},
+                                 params={"version": index})
+            assert answer.status_code == 200, answer.text
+        assert answer.json()["game"]["status"] == "won"
+
+
+def test_two_app_processes_on_postgresql_race_taps_with_one_winner(postgres: PostgresServer) -> None:
+    db = postgres.create_database("race")
+    with app_process(db) as (first, _), app_process(db) as (second, _):
+        one = httpx.Client(base_url=first, timeout=10)
+        game = one.post("/api/games", json={"code": CODE}).json()["game"]
+        two = httpx.Client(base_url=second, timeout=10, cookies=dict(one.cookies))
+        outcomes: list[list[int]] = []
+        for version in range(12):
+            answers: list[Any] = [None, None]
+            gate = threading.Barrier(2)
+
+            def tap(slot: int, client: httpx.Client, version: int = version, gate: threading.Barrier = gate,
+                    answers: list[Any] = answers) -> None:
+                gate.wait()
+                answers[slot] = client.post(f"/api/games/{game['id']}/stock", params={"version": version})
+
+            threads = [threading.Thread(target=tap, args=(0, one)), threading.Thread(target=tap, args=(1, two))]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            codes = sorted(a.status_code for a in answers)
+            outcomes.append(codes)
+            assert codes == [200, 409], [a.text for a in answers]
+            loser = next(a for a in answers if a.status_code == 409)
+            assert loser.json()["code"] == "conflict"
+        state = two.get(f"/api/games/{game['id']}").json()["game"]
+        assert state["version"] == 12 and state["moves"] == 12  # no action lost, none doubled
+        assert one.get(f"/api/games/{game['id']}").json()["game"]["stock"] == state["stock"]
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_a_bad_or_unreachable_database_stops_the_app_with_one_line(kind: str, tmp_path: Path) -> None:
+    if kind == "sqlite":
+        blocker = tmp_path / "file"
+        blocker.write_text("not a folder")
+        db = f"sqlite:///{blocker / 'games.sqlite3'}"
+        says = "cannot create the folder"
+    else:
+        db = f"postgresql://postgres@127.0.0.1:{_free_port()}/games"
+        says = "cannot use the database"
+    result = subprocess.run([sys.executable, "-m", "pyramid_solitaire.cli", "serve", "--no-browser", "--db", db],
+                            capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and says in lines[0], result.stderr
+    assert "Traceback" not in result.stderr

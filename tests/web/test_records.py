@@ -1,0 +1,223 @@
+"""Players' records through the API, on SQLite and on PostgreSQL: games survive a restart, players
+cannot touch each other's games, stale actions are conflicts, statistics and leaderboards come from
+the recorded games, export/import round-trips, and a database that goes away loses nothing."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from pyramid_solitaire import Deal
+from pyramid_solitaire.solver import solve
+from pyramid_solitaire.store import Store
+from pyramid_solitaire.web.app import create_app
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+Json = dict[str, Any]
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    with TestClient(create_app(db_url)) as test_client:
+        yield test_client
+
+
+def start(client: TestClient, **body: Any) -> Json:
+    answer = client.post("/api/games", json=body)
+    assert answer.status_code == 201, answer.text
+    game: Json = answer.json()["game"]
+    return game
+
+
+def post(client: TestClient, game: Json, path: str, body: Any = None, **params: Any) -> Any:
+    return client.post(f"/api/games/{game['id']}/{path}", json=body, params=params)
+
+
+def winning_moves(code: str) -> list[str]:
+    result = solve(Deal.from_code(code), time_limit=30)
+    assert result.solution is not None
+    return [str(m) for m in result.solution]
+
+
+WON_CODE = "CL1-N-AAAAAAD"
+
+
+def win(client: TestClient, code: str = WON_CODE) -> Json:
+    game = start(client, code=code)
+    for move in winning_moves(code):
+        answer = post(client, game, "move", {"move": move})
+        assert answer.status_code == 200, answer.text
+    final: Json = answer.json()["game"]
+    assert final["status"] == "won"
+    return final
+
+
+def test_a_game_resumes_after_a_restart_at_the_last_answered_action(db_url: str) -> None:
+    first = TestClient(create_app(db_url))
+    game = start(first, code=WON_CODE)
+    moves = winning_moves(WON_CODE)[:6]
+    for move in moves:
+        assert post(first, game, "move", {"move": move}).status_code == 200
+    post(first, game, "tap", {"card": "Kh"})  # a selection (or refusal) is part of the state too
+    before = first.get(f"/api/games/{game['id']}").json()["game"]
+    cookies = dict(first.cookies)
+    first.close()
+
+    restarted = TestClient(create_app(db_url), cookies=cookies)  # a new process on the same database
+    after = restarted.get(f"/api/games/{game['id']}").json()["game"]
+    for key in ("pyramid", "stock", "waste", "drawn", "selected", "partners", "moves", "undos", "version", "usable"):
+        assert after[key] == before[key], key
+    listed = restarted.get("/api/me").json()["unfinished"]
+    assert [g["id"] for g in listed] == [game["id"]]
+    assert post(restarted, game, "undo", version=after["version"]).status_code == 200
+    restarted.close()
+
+
+def test_another_browser_cannot_read_or_change_a_game_by_its_id(client: TestClient, db_url: str) -> None:
+    game = start(client, code=WON_CODE)
+    stranger = TestClient(client.app)
+    start(stranger, code=WON_CODE)  # a player of its own
+    for answer in (stranger.get(f"/api/games/{game['id']}"), post(stranger, game, "stock"),
+                   post(stranger, game, "move", {"move": "draw"}), stranger.get(f"/api/games/{game['id']}/replay")):
+        assert answer.status_code == 404
+        assert answer.json()["code"] == "unknown-game"
+    forged = TestClient(client.app, cookies={"pyramid_player": client.cookies["pyramid_player"][:-4] + "abcd"})
+    assert forged.get(f"/api/games/{game['id']}").status_code == 404
+    assert client.get(f"/api/games/{game['id']}").json()["game"]["version"] == 0  # untouched
+
+
+def test_an_action_for_a_version_already_passed_is_a_conflict_and_changes_nothing(client: TestClient) -> None:
+    game = start(client, code=WON_CODE)
+    assert post(client, game, "stock", version=0).status_code == 200
+    stale = post(client, game, "stock", version=0)  # a second tap sent before the first answer arrived
+    assert stale.status_code == 409
+    assert stale.json()["code"] == "conflict"
+    state = client.get(f"/api/games/{game['id']}").json()["game"]
+    assert state["version"] == 1 and state["moves"] == 1
+
+
+def test_two_app_processes_on_one_database_serve_one_player(db_url: str) -> None:
+    one = TestClient(create_app(db_url))
+    game = start(one, code=WON_CODE)
+    two = TestClient(create_app(db_url), cookies=dict(one.cookies))
+    moves = winning_moves(WON_CODE)
+    for index, move in enumerate(moves):
+        server = one if index % 2 == 0 else two  # a load balancer alternating
+        answer = post(server, game, "move", {"move": move}, version=index)
+        assert answer.status_code == 200, answer.text
+    assert two.get(f"/api/games/{game['id']}").json()["game"]["status"] == "won"
+    assert one.get(f"/api/games/{game['id']}").json()["game"]["version"] == len(moves)
+    one.close()
+    two.close()
+
+
+def test_statistics_and_the_result_screen_come_from_the_recorded_games(client: TestClient) -> None:
+    won = win(client)
+    assert won["result"]["stats"]["played"] == 1 and won["result"]["stats"]["won"] == 1
+    lost = start(client, code=WON_CODE)
+    resigned = post(client, lost, "resign").json()["game"]
+    assert resigned["status"] == "resigned" and resigned["result"]["won"] is False
+    stats = resigned["result"]["stats"]
+    assert (stats["played"], stats["won"], stats["streak"], stats["best_streak"]) == (2, 1, 0, 1)
+    listed = client.get("/api/stats").json()["stats"]
+    assert [(s["rules"], s["difficulty"], s["played"], s["win_rate"]) for s in listed] == [("classic", "N", 2, 0.5)]
+    assert post(client, resigned, "stock").json()["event"]["code"] == "game-over"
+    assert client.post("/api/stats/reset").status_code == 200
+    assert client.get("/api/stats").json()["stats"] == []
+    assert len(client.get("/api/me").json()["finished"]) == 2  # the games stay, for replays
+
+
+def test_the_leaderboard_ranks_every_player_of_a_code(client: TestClient) -> None:
+    rival = TestClient(client.app)
+    rival.put("/api/me", json={"name": "x"})  # no player yet: refused, nothing made
+    win(rival)
+    assert rival.put("/api/me", json={"name": "  <b>Hana</b>  "}).json() == {"player": {"name": "<b>Hana</b>"}}
+    mine = win(client)
+    board = mine["result"]["leaderboard"]
+    assert len(board) == 2 and sorted(e["you"] for e in board) == [False, True]
+    assert {e["name"] for e in board} == {"<b>Hana</b>", None}  # text, escaped by the page when shown
+    assert [e["rank"] for e in board] == [1, 2]
+    assert board == client.get(f"/api/leaderboard/{WON_CODE}").json()["entries"]
+
+
+def test_a_finished_game_replays_move_by_move(client: TestClient) -> None:
+    final = win(client)
+    steps = final["version"]
+    first = client.get(f"/api/games/{final['id']}/replay", params={"step": 0}).json()
+    assert first["steps"] == steps and first["game"]["moves"] == 0
+    middle = client.get(f"/api/games/{final['id']}/replay", params={"step": 3}).json()["game"]
+    assert middle["moves"] == 3
+    last = client.get(f"/api/games/{final['id']}/replay", params={"step": steps}).json()["game"]
+    assert last["status"] == "won"
+
+
+def test_export_and_import_round_trip_and_a_bad_file_adds_nothing(client: TestClient, db_url: str) -> None:
+    win(client)
+    start(client, code="PY1-R-AAAAAAC")
+    exported = client.get("/api/me/export")
+    assert exported.status_code == 200
+    data = exported.json()
+    assert data["format"] == "pyramid-solitaire-records" and len(data["games"]) == 2
+
+    other = TestClient(client.app)
+    start(other, code="CL1-R-AAAAAAB")
+    assert other.post("/api/me/import", json=data).json() == {"imported": 2}
+    mine = other.get("/api/me").json()
+    assert len(mine["finished"]) == 1 and len(mine["unfinished"]) == 2
+    assert other.get("/api/stats").json()["stats"][0]["won"] == 1
+
+    tampered = {**data, "games": [dict(g) for g in data["games"]]}
+    tampered["games"][1]["actions"] = [*tampered["games"][1]["actions"], ["move", "Kc", 1]]
+    tampered["games"][0]["result"] = "lost"
+    answer = other.post("/api/me/import", json=tampered)
+    assert answer.status_code == 400 and answer.json()["code"] == "bad-import"
+    assert "game 1" in answer.json()["message"]
+    assert len(other.get("/api/me").json()["finished"]) == 1  # nothing added
+
+
+@pytest.mark.parametrize("broken", [
+    {"format": "something-else"},
+    {"format": "pyramid-solitaire-records", "version": 9, "games": []},
+    {"format": "pyramid-solitaire-records", "version": 1, "games": [{"code": "CL1-Q-AAAAAAB"}]},
+    {"format": "pyramid-solitaire-records", "version": 1, "games": [
+        {"code": "CL1-N-AAAAAAB", "rules": "classic", "difficulty": "N", "started_ms": 1, "ended_ms": None,
+         "result": None, "actions": [["move", "Xx+Yy", 2]]}]},
+    [1, 2, 3],
+])
+def test_malformed_records_are_refused_with_the_reason(client: TestClient, broken: Any) -> None:
+    start(client, code=WON_CODE)
+    answer = client.post("/api/me/import", json=broken)
+    assert answer.status_code == 400
+    body = answer.json()
+    assert set(body) == {"code", "message", "details"} and body["code"] == "bad-import"
+    assert body["message"].startswith("読み込めない記録です：")
+
+
+def test_a_database_that_goes_away_mid_game_loses_nothing() -> None:
+    from pg_server import PostgresServer
+
+    server = PostgresServer()
+    server.start()
+    try:
+        url = server.create_database("records")
+        client = TestClient(create_app(Store(url)))
+        game = start(client, code=WON_CODE)
+        moves = winning_moves(WON_CODE)
+        assert post(client, game, "move", {"move": moves[0]}).status_code == 200
+        server.stop_server()
+        down = post(client, game, "move", {"move": moves[1]})
+        assert down.status_code == 503
+        assert down.json()["code"] == "store-unavailable"
+        assert "保存されていません" in down.json()["message"]
+        server.start_server()
+        state = client.get(f"/api/games/{game['id']}").json()["game"]
+        assert state["version"] == 1 and state["moves"] == 1  # the refused action is not half there
+        assert post(client, game, "move", {"move": moves[1]}, version=1).status_code == 200
+    finally:
+        server.stop()

@@ -1,0 +1,77 @@
+"""``pyramid-solitaire stats``: the same numbers as the page, export, import and reset, from the terminal."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+
+import pytest
+
+from pyramid_solitaire import Deal
+from pyramid_solitaire.cli import main
+from pyramid_solitaire.solver import solve
+from pyramid_solitaire.web.app import create_app
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+CODE = "CL1-N-AAAAAAD"
+
+
+def played(db: str) -> TestClient:
+    """One player who won CODE and resigned another game, through the web app."""
+    client = TestClient(create_app(db))
+    game = client.post("/api/games", json={"code": CODE}).json()["game"]
+    solution = solve(Deal.from_code(CODE), time_limit=30).solution
+    assert solution is not None
+    for move in solution:
+        client.post(f"/api/games/{game['id']}/move", json={"move": str(move)})
+    other = client.post("/api/games", json={"code": "CL1-R-AAAAAAB"}).json()["game"]
+    client.post(f"/api/games/{other['id']}/resign")
+    return client
+
+
+def test_stats_prints_what_the_page_shows(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    client = played(db)
+    page = client.get("/api/stats").json()["stats"]
+    assert main(["stats", "--db", db, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == page
+    assert main(["--lang", "en", "stats", "--db", db]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[0].split()[:4] == ["rules", "diff", "played", "won"]
+    rows = [row.split()[:5] for row in table[1:]]
+    assert rows == [["classic", "N", "1", "1", "100%"], ["classic", "R", "1", "0", "0%"]]
+
+
+def test_export_import_and_reset(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    played(db)
+    exported = tmp_path / "records.json"
+    assert main(["stats", "--db", db, "--export", str(exported), "--json"]) == 0
+    capsys.readouterr()
+    assert len(json.loads(exported.read_text(encoding="utf-8"))["games"]) == 2
+    other = f"sqlite:///{tmp_path / 'other.sqlite3'}"
+    newcomer = TestClient(create_app(other))
+    newcomer.post("/api/games", json={"code": CODE})
+    assert main(["stats", "--db", other, "--import", str(exported), "--json"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "imported 2 games"
+    assert [s["played"] for s in json.loads(out[1])] == [1, 1]
+    assert main(["stats", "--db", other, "--reset", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == []
+
+
+def test_bad_input_exits_2_with_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    played(db)
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": "pyramid-solitaire-records", "version": 1, "games": [{"code": "nope"}]}')
+    for argv, says in ((["--import", str(broken)], "game 1: bad deal code 'nope'"),
+                       (["--import", str(tmp_path / "missing.json")], "cannot read"),
+                       (["--player", "nobody"], "no player 'nobody'")):
+        assert main(["stats", "--db", db, *argv]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and says in err[0], err
