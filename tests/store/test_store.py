@@ -10,7 +10,7 @@ from sqlalchemy import create_engine, select
 from sqlalchemy.exc import IntegrityError
 
 from pyramid_solitaire.store import Action, Conflict, GameRow, Store, StoreError
-from pyramid_solitaire.store.schema import LATEST, actions, current_version, games
+from pyramid_solitaire.store.schema import LATEST, actions, current_version, games, schema_version
 from pyramid_solitaire.store.stats import compute, stats_for
 
 
@@ -142,3 +142,13 @@ def test_a_database_that_cannot_be_used_is_named_with_the_problem(url: str, says
         Store(url)
     assert says in str(info.value)
     assert "hidden" not in str(info.value)
+
+
+def test_a_database_from_a_newer_program_is_refused_by_name(db_url: str) -> None:
+    Store(db_url).close()
+    engine = create_engine(Store(db_url).engine.url)
+    with engine.begin() as connection:
+        connection.execute(schema_version.update().values(version=LATEST + 1))
+    engine.dispose()
+    with pytest.raises(StoreError, match=f"schema version {LATEST + 1}, newer than this program's {LATEST}"):
+        Store(db_url)

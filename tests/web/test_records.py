@@ -221,3 +221,12 @@ def test_a_database_that_goes_away_mid_game_loses_nothing() -> None:
         assert post(client, game, "move", {"move": moves[1]}, version=1).status_code == 200
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("game_id", ["x" * 5000, "ゲーム", "../../etc/passwd", "1; DROP TABLE games"])
+def test_malformed_game_ids_are_unknown_games(client: TestClient, game_id: str) -> None:
+    start(client, code=WON_CODE)
+    for answer in (client.get(f"/api/games/{game_id}"), client.post(f"/api/games/{game_id}/stock")):
+        assert answer.status_code == 404
+        body = answer.json()
+        assert body["code"] in ("unknown-game", "not-found") and len(body["details"].get("id", "")) <= 64

@@ -24,7 +24,7 @@ from sqlalchemy import Connection, Engine, and_, create_engine, event, func, sel
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError, SQLAlchemyError
 
-from .schema import actions, games, meta, migrate, players
+from .schema import SchemaTooNew, actions, games, meta, migrate, players
 
 #: Results a finished game may have.
 RESULTS: Final = ("won", "lost", "stalemate", "resigned")
@@ -97,6 +97,8 @@ class Store:
             migrate(self.engine)
         except OperationalError as exc:
             raise StoreError(f"cannot use the database {self.shown_url}: {_reason(exc)}") from None
+        except SchemaTooNew as exc:
+            raise StoreError(f"cannot use the database {self.shown_url}: {exc}") from None
         self.secret = self._secret()
 
     def _engine(self, url: str) -> Engine:

@@ -94,6 +94,10 @@ actions = Table(
 )
 
 
+class SchemaTooNew(RuntimeError):
+    """The database was upgraded by a newer version of the program."""
+
+
 def _v1(connection: Connection) -> None:
     """The first schema: every table above."""
     metadata.create_all(connection, tables=[meta, players, games, actions])
@@ -123,7 +127,7 @@ def migrate(engine: Engine) -> int:
             connection.execute(schema_version.insert().values(version=0))
         start = current_version(connection)
         if start > LATEST:
-            raise RuntimeError(f"the database has schema version {start}, newer than this program's {LATEST}")
+            raise SchemaTooNew(f"the database has schema version {start}, newer than this program's {LATEST}")
         for number in range(start, LATEST):
             MIGRATIONS[number](connection)
             connection.execute(schema_version.update().values(version=number + 1))
