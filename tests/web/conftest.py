@@ -22,7 +22,7 @@ from pyramid_solitaire.web.app import create_app
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, Errors, open_context
+from browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, Errors, open_context
 
 
 def _free_port() -> int:
@@ -68,14 +68,6 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
 @pytest.fixture
 def desktop(browser: Browser) -> Iterator[tuple[Page, Errors]]:
     context, errors = open_context(browser, **DESKTOP)
-    page = context.new_page()
-    yield page, errors
-    context.close()
-
-
-@pytest.fixture
-def phone(browser: Browser) -> Iterator[tuple[Page, Errors]]:
-    context, errors = open_context(browser, **PHONE)
     page = context.new_page()
     yield page, errors
     context.close()

@@ -252,33 +252,33 @@ class Session:
 
     def play(self, move: Move) -> dict[str, Any]:
         """Play a move given in notation (raises IllegalMoveError, changing nothing)."""
-        if self.resigned:
-            raise IllegalMoveError(Refusal("game-over"))
+        self._refuse_if_resigned()
         self.game.push(move)
         self._keep_usable_selection()
         return {"kind": "removed" if move.cards else str(move), "move": str(move),
                 "cards": [str(c) for c in move.cards]}
 
-    def undo(self) -> dict[str, Any]:
-        """Undo (raises IllegalMoveError when refused)."""
+    def _refuse_if_resigned(self) -> None:
         if self.resigned:
             raise IllegalMoveError(Refusal("game-over"))
-        move = self.game.undo()
+
+    def _went_back_or_forth(self, kind: str, move: Move) -> dict[str, Any]:
         self.selected = []
-        return {"kind": "undone", "move": str(move), "cards": [str(c) for c in move.cards]}
+        return {"kind": kind, "move": str(move), "cards": [str(c) for c in move.cards]}
+
+    def undo(self) -> dict[str, Any]:
+        """Undo (raises IllegalMoveError when refused)."""
+        self._refuse_if_resigned()
+        return self._went_back_or_forth("undone", self.game.undo())
 
     def redo(self) -> dict[str, Any]:
         """Redo (raises IllegalMoveError when refused)."""
-        if self.resigned:
-            raise IllegalMoveError(Refusal("game-over"))
-        move = self.game.redo()
-        self.selected = []
-        return {"kind": "redone", "move": str(move), "cards": [str(c) for c in move.cards]}
+        self._refuse_if_resigned()
+        return self._went_back_or_forth("redone", self.game.redo())
 
     def rewind(self) -> dict[str, Any]:
         """崩れる前に戻す (raises IllegalMoveError when refused)."""
-        if self.resigned:
-            raise IllegalMoveError(Refusal("game-over"))
+        self._refuse_if_resigned()
         undone = self.game.rewind()
         self.selected = []
         return {"kind": "rewound", "undone": len(undone), "cards": [str(c) for m in undone for c in m.cards]}
