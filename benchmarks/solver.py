@@ -39,6 +39,8 @@ def main() -> int:
     parser.add_argument("--deals", type=int, default=1000, help="deal numbers 0..N-1 of the shuffle")
     parser.add_argument("--start", type=int, default=0)
     parser.add_argument("--limit", type=int, help="only the first N deals of the source")
+    parser.add_argument("--only", help="only these deals: numbers as printed (1-based), comma-separated, "
+                        "or @FILE with numbers separated by white space or commas")
     parser.add_argument("--shortest", action="store_true")
     parser.add_argument("--no-best", action="store_true", help="skip the best-reachable search")
     parser.add_argument("--time-limit", type=float, default=None)
@@ -54,14 +56,20 @@ def main() -> int:
     else:
         deals = [Deal.from_number(n, args.rules) for n in range(args.start, args.start + args.deals)]
         source = f"{args.rules} deals {args.start}..{args.start + args.deals - 1}"
+    numbers = list(range(1, len(deals) + 1))
+    if args.only:
+        text = Path(args.only[1:]).read_text() if args.only.startswith("@") else args.only
+        numbers = [int(word) for word in text.replace(",", " ").split()]
     if args.limit:
-        deals = deals[: args.limit]
+        numbers = numbers[: args.limit]
+    chosen = [(number, deals[number - 1]) for number in numbers]
     out = args.jsonl.open("w") if args.jsonl else None
     seconds: list[float] = []
     nodes: list[int] = []
     won = unknown = mismatches = 0
     started = time.perf_counter()
-    for index, deal in enumerate(deals):
+    for number, deal in chosen:
+        index = number - 1
         result = solve(deal, shortest=args.shortest, time_limit=args.time_limit, best=not args.no_best)
         seconds.append(result.seconds)
         nodes.append(result.nodes)
@@ -71,16 +79,16 @@ def main() -> int:
             want = expected[index]
             if result.winnable != (want > 0) or (args.shortest and result.winnable and result.length != want):
                 mismatches += 1
-                print(f"MISMATCH deal {index + 1}: got {result.winnable} {result.length}, expected {want}")
+                print(f"MISMATCH deal {number}: got {result.winnable} {result.length}, expected {want}")
         if out:
             out.write(json.dumps({"index": index, **result.to_json()}) + "\n")
     total = time.perf_counter() - started
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     kind = "shortest solutions" if args.shortest else "verdicts" + ("" if args.no_best else " + best reachable")
-    print(f"{source}: {kind}, {len(deals)} deals, one process")
+    print(f"{source}: {kind}, {len(chosen)} deals, one process")
     print(f"  winnable {won}, unknown {unknown}, mismatches {mismatches}")
     print(f"  per deal: median {statistics.median(seconds):.3f} s, p90 {percentile(seconds, 0.9):.3f} s, "
-          f"max {max(seconds):.3f} s (deal {seconds.index(max(seconds)) + 1})")
+          f"max {max(seconds):.3f} s (deal {numbers[seconds.index(max(seconds))]})")
     print(f"  positions: median {int(statistics.median(nodes))}, p90 {percentile([float(n) for n in nodes], 0.9):.0f}, "
           f"max {max(nodes)}")
     print(f"  total {total:.1f} s, peak memory {peak_mb:.0f} MB")

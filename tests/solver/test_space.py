@@ -43,6 +43,13 @@ def test_fast_successors_are_exactly_the_legal_actions(rules: str) -> None:
             # an exposed pyramid king is taken at once: it must be one of the legal actions
             assert got[0] in expected
             continue
+        pos = fast.unpack(state)
+        above = pos.stock >> pos.ptr
+        if fast.stock_top_usable and above:
+            top = fast.P + pos.ptr + (above & -above).bit_length() - 1
+            if fast.values[top] == fast.lone:
+                # a king on top of a usable stock is not drawn when steps count (removing it is better)
+                expected = {(a, s) for a, s in expected if a != "draw"}
         assert set(got) == expected, (rules, fast.unpack(state))
         assert len(got) == len(expected), "no action may be generated twice"
 

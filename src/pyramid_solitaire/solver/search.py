@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..table import Action
-from .space import SearchSpace
+from .space import REC_BITS, SearchSpace
 
 CHECK_EVERY = 512
 
@@ -51,11 +51,22 @@ Visit = Callable[[Action, int, list[Action]], int]
 
 def _depth_first(space: SearchSpace, start: int, counter: Counter, visit: Visit) -> list[Action] | None:
     """Depth-first search from ``start``, each position expanded once.  ``visit(action, state, path)``
-    judges each new position: EXPAND it, CUT it, or FOUND (stop: the line to it is returned)."""
+    judges each new position: EXPAND it, CUT it, or FOUND (stop: the line to it is returned).
+
+    With a limited number of passes, a position is skipped when the same position with fewer recycles
+    done was seen: that one can make every move this one can, and the same again after each, so it
+    reaches all this one reaches; it has been or will be searched in full, or it was cut, and both
+    cuts (the relaxed game, the best line found) depend only on the cards left and the best line so
+    far, which never gets worse."""
     start = space.canonical(start)
     seen: set[int] = {start}
     path: list[Action] = []
-    stack = [iter(space.successors(start))]
+    successors = space.successors
+    stack = [iter(successors(start))]
+    tick = counter.tick
+    rec_shift = space.rec_shift
+    rec_mask = (1 << REC_BITS) - 1 if space.max_recycles is not None else 0
+    rec_one = 1 << rec_shift
     while stack:
         step = next(stack[-1], None)
         if step is None:
@@ -66,15 +77,24 @@ def _depth_first(space: SearchSpace, start: int, counter: Counter, visit: Visit)
         action, state = step
         if state in seen:
             continue
+        recycles = state >> rec_shift & rec_mask
+        if recycles:
+            # skipped if the same position with fewer recycles done was seen (see above)
+            fewer = state
+            while recycles and fewer - rec_one not in seen:
+                fewer -= rec_one
+                recycles -= 1
+            if recycles:
+                continue
         seen.add(state)
-        counter.tick()
+        tick()
         verdict = visit(action, state, path)
         if verdict == FOUND:
             return [*path, action]
         if verdict == CUT:
             continue
         path.append(action)
-        stack.append(iter(space.successors(state)))
+        stack.append(iter(successors(state)))
     return None
 
 

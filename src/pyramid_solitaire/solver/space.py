@@ -13,7 +13,7 @@ random positions of every preset, so the fast path and the rules cannot drift ap
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from ..table import DRAW_ACTION, PAIR, RECYCLE_ACTION, TRIPLE, Action, Position, Table
 
@@ -24,6 +24,8 @@ COUNT_BITS: Final = 4
 COUNT_MASK: Final = (1 << COUNT_BITS) - 1
 MAX_VALUE: Final = 16
 UNREACHABLE: Final = 1 << 20
+#: entries each sweep memo of SearchSpace.steps_bound holds at most before it is emptied
+SWEEP_CACHE: Final = 400_000
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,21 @@ class PyramidShape:
     by_need: dict[int, tuple[int, ...]]
 
 
+class PyramidSteps(NamedTuple):
+    """What :meth:`SearchSpace._pyramid_steps` knows about one pyramid shape."""
+
+    #: removal steps the pyramid needs at least
+    total: int
+    #: value → stock cards of that value the pyramid must use at least
+    deficits: dict[int, int]
+    #: by value: stock cards of that value whose use with a pyramid card the total already counts
+    free: list[int]
+    #: by value: pairs formed inside the pyramid that using stock cards instead may break
+    cap: list[int]
+    #: the same number for every shape with the same deficits, free and cap (a memo key)
+    ident: int
+
+
 class SearchSpace:
     """Successors, keys, dead-card pruning and bounds for one deal (see the module docstring)."""
 
@@ -50,6 +67,7 @@ class SearchSpace:
         self.S = table.stock_size
         self.pyramid_full = (1 << self.P) - 1
         self.values = table.values
+        self.stock_values = table.values[self.P:self.P + self.S]
         self.target = rules.target
         self.lone = rules.target if rules.lone_kings else -1
         #: ``generic`` asks Table.actions for every position instead (slow; the tests compare the two).
@@ -73,7 +91,11 @@ class SearchSpace:
         # stock value counts: 4 bits per value, summed from per-byte tables of the stock mask
         self._count_tables = self._stock_count_tables()
         self._relaxed: dict[int, int] = {}
-        self._steps: dict[int, tuple[int, dict[int, int], dict[int, int]]] = {}
+        self._hopeless: dict[int, bool] = {}
+        self._steps: dict[int, PyramidSteps] = {}
+        self._step_idents: dict[tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]], int] = {}
+        self._ahead_sweeps: dict[int, tuple[dict[int, list[int]], int]] = {}
+        self._waste_sweeps: dict[int, dict[int, list[int]]] = {}
 
     # --- keys ----------------------------------------------------------------------------------------
 
@@ -142,14 +164,18 @@ class SearchSpace:
 
         An exposed pyramid king is taken at once (the only successor): it must go some time, it uses no
         other card, and taking it earlier only widens the choice.  When only the verdict matters
-        (``shortest`` false) a usable stock-side king is also taken at once, for the same reason."""
+        (``shortest`` false) a usable stock-side king is also taken at once, for the same reason.
+
+        For the shortest solution, a king on top of a stock whose top is usable (msc) is not drawn:
+        any line after the draw can be played after removing the king instead, leaving out its steps
+        that touch the king (removing it, drawing it again), so it is no longer."""
         pyramid = state & self.pyramid_full
         if not self.fast:
             return self._generic_successors(state)
         stock = state >> self.stock_shift & self.stock_mask
         if not pyramid and (not self.strict or not stock):
             return []
-        shape = self.shape(pyramid)
+        shape = self._shapes.get(pyramid) or self.shape(pyramid)
         if shape.king is not None:
             return [(shape.king, state & ~(1 << shape.king[0]))]
         ptr = state >> self.ptr_shift & ((1 << PTR_BITS) - 1)
@@ -171,32 +197,40 @@ class SearchSpace:
         shift = self.stock_shift
         P = self.P
         settle = self._settle
+        # removals of pyramid cards only come first: the verdict's depth-first search finds wins
+        # sooner (msc-1500 deal 776: 311 k positions searched before, 147 after)
+        rest = state & ~self.pyramid_full
+        out.extend((action, rest | after) for action, after in shape.removals)
+        by_need = shape.by_need
         for index in usable:
             value = values[P + index]
-            bit = 1 << (index + shift)
-            without = settle(state & ~bit)
             if value == self.lone:
+                without = settle(state & ~(1 << (index + shift)))
                 if not shortest:
                     return [((P + index,), without)]
                 out.append(((P + index,), without))
                 continue
-            for slot in shape.by_need.get(value, ()):
-                out.append(((slot, P + index), without & ~(1 << slot)))
+            slots = by_need.get(value)
+            if slots:
+                without = settle(state & ~(1 << (index + shift)))
+                for slot in slots:
+                    out.append(((slot, P + index), without & ~(1 << slot)))
         if len(usable) == 2 and self.pairs_ok:
             a, b = usable
             if values[P + a] + values[P + b] == self.target:
                 out.append(((P + min(a, b), P + max(a, b)),
                             settle(state & ~(1 << (a + shift)) & ~(1 << (b + shift)))))
-        for action, after in shape.removals:
-            out.append((action, state & ~self.pyramid_full | after))
         jokers = state >> self.jok_shift
         if jokers:
             self._joker_moves(state, jokers, shape.exposed, usable, out)
         if self.triples:
             self._triple_moves(state, shape, usable, out)
         if above:
-            out.append((DRAW_ACTION, state & ~(((1 << PTR_BITS) - 1) << self.ptr_shift)
-                        | (ptr + (above & -above).bit_length()) << self.ptr_shift))
+            top = ptr + (above & -above).bit_length() - 1
+            # a king on top of the stock is removed, not drawn, when steps count (see above)
+            if not (shortest and self.stock_top_usable and values[P + top] == self.lone):
+                out.append((DRAW_ACTION, state & ~(((1 << PTR_BITS) - 1) << self.ptr_shift)
+                            | (top + 1) << self.ptr_shift))
         elif stock & ((1 << ptr) - 1):
             rec = state >> self.rec_shift & ((1 << REC_BITS) - 1)
             if self.max_recycles is None or rec < self.max_recycles:
@@ -269,27 +303,38 @@ class SearchSpace:
             masks.append(mask)
         return masks
 
-    def _pyramid_steps(self, pyramid: int) -> tuple[int, dict[int, int], dict[int, int]]:
-        """Removal steps the pyramid needs at least, the stock values it must draw on (value → how
-        many), and the stock values its cards could pair with (value → how many), cached per shape.
+    def _pyramid_steps(self, pyramid: int) -> PyramidSteps:
+        """Removal steps the pyramid needs at least, and what that count assumes of the stock, cached
+        per shape.
 
         Lone cards take a step each.  For two values v and w that pair, at most m pairs can be made
         inside the pyramid, m the largest set of disjoint v-w pairs of cards that can ever meet (neither
         lies under the other); every other card of the two values needs a step of its own with a stock
-        card, so the stock must supply at least n_v - m cards of value w and n_w - m of value v.  Each
-        step lowers the total by one at most (removing a matched pair lowers m by one)."""
+        card, so the stock must supply at least d_w = n_v - m cards of value w and d_v = n_w - m of
+        value v (the *deficits*).  Each step lowers the total by one at most (removing a matched pair
+        lowers m by one).
+
+        The count is exact about stock cards: if play forms m' pairs inside the pyramid and uses s_w
+        stock cards of value w with pyramid cards, the pyramid cards of the two values take
+        n_v + n_w - m' = (n_v + n_w - m) + (m - m') removal steps, and s_w - d_w = s_v - d_v = m - m'.
+        So the first d_w stock cards of value w used with the pyramid are *free* (their steps are in
+        the total), and each further one costs a step — one step for a further w and a further v
+        together, m of those at most (``cap``)."""
         found = self._steps.get(pyramid)
         if found is not None:
             return found
-        counts = [0] * (max(self.values, default=0) + self.target + 1)
+        target = self.target
+        counts = [0] * (max(self.values, default=0) + target + 1)
         values = self.values
         rest = pyramid
         while rest:
             low = rest & -rest
             counts[values[low.bit_length() - 1]] += 1
             rest ^= low
-        total = counts[self.target] if self.lone == self.target else 0
+        total = counts[target] if self.lone == target else 0
         deficits: dict[int, int] = {}
+        free = [0] * (target + 1)
+        cap = [0] * (target + 1)
         slots_by_value: dict[int, list[int]] = {}
         rest = pyramid
         while rest:
@@ -297,23 +342,27 @@ class SearchSpace:
             slot = low.bit_length() - 1
             slots_by_value.setdefault(values[slot], []).append(slot)
             rest ^= low
-        for value in range(1, self.target // 2 + 1):
-            other = self.target - value
+        for value in range(1, target // 2 + 1):
+            other = target - value
             if other == value:
                 total += (counts[value] + 1) // 2
                 if counts[value] % 2:
                     deficits[value] = 1
+                    free[value] = 1
+                cap[value] = counts[value] // 2
                 continue
             # pyramid pairs: a maximum matching of cards that can meet (see _meeting_masks)
             matched = self._matching(slots_by_value.get(value, []), slots_by_value.get(other, []))
             total += counts[value] + counts[other] - matched
+            cap[value] = cap[other] = matched
             for scarce, plenty in ((other, value), (value, other)):
                 if counts[plenty] > matched:
-                    deficits[scarce] = counts[plenty] - matched
-        absorb = {value: counts[self.target - value] for value in range(1, self.target)
-                  if counts[self.target - value]}
-        self._steps[pyramid] = (total, deficits, absorb)
-        return total, deficits, absorb
+                    deficits[scarce] = free[scarce] = counts[plenty] - matched
+        signature = (tuple(sorted(deficits.items())), tuple(free), tuple(cap))
+        ident = self._step_idents.setdefault(signature, len(self._step_idents))
+        found = PyramidSteps(total, deficits, free, cap, ident)
+        self._steps[pyramid] = found
+        return found
 
     def _matching(self, lows: list[int], highs: list[int]) -> int:
         """Most disjoint pairs (a, b), a from ``lows``, b from ``highs``, that can ever meet."""
@@ -335,82 +384,163 @@ class SearchSpace:
         """A lower bound on the steps still needed to win (admissible for A*).
 
         Removal steps: see :meth:`_pyramid_steps`; each step lowers that count by one at most.  On top
-        of them come draws and recycles.  Every value the pyramid must take from the stock has to
-        become usable at some time; reaching its nearest cards, forward through the stock, back down
-        the waste, or round through a recycle, passes the cards in front of them one step each — a
-        draw, or a removal.  Passed cards that some pyramid card could pair with are not charged (the
-        removal may be one of those already counted; a first version charged every card the pyramid
-        did not need *now*, which overcounts once another removal creates that need — msc-1500 deal
-        37 showed it).  The farthest needed value bounds the steps charged.  (Computed for the
-        waste-top and stock-top models; with a drawn spot only the removal steps are counted.)"""
+        of them come the *extra* steps: draws, recycles, removals that use no pyramid card, and the
+        step each further stock card used with the pyramid beyond the free ones costs (see
+        :meth:`_pyramid_steps`).  Every value the pyramid must take from the stock has to become usable
+        at some time; reaching its cards, forward through the stock, down the waste, or round through
+        a recycle, makes every card in front of them leave its place first: by a draw, or by a removal.
+        :meth:`_sweep` says what each card that leaves costs at least, counting the cards of one
+        route together.  The costliest value bounds the extra steps.  (Computed for the waste-top
+        and stock-top models; with a drawn spot only the removal steps are counted.)"""
         pyramid = state & self.pyramid_full
         if self.triples:  # a triple may take three pyramid cards in one step
             return -(-pyramid.bit_count() // TRIPLE)
-        total, deficits, absorb = self._pyramid_steps(pyramid)
+        steps = self._pyramid_steps(pyramid)
+        total, deficits = steps.total, steps.deficits
         if state >> self.jok_shift:  # a joker may stand in for any stock card the pyramid needs
             return total
         if not deficits or self.drawn_spot:
             return total
         stock = state >> self.stock_shift & self.stock_mask
         ptr = state >> self.ptr_shift & PTR_MASK
-        values = self.values
-        P = self.P
-        # Forward through the stock (in msc its top is usable where it lies; else each card must be
-        # drawn), then down the waste from its top: for each needed value, the extra steps taken
-        # before each of its cards becomes usable.
-        right: dict[int, list[int]] = {}
-        need = dict(absorb)
-        passed = 0 if self.stock_top_usable else 1
-        rest = stock >> ptr
-        index = ptr
-        while rest:
-            if rest & 1:
-                value = values[P + index]
-                if value in deficits:
-                    right.setdefault(value, []).append(passed)
-                if self.stock_top_usable and need.get(value, 0) > 0:
-                    need[value] -= 1  # used as it passes, by a removal already counted
-                else:
-                    passed += 1
-            rest >>= 1
-            index += 1
-        ahead = passed
-        left: dict[int, list[int]] = {}
-        need = dict(absorb)
-        passed = 0
-        below = stock & ((1 << ptr) - 1)
-        while below:
-            top = below.bit_length() - 1
-            value = values[P + top]
-            if value in deficits:
-                left.setdefault(value, []).append(passed)
-            if need.get(value, 0) > 0:
-                need[value] -= 1
-            else:
-                passed += 1
-            below &= ~(1 << top)
+        msc = self.stock_top_usable
+        # The two sweeps depend only on the cards on their side and on what the pyramid needs
+        # (``ident``), so they are memoised on that (the caches are emptied when they grow large).
+        rest = stock >> ptr << ptr
+        key = steps.ident << self.S | rest
+        ahead_found = self._ahead_sweeps.get(key)
+        if ahead_found is None:
+            if len(self._ahead_sweeps) >= SWEEP_CACHE:
+                self._ahead_sweeps.clear()
+            ahead_found = self._ahead_sweeps[key] = self._sweep_ahead(rest, steps)
+        right, ahead = ahead_found
+        waste = stock & ((1 << ptr) - 1)
+        key = steps.ident << self.S | waste
+        left = self._waste_sweeps.get(key)
+        if left is None:
+            if len(self._waste_sweeps) >= SWEEP_CACHE:
+                self._waste_sweeps.clear()
+            left = {}
+            if waste:
+                self._sweep(waste, False, steps, left)
+            self._waste_sweeps[key] = left
         rec = state >> self.rec_shift & ((1 << REC_BITS) - 1)
-        can_recycle = self.max_recycles is None or rec < self.max_recycles
+        can_recycle = ahead >= 0 and (self.max_recycles is None or rec < self.max_recycles)
+        # Round through a recycle (needed only if some value is short ahead, so the forward sweep
+        # went to the end and ``ahead`` is known): every card ahead leaves first.
         round_trip = ahead + 1 if can_recycle else UNREACHABLE
-        # In msc one step can pass a card on each side (a stock-waste pair); otherwise one card a step.
-        both_sides = self.stock_top_usable
         extra = 0
         for value, count in deficits.items():
             lefts = left.get(value, ())
             rights = right.get(value, ())
+            if count == 1:  # the common case, spelt out
+                reach = round_trip
+                if rights and rights[0] < reach:
+                    reach = rights[0]
+                if lefts and lefts[0] < reach:
+                    reach = lefts[0]
+                if reach > extra:
+                    extra = reach
+                continue
             reach = round_trip
-            for from_left in range(count + 1):
+            for from_left in range(max(0, count - len(rights)), min(count, len(lefts)) + 1):
                 from_right = count - from_left
-                if from_left > len(lefts) or from_right > len(rights):
-                    continue
                 cost_left = lefts[from_left - 1] if from_left else 0
                 cost_right = rights[from_right - 1] if from_right else 0
-                cost = max(cost_left, cost_right) if both_sides else cost_left + cost_right
+                # in msc one step can pass a card on each side (a stock-waste pair)
+                cost = (cost_left if cost_left > cost_right else cost_right) if msc else cost_left + cost_right
                 if cost < reach:
                     reach = cost
             if reach > extra:
                 extra = reach
         return total + (extra if extra < UNREACHABLE else 0)
+
+    def _sweep_ahead(self, rest: int, steps: PyramidSteps) -> tuple[dict[int, list[int]], int]:
+        """The forward sweep over the cards ahead, ``rest``: the costs of reaching the needed cards
+        by value, and the cost of passing them all (-1 if not needed: every value was found often
+        enough ahead).  With a recycle the cost of getting back round to the waste is that plus one
+        (without a usable stock top, plus one draw more)."""
+        deficits = steps.deficits
+        right: dict[int, list[int]] = {}
+        if self.stock_top_usable:
+            # its top is usable where it lies: each card in front of a needed one leaves by a draw or
+            # a removal
+            return right, self._sweep(rest, True, steps, right)
+        # otherwise each card must be drawn
+        passed = 0
+        short = len(deficits)
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            passed += 1
+            value = self.stock_values[low.bit_length() - 1]
+            if value in deficits:
+                found = right.setdefault(value, [])
+                if len(found) == deficits[value]:
+                    continue
+                found.append(passed)
+                if len(found) == deficits[value]:
+                    short -= 1
+                    if not short:
+                        return right, -1
+        return right, passed + 1  # after a recycle the first card must be drawn again
+
+    def _sweep(self, cards: int, upward: bool, steps: PyramidSteps, found: dict[int, list[int]]) -> int:
+        """Let the stock cards ``cards`` (a mask of stock indices) leave one by one, from the lowest
+        index up or from the highest down, and append the cost so far at each card of a value the
+        pyramid needs to ``found[value]``, as many as it needs (``steps.deficits``).  Returns the cost
+        once all have left, or -1 when the sweep stopped early because every needed value had been
+        found often enough (later costs only grow).
+
+        What a card leaving costs at least, given those that left before it on the same route: it
+        leaves by a draw (a step), a removal with no pyramid card (a step for each card of the route:
+        a lone king, or a stock-waste pair, whose other card is not on the same side) or a removal
+        with a pyramid card.  The last is free for the first ``free[value]`` cards; beyond them, a
+        further card of value w and a further one of its partner v cost one step together (see
+        :meth:`_pyramid_steps`), at most ``cap`` times; so the route's cost for the two values is
+        e_w + e_v - min(e_w, e_v, cap) with e the cards beyond the free ones, and each card adds 0
+        or 1 to it.  With an even target, cards of half its value cost half a step each beyond the
+        free ones."""
+        stock_values = self.stock_values
+        target = self.target
+        lone = self.lone
+        free = steps.free
+        cap = steps.cap
+        wanted = steps.deficits
+        width = len(free)
+        used = [0] * width
+        cost = 0
+        short = len(wanted)
+        while cards:
+            if upward:
+                low = cards & -cards
+                cards ^= low
+                value = stock_values[low.bit_length() - 1]
+            else:
+                top = cards.bit_length() - 1
+                cards ^= 1 << top
+                value = stock_values[top]
+            other = target - value
+            if value == lone or not 0 < other < width:
+                cost += 1
+            else:
+                count = used[value] + 1
+                used[value] = count
+                beyond = count - free[value]
+                if beyond > 0:
+                    if other == value:
+                        cost += 1 - beyond % 2
+                    elif beyond > used[other] - free[other] or beyond > cap[value]:
+                        cost += 1
+            if value in wanted:
+                got = found.setdefault(value, [])
+                if len(got) < wanted[value]:
+                    got.append(cost)
+                    if len(got) == wanted[value]:
+                        short -= 1
+                        if not short:
+                            return -1
+        return cost
 
     # --- the relaxed game: the stock as a bag of values --------------------------------------------
 
@@ -537,10 +667,16 @@ class SearchSpace:
         return self.relaxed_max(state & self.pyramid_full, self.bag(state))
 
     def hopeless(self, state: int) -> bool:
-        """True if ``state`` can certainly not be won: not even the relaxed game clears the pyramid."""
+        """True if ``state`` can certainly not be won: not even the relaxed game clears the pyramid.
+        Memoised on (pyramid, counts), as :meth:`relaxed_max` is."""
         pyramid = state & self.pyramid_full
         counts = self.bag(state)
-        return bool(self._dead_in_bag(pyramid, counts)) or self.relaxed_max(pyramid, counts) < self.P
+        key = counts << self.P | pyramid
+        found = self._hopeless.get(key)
+        if found is None:
+            found = bool(self._dead_in_bag(pyramid, counts)) or self.relaxed_max(pyramid, counts) < self.P
+            self._hopeless[key] = found
+        return found
 
     def won(self, state: int) -> bool:
         """True when the rule set's goal is reached."""
