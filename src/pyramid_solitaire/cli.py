@@ -1,4 +1,4 @@
-"""The ``pyramid-solitaire`` command: serve (the default: the web app), play, deal, replay, solve, stats.
+"""The ``pyramid-solitaire`` command: serve (the default: the web app), play, deal, replay, solve, study, stats.
 
 Bad input (notation, codes, moves, records, rule sets) prints one line naming the problem and exits 2.
 """
@@ -18,10 +18,12 @@ from .game import Game
 from .moves import MoveError
 from .record import RecordError, read_record, replay
 from .rules import RulesError, find_rules
+from .study import DEFAULT_DEALS, DEFAULT_TIME_LIMIT, StudyError, run_study
 from .terminal import play, render
 
 EXIT_REFUSED = 1
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
 PROG = "pyramid-solitaire"
 
 
@@ -120,6 +122,21 @@ def cmd_solve(args: argparse.Namespace) -> int:
               f"  {result.seconds:.3f} s  {result.nodes} positions")
         if result.solution is not None:
             print(f"  {len(result.solution)} steps: " + "; ".join(str(m) for m in result.solution))
+    return 0
+
+
+def cmd_study(args: argparse.Namespace) -> int:
+    """Solve deals S..S+N-1 into a resumable CSV file and print the win rate and times."""
+    try:
+        summary = run_study(args.rules, args.out, start=args.start, deals=args.deals, workers=args.workers,
+                            dask=args.dask, time_limit=args.time_limit, progress=sys.stderr)
+    except StudyError as exc:
+        raise UsageError(str(exc)) from None
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted; the results so far are in {args.out}: run the same command again to resume",
+              file=sys.stderr)
+        return EXIT_INTERRUPTED
+    print("\n".join(summary.lines()))
     return 0
 
 
@@ -239,7 +256,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (its help is the command's reference)."""
     parser = argparse.ArgumentParser(prog=PROG, description="Pyramid solitaire: serve (the default), play, deal, "
-                                                             "replay, solve.")
+                                                             "replay, solve, study, stats.")
     parser.add_argument("--lang", choices=("ja", "en"), default="ja", help="language of messages")
     sub = parser.add_subparsers(dest="command")
 
@@ -261,6 +278,17 @@ def build_parser() -> argparse.ArgumentParser:
     sol.add_argument("--jsonl", action="store_true", help="one JSON object per deal, in input order")
     sol.set_defaults(func=cmd_solve)
 
+    stu = sub.add_parser("study", help="solve many deals: win rate, resumable results file, local or Dask")
+    stu.add_argument("--rules", required=True, metavar="R", help="rule set, e.g. classic or thirteen(jokers=2)")
+    stu.add_argument("--deals", type=int, default=DEFAULT_DEALS, metavar="N", help=f"deals (default {DEFAULT_DEALS})")
+    stu.add_argument("--start", type=int, default=0, metavar="S", help="first deal number (default 0)")
+    stu.add_argument("--workers", type=int, metavar="K", help="local processes (default: every core)")
+    stu.add_argument("--dask", metavar="tcp://HOST:PORT", help="run on the Dask cluster of this scheduler")
+    stu.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="S",
+                     help=f"seconds per deal; past it the verdict is unknown (default {DEFAULT_TIME_LIMIT:g})")
+    stu.add_argument("--out", required=True, metavar="FILE", help="results CSV (resumed if it exists)")
+    stu.set_defaults(func=cmd_study)
+
     srv = sub.add_parser("serve", help="start the web app and open the browser (the default)")
     srv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     srv.add_argument("--port", type=int, help="port (default 8765, or the next free one)")
@@ -280,7 +308,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl = sub.add_parser("play", help="play in the terminal")
     _add_deal_options(pl)
     pl.set_defaults(func=cmd_play)
-    for child in (deal, rep, sol, pl, srv, st):
+    for child in (deal, rep, sol, stu, pl, srv, st):
         child.add_argument("--lang", choices=("ja", "en"), default=argparse.SUPPRESS,
                            help="language of messages")
     return parser

@@ -1,0 +1,487 @@
+"""Studies: solve many deals of the shuffle at once, on local processes or a Dask cluster.
+
+A study solves deals ``S .. S+N-1`` of the documented shuffle under one rule set.  Every engine runs
+the same function on each deal, :func:`study_deal`, so the results do not depend on the engine or on
+the number of workers — except for deals whose answer is ``unknown``: the solver's time limit is wall
+clock time, so a deal near the limit may be decided on one run and not on another.
+
+**Results file** (CSV, one row per deal, header once): ``number, code, verdict, length, best,
+difficulty, seconds, nodes`` — see :data:`FIELDS` and ``docs/study.md``.  Rows are appended (and
+flushed) as deals finish, in the order they finish; a rerun reads the file, skips the numbers already
+there and drops a half-written last line.  When every deal of the range is done, the file is rewritten
+sorted by number (a temporary file renamed over it), so an interrupted and resumed study ends with the
+same file as an uninterrupted one, apart from the ``seconds`` column of the deals solved again.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import multiprocessing
+import os
+import re
+import statistics
+import tempfile
+import time
+from collections.abc import Generator, Iterable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import closing
+from dataclasses import dataclass
+from itertools import islice
+from pathlib import Path
+from typing import Any, Final, TextIO
+
+from . import __version__
+from .deal import MAX_NUMBER, NUMBER_LETTERS, Deal
+from .rules import Rules, find_rules
+
+#: The columns of the results file, in order.
+FIELDS: Final = ("number", "code", "verdict", "length", "best", "difficulty", "seconds", "nodes")
+HEADER: Final = ",".join(FIELDS)
+#: Columns that differ from run to run even when the answer is the same.
+TIMING_FIELDS: Final = ("seconds",)
+WON, LOST, UNKNOWN = "won", "lost", "unknown"
+VERDICTS: Final = {True: WON, False: LOST, None: UNKNOWN}
+DEFAULT_DEALS: Final = 1000
+#: Seconds the solver may spend on one deal before its answer is ``unknown``.
+DEFAULT_TIME_LIMIT: Final = 30.0
+#: Deals handed to each local worker ahead of time, and to a Dask cluster at most at once.
+IN_FLIGHT_PER_WORKER: Final = 4
+DASK_IN_FLIGHT: Final = 1000
+#: Seconds to wait for a Dask scheduler to answer.
+DASK_CONNECT_SECONDS: Final = 10.0
+DASK_ADDRESS_RE: Final = re.compile(r"^(tcp|tls)://[^\s:/]+:\d{1,5}$")
+#: z for a two-sided 95% interval.
+Z95: Final = 1.959963984540054
+#: Seconds between progress lines when standard error is not a terminal, and between redraws when it is.
+PROGRESS_LINE_SECONDS: Final = 5.0
+PROGRESS_REDRAW_SECONDS: Final = 0.2
+SECONDS_DECIMALS: Final = 4
+
+
+class StudyError(ValueError):
+    """A study that cannot run as asked: a bad range or worker count, a results file of another kind or
+    another rule set, an unreachable Dask scheduler."""
+
+
+# --- one deal ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Row:
+    """The result of one deal: a row of the results file.
+
+    ``length`` is the steps of the solution the solver found (not necessarily the fewest) and
+    ``difficulty`` the sensible-player rating (:func:`.solver.difficulty.rate`), both only for won deals.
+    ``best`` is the most pyramid cards any line removes (a lower bound when the verdict is unknown).
+    ``seconds`` is the time the deal took (solving and rating), ``nodes`` the positions the solver visited.
+    """
+
+    number: int
+    code: str
+    verdict: str
+    length: int | None
+    best: int
+    difficulty: float | None
+    seconds: float
+    nodes: int
+
+    def to_line(self) -> str:
+        """The row as a CSV line, without the line end."""
+        return ",".join([str(self.number), self.code, self.verdict, _blank(self.length), str(self.best),
+                         _blank(self.difficulty), f"{self.seconds:.{SECONDS_DECIMALS}f}", str(self.nodes)])
+
+    @classmethod
+    def from_line(cls, line: str) -> Row:
+        """Parse a CSV line written by :meth:`to_line`; raise :class:`ValueError` if it is not one."""
+        cells = line.split(",")
+        if len(cells) != len(FIELDS):
+            raise ValueError(f"expected {len(FIELDS)} fields, got {len(cells)}")
+        number, code, verdict, length, best, difficulty, seconds, nodes = cells
+        if verdict not in VERDICTS.values():
+            raise ValueError(f"unknown verdict {verdict!r}")
+        row = cls(int(number), code, verdict, None if length == "" else int(length), int(best),
+                  None if difficulty == "" else float(difficulty), float(seconds), int(nodes))
+        if row.number < 0 or (row.length is not None) != (verdict == WON):
+            raise ValueError("a length is given exactly for won deals")
+        return row
+
+    def result(self) -> tuple[Any, ...]:
+        """Every field but the timing ones: what must be equal whatever the engine."""
+        return tuple(getattr(self, name) for name in FIELDS if name not in TIMING_FIELDS)
+
+
+def _blank(value: object) -> str:
+    return "" if value is None else str(value)
+
+
+def study_deal(number: int, rules: str, time_limit: float) -> Row:
+    """Solve and rate deal ``number`` under ``rules`` (a rule-set string): the one job of every engine."""
+    from .solver import solve
+    from .solver.difficulty import rate
+
+    started = time.monotonic()
+    deal = Deal.from_number(number, find_rules(rules))
+    result = solve(deal, time_limit=time_limit)
+    difficulty = rate(deal).rating if result.winnable else None
+    return Row(number, deal.code, VERDICTS[result.winnable], result.length, result.max_pyramid_removed,
+               difficulty, time.monotonic() - started, result.nodes)
+
+
+# --- the results file --------------------------------------------------------------------------------
+
+
+class ResultsFile:
+    """The CSV file of a study: read (dropping a half-written last line), appended to, sorted at the end."""
+
+    def __init__(self, path: Path, rules: Rules) -> None:
+        self.path = path
+        self.rules = rules
+        self.prefix = Deal.from_number(0, rules).code[:-NUMBER_LETTERS]  # e.g. CL1-R-: rules and letter
+        self.rows: dict[int, Row] = {}
+        self._keep_bytes = 0  # bytes of complete lines, header included (0: no header yet)
+        self._handle: TextIO | None = None
+        self._read()
+
+    def _read(self) -> None:
+        if self.path.is_dir():
+            raise StudyError(f"{self.path} is a folder, not a results file")
+        if not self.path.parent.is_dir():
+            raise StudyError(f"no folder {self.path.parent} for {self.path.name}")
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            raise StudyError(f"cannot read {self.path}: {exc.strerror}") from None
+        complete = data[: data.rfind(b"\n") + 1]  # an unterminated last line was cut short: drop it
+        try:
+            lines = complete.decode("utf-8").splitlines()
+        except UnicodeDecodeError:
+            raise StudyError(f"{self.path} is not a study's CSV file (not text)") from None
+        if not lines:
+            if data and not HEADER.encode().startswith(data):
+                raise StudyError(f"{self.path} is not a study's CSV file (expected the header {HEADER})")
+            return
+        if lines[0] != HEADER:
+            raise StudyError(f"{self.path} is not a study's CSV file (expected the header {HEADER})")
+        for line_number, line in enumerate(lines[1:], start=2):
+            try:
+                row = Row.from_line(line)
+            except ValueError as exc:
+                raise StudyError(f"{self.path} line {line_number} is not a study row: {exc}") from None
+            if not row.code.startswith(self.prefix):
+                raise StudyError(f"{self.path} holds deals of other rules (line {line_number}: {row.code}), "
+                                 f"not {self.rules}")
+            self.rows.setdefault(row.number, row)
+        self._keep_bytes = len(complete)
+
+    def append(self, row: Row) -> None:
+        """Add a row at the end of the file and flush it."""
+        if self._handle is None:
+            with open(self.path, "ab") as handle:
+                handle.truncate(self._keep_bytes)
+            self._handle = open(self.path, "a", encoding="utf-8", newline="")  # noqa: SIM115 (closed by close)
+            if self._keep_bytes == 0:
+                self._handle.write(HEADER + "\n")
+        self._handle.write(row.to_line() + "\n")
+        self._handle.flush()
+        self.rows.setdefault(row.number, row)
+
+    def close(self) -> None:
+        """Close the file (rows written so far stay)."""
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
+
+    def finish(self) -> None:
+        """Rewrite the file sorted by number, atomically (a temporary file renamed over it)."""
+        self.close()
+        text = "".join(row.to_line() + "\n" for _, row in sorted(self.rows.items()))
+        fd, temporary = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+                handle.write(HEADER + "\n" + text)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(temporary, self.path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+
+
+def read_results(path: Path | str, rules: Rules | str) -> dict[int, Row]:
+    """The rows of a results file by deal number (for reports such as docs/winnability.md)."""
+    results = ResultsFile(Path(path), find_rules(rules))
+    return results.rows
+
+
+# --- engines -----------------------------------------------------------------------------------------
+
+
+def default_workers() -> int:
+    """The cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _process_context() -> Any:
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+def local_results(numbers: Iterable[int], rules: str, time_limit: float,
+                  workers: int) -> Generator[Row, None, None]:
+    """Rows of ``numbers`` as they finish, from ``workers`` processes (1: this process)."""
+    if workers == 1:
+        for number in numbers:
+            yield study_deal(number, rules, time_limit)
+        return
+    todo = iter(numbers)
+    pool = ProcessPoolExecutor(workers, mp_context=_process_context())
+    try:
+        pending: set[Future[Row]] = {pool.submit(study_deal, n, rules, time_limit)
+                                     for n in islice(todo, workers * IN_FLIGHT_PER_WORKER)}
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+                for number in islice(todo, 1):
+                    pending.add(pool.submit(study_deal, number, rules, time_limit))
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def worker_version() -> str:
+    """The project's version on a Dask worker (run there to check that it can run the study)."""
+    return __version__
+
+
+def dask_client(address: str, timeout: float | None = None) -> Any:
+    """A ``distributed.Client`` for the scheduler at ``address`` whose workers run this version."""
+    if not DASK_ADDRESS_RE.match(address):
+        raise StudyError(f"not a Dask scheduler address: {address!r} (expected tcp://HOST:PORT)")
+    try:
+        client = _distributed().Client(address, timeout=timeout or DASK_CONNECT_SECONDS, set_as_default=False)
+    except (OSError, TimeoutError) as exc:
+        raise StudyError(f"cannot reach the Dask scheduler at {address}: {_one_line(exc)}") from None
+    try:
+        versions = client.run(worker_version)
+    except Exception as exc:
+        client.close()
+        raise StudyError(f"the Dask workers cannot run the study (install pyramid-solitaire on every worker): "
+                         f"{_one_line(exc)}") from None
+    wrong = sorted(w for w, v in versions.items() if v != __version__)
+    if wrong:
+        client.close()
+        raise StudyError(f"Dask workers {', '.join(wrong)} run another pyramid-solitaire version "
+                         f"(this one is {__version__})")
+    return client
+
+
+def _distributed() -> Any:
+    """The ``distributed`` module (imported on first use: it is slow to import and untyped)."""
+    try:
+        return importlib.import_module("distributed")
+    except ImportError:
+        raise StudyError("--dask needs the distributed package (pip install distributed)") from None
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return text or type(exc).__name__
+
+
+def dask_results(numbers: Iterable[int], rules: str, time_limit: float,
+                 client: Any) -> Generator[Row, None, None]:
+    """Rows of ``numbers`` as they finish on the cluster of ``client``."""
+    todo = iter(numbers)
+    first = [client.submit(study_deal, n, rules, time_limit, pure=False) for n in islice(todo, DASK_IN_FLIGHT)]
+    running = _distributed().as_completed(first, loop=client.loop, with_results=True)
+    del first
+    try:
+        for _future, row in running:
+            yield row
+            for number in islice(todo, 1):
+                running.add(client.submit(study_deal, number, rules, time_limit, pure=False))
+    finally:
+        running.clear()
+
+
+# --- progress and summary ----------------------------------------------------------------------------
+
+
+class Progress:
+    """A progress bar in plain text on ``stream``: done/total, deals per second, time left.  Redrawn in
+    place on a terminal; otherwise a line every few seconds."""
+
+    def __init__(self, total: int, done: int, stream: TextIO, label: str = "") -> None:
+        self.total = total
+        self.first = done
+        self.done = done
+        self.stream = stream
+        self.label = label
+        self.tty = stream.isatty()
+        self.started = time.monotonic()
+        self.shown_at = -math.inf
+        self.width = 0
+
+    def text(self) -> str:
+        """The bar's current text."""
+        elapsed = time.monotonic() - self.started
+        rate = (self.done - self.first) / elapsed if elapsed > 0 else 0.0
+        left = _duration((self.total - self.done) / rate) if rate > 0 else "?"
+        share = 100 * self.done / self.total if self.total else 100.0
+        return f"{self.label}{self.done}/{self.total} ({share:.1f}%)  {rate:.2f} deals/s  {left} left"
+
+    def update(self, done: int, *, force: bool = False) -> None:
+        """Record ``done`` deals and show the bar if it is time to."""
+        self.done = done
+        now = time.monotonic()
+        if not force and now - self.shown_at < (PROGRESS_REDRAW_SECONDS if self.tty else PROGRESS_LINE_SECONDS):
+            return
+        self.shown_at = now
+        text = self.text()
+        if self.tty:
+            self.stream.write("\r" + text.ljust(self.width))
+            self.width = len(text)
+        else:
+            self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        """Show the final state and end the line."""
+        self.update(self.done, force=True)
+        if self.tty:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _duration(seconds: float) -> str:
+    whole = round(seconds)
+    hours, rest = divmod(whole, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
+
+
+def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% with the default ``z``)."""
+    if trials <= 0:
+        raise ValueError("no trials")
+    p = successes / trials
+    scale = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / scale
+    half = z / scale * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def percentile(values: Iterable[float], share: float) -> float:
+    """The nearest-rank percentile: the smallest value with at least ``share`` of the values at or below."""
+    ordered = sorted(values)
+    if not ordered:
+        raise ValueError("no values")
+    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The figures of a study over deals ``start .. start+deals-1`` (``solved``: how many this run)."""
+
+    rules: str
+    start: int
+    deals: int
+    won: int
+    lost: int
+    unknown: int
+    seconds: tuple[float, ...]
+    solved: int = 0
+
+    @classmethod
+    def of(cls, rules: str, start: int, rows: Iterable[Row], solved: int = 0) -> Summary:
+        """Count ``rows``."""
+        rows = list(rows)
+        verdicts = [row.verdict for row in rows]
+        return cls(rules, start, len(rows), verdicts.count(WON), verdicts.count(LOST), verdicts.count(UNKNOWN),
+                   tuple(row.seconds for row in rows), solved)
+
+    @property
+    def decided(self) -> int:
+        """Deals with a known verdict."""
+        return self.won + self.lost
+
+    @property
+    def win_rate(self) -> float | None:
+        """Won among decided deals (unknowns excluded)."""
+        return self.won / self.decided if self.decided else None
+
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        """The 95% Wilson interval of the win rate."""
+        return wilson_interval(self.won, self.decided) if self.decided else None
+
+    def lines(self) -> list[str]:
+        """The summary as printed by ``pyramid-solitaire study``."""
+        out = [f"{self.rules}: deals {self.start}-{self.start + self.deals - 1} ({self.deals}, "
+               f"{self.solved} solved this run)",
+               f"won {self.won}, lost {self.lost}, unknown {self.unknown} (time limit)"]
+        if self.win_rate is not None and self.interval is not None:
+            low, high = self.interval
+            out.append(f"win rate {100 * self.win_rate:.2f}% (95% interval {100 * low:.2f}%-{100 * high:.2f}%, "
+                       f"Wilson; of {self.decided} decided deals)")
+        if self.seconds:
+            out.append(f"seconds per deal: median {statistics.median(self.seconds):.4f}, "
+                       f"p90 {percentile(self.seconds, 0.9):.4f}, max {max(self.seconds):.4f}")
+        return out
+
+
+# --- the study ---------------------------------------------------------------------------------------
+
+
+def run_study(rules: Rules | str, out: Path | str, *, start: int = 0, deals: int = DEFAULT_DEALS,
+              workers: int | None = None, dask: str | None = None, time_limit: float = DEFAULT_TIME_LIMIT,
+              progress: TextIO | None = None, dask_timeout: float | None = None) -> Summary:
+    """Solve deals ``start .. start+deals-1`` under ``rules`` into the results file ``out`` (resuming it),
+    on ``workers`` local processes (default: every core) or the Dask scheduler at ``dask``; show
+    progress on ``progress`` when given.  Raises :class:`StudyError` (or ``RulesError``) for bad input."""
+    rules = find_rules(rules)
+    if deals <= 0:
+        raise StudyError(f"the number of deals must be positive, not {deals}")
+    if not 0 <= start <= MAX_NUMBER - deals + 1:
+        raise StudyError(f"deal numbers run 0-{MAX_NUMBER}: cannot study {deals} deals from {start}")
+    if workers is not None and dask is not None:
+        raise StudyError("choose local workers or a Dask scheduler, not both")
+    if workers is not None and workers < 1:
+        raise StudyError(f"the number of workers must be positive, not {workers}")
+    if not time_limit > 0:
+        raise StudyError(f"the time limit must be a positive number of seconds, not {time_limit}")
+    results = ResultsFile(Path(out), rules)
+    numbers = range(start, start + deals)
+    todo = [n for n in numbers if n not in results.rows]
+    client = dask_client(dask, dask_timeout) if dask is not None and todo else None
+    bar = Progress(deals, deals - len(todo), progress, f"{rules}: ") if progress is not None else None
+    solved = 0
+    if client is not None:
+        rows = dask_results(todo, str(rules), time_limit, client)
+    else:
+        rows = local_results(todo, str(rules), time_limit, workers or min(default_workers(), len(todo) or 1))
+    try:
+        with closing(rows):
+            for row in rows:
+                results.append(row)
+                solved += 1
+                if bar is not None:
+                    bar.update(deals - len(todo) + solved)
+        results.finish()
+    finally:
+        results.close()
+        if bar is not None:
+            bar.close()
+        if client is not None:
+            client.close()
+    return Summary.of(str(rules), start, (results.rows[n] for n in numbers), solved)
+
+
+__all__ = ["FIELDS", "ResultsFile", "Row", "StudyError", "Summary", "read_results", "run_study", "study_deal",
+           "wilson_interval"]
+

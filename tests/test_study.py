@@ -1,0 +1,282 @@
+"""Studies: the same results whatever the engine, resuming after an interruption, the summary's figures,
+and the command's bad input.  30 classic deals, solved once in this process as the reference."""
+
+from __future__ import annotations
+
+import io
+import logging
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pyramid_solitaire import study
+from pyramid_solitaire.cli import main
+from pyramid_solitaire.deal import Deal
+from pyramid_solitaire.solver import solve
+from pyramid_solitaire.study import HEADER, Row, StudyError, Summary, percentile, run_study, wilson_interval
+
+RULES = "classic"
+DEALS = 30
+#: Far above any of these deals' solving time, so that no verdict is unknown.
+TIME_LIMIT = 120.0
+
+
+def _rows(path: Path) -> list[Row]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert lines[0] == HEADER
+    return [Row.from_line(line) for line in lines[1:]]
+
+
+def _results(path: Path) -> list[tuple[object, ...]]:
+    return [row.result() for row in _rows(path)]
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The 30 deals solved in this process (workers=1)."""
+    path = tmp_path_factory.mktemp("study") / "reference.csv"
+    summary = run_study(RULES, path, deals=DEALS, workers=1, time_limit=TIME_LIMIT)
+    assert summary.solved == DEALS
+    return path
+
+
+# --- rows and the file --------------------------------------------------------------------------------
+
+
+def test_each_row_is_the_solver_s_answer(reference: Path) -> None:
+    rows = _rows(reference)
+    assert [row.number for row in rows] == list(range(DEALS))
+    assert {row.verdict for row in rows} == {"won", "lost"}
+    for row in rows:
+        assert row.code == Deal.from_number(row.number, RULES).code
+        if row.verdict == "won":
+            assert row.best == 28 and row.length is not None and row.difficulty is not None
+            assert 0.0 <= row.difficulty <= 1.0
+        else:
+            assert row.best < 28 and row.length is None and row.difficulty is None
+    for row in rows[:3]:
+        result = solve(Deal.from_number(row.number, RULES))
+        assert (row.verdict == "won", row.length, row.best, row.nodes) == (
+            result.winnable, result.length, result.max_pyramid_removed, result.nodes)
+
+
+def test_a_row_reads_back_as_written() -> None:
+    row = Row(7, "CL1-R-AAAAAAH", "won", 64, 28, 0.4375, 0.25, 64)
+    assert Row.from_line(row.to_line()) == row
+    assert row.to_line() == "7,CL1-R-AAAAAAH,won,64,28,0.4375,0.2500,64"
+    with pytest.raises(ValueError, match="length"):
+        Row.from_line("7,CL1-R-AAAAAAH,lost,64,20,,0.25,64")
+    with pytest.raises(ValueError, match="verdict"):
+        Row.from_line("7,CL1-R-AAAAAAH,maybe,,20,,0.25,64")
+
+
+# --- engines ------------------------------------------------------------------------------------------
+
+
+def test_two_workers_give_the_same_results(reference: Path, tmp_path: Path) -> None:
+    path = tmp_path / "two.csv"
+    summary = run_study(RULES, path, deals=DEALS, workers=2, time_limit=TIME_LIMIT)
+    assert summary.solved == DEALS
+    assert _results(path) == _results(reference)
+
+
+def test_a_dask_cluster_gives_the_same_results(reference: Path, tmp_path: Path,
+                                               caplog: pytest.LogCaptureFixture) -> None:
+    distributed = pytest.importorskip("distributed")
+    caplog.set_level(logging.ERROR, logger="distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        path = tmp_path / "dask.csv"
+        summary = run_study(RULES, path, deals=DEALS, dask=cluster.scheduler_address, time_limit=TIME_LIMIT)
+    assert summary.solved == DEALS
+    assert _results(path) == _results(reference)
+
+
+# --- resuming -----------------------------------------------------------------------------------------
+
+
+def test_a_study_resumes_after_a_prefix(reference: Path, tmp_path: Path) -> None:
+    path = tmp_path / "prefix.csv"
+    first = run_study(RULES, path, deals=8, workers=1, time_limit=TIME_LIMIT)
+    assert (first.deals, first.solved) == (8, 8)
+    prefix_lines = path.read_text(encoding="utf-8").splitlines()
+    summary = run_study(RULES, path, deals=DEALS, workers=2, time_limit=TIME_LIMIT)
+    assert summary.solved == DEALS - 8
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert lines[: len(prefix_lines)] == prefix_lines  # kept as they were, seconds included
+    assert _results(path) == _results(reference)
+    again = run_study(RULES, path, deals=DEALS, workers=1, time_limit=TIME_LIMIT)
+    assert again.solved == 0
+    assert path.read_text(encoding="utf-8").splitlines() == lines
+
+
+def test_a_study_resumes_after_a_cut_in_the_middle_of_a_line(reference: Path, tmp_path: Path) -> None:
+    lines = reference.read_text(encoding="utf-8").splitlines(keepends=True)
+    kept = lines[1:21]
+    kept.reverse()  # rows are appended in the order deals finish, not by number
+    cut = lines[21][: len(lines[21]) // 2]
+    path = tmp_path / "cut.csv"
+    path.write_text(lines[0] + "".join(kept) + cut, encoding="utf-8")
+    summary = run_study(RULES, path, deals=DEALS, workers=1, time_limit=TIME_LIMIT)
+    assert summary.solved == DEALS - 20
+    after = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert after[:21] == lines[:21]
+    assert _results(path) == _results(reference)
+
+
+def test_an_interrupted_command_resumes_to_the_same_file(reference: Path, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    solve_deal = study.study_deal
+
+    def interrupted(number: int, rules: str, time_limit: float) -> Row:
+        if number == 11:
+            raise KeyboardInterrupt
+        return solve_deal(number, rules, time_limit)
+
+    path = tmp_path / "interrupted.csv"
+    argv = ["study", "--rules", RULES, "--deals", str(DEALS), "--workers", "1", "--time-limit", str(TIME_LIMIT),
+            "--out", str(path)]
+    monkeypatch.setattr(study, "study_deal", interrupted)
+    assert main(argv) == 130
+    assert "run the same command again to resume" in capsys.readouterr().err
+    assert [row.number for row in _rows(path)] == list(range(11))
+    monkeypatch.setattr(study, "study_deal", solve_deal)
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert f"({DEALS}, {DEALS - 11} solved this run)" in out
+    assert _results(path) == _results(reference)
+
+
+@pytest.mark.parametrize("text", ["", "number,code,ver"])
+def test_an_empty_file_or_a_half_written_header_starts_afresh(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "fresh.csv"
+    path.write_text(text, encoding="utf-8")
+    run_study(RULES, path, deals=2, workers=1, time_limit=TIME_LIMIT)
+    assert [row.number for row in _rows(path)] == [0, 1]
+
+
+# --- the summary --------------------------------------------------------------------------------------
+
+
+def test_wilson_interval_matches_a_hand_computation() -> None:
+    # 20 of 30, z² = 3.84146: centre (2/3 + 3.84146/60) / (1 + 3.84146/30) = 0.730691 / 1.128049 = 0.647747;
+    # half 1.959964 / 1.128049 * sqrt((2/3)(1/3)/30 + 3.84146/3600) = 1.737482 * 0.0920569 = 0.159946.
+    low, high = wilson_interval(20, 30)
+    assert low == pytest.approx(0.487801, abs=1e-5)
+    assert high == pytest.approx(0.807693, abs=1e-5)
+    # None won of 10: from 0 to z² / (n + z²).
+    assert wilson_interval(0, 10) == pytest.approx((0.0, 3.84146 / 13.84146), abs=1e-5)
+    assert wilson_interval(10, 10) == pytest.approx((10 / 13.84146, 1.0), abs=1e-5)
+
+
+def test_the_summary_leaves_unknowns_out_of_the_win_rate() -> None:
+    verdicts = ["won"] * 20 + ["lost"] * 10 + ["unknown"] * 5
+    rows = [Row(n, f"CL1-R-{n}", v, 70 if v == "won" else None, 28 if v == "won" else 20,
+                0.5 if v == "won" else None, float(n + 1), 100) for n, v in enumerate(verdicts)]
+    summary = Summary.of(RULES, 0, rows)
+    assert (summary.deals, summary.won, summary.lost, summary.unknown) == (35, 20, 10, 5)
+    assert summary.win_rate == pytest.approx(20 / 30)
+    assert summary.interval == pytest.approx(wilson_interval(20, 30))
+    text = "\n".join(summary.lines())
+    assert "won 20, lost 10, unknown 5" in text
+    assert "win rate 66.67% (95% interval 48.78%-80.77%" in text
+    # Seconds 1..35: median 18, nearest-rank p90 the 32nd (ceil(31.5)), max 35.
+    assert "median 18.0000, p90 32.0000, max 35.0000" in text
+    assert percentile([3.0, 1.0, 2.0], 0.5) == 2.0
+
+
+def test_the_study_s_summary_counts_its_file(reference: Path, tmp_path: Path) -> None:
+    rows = _rows(reference)
+    path = Path(shutil.copy(reference, tmp_path / "done.csv"))
+    summary = run_study(RULES, path, deals=DEALS, workers=1)
+    assert summary.solved == 0
+    won = sum(row.verdict == "won" for row in rows)
+    assert (summary.won, summary.unknown) == (won, 0)
+    assert summary.win_rate == won / DEALS
+
+
+def test_progress_redraws_in_place_on_a_terminal() -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    stream = Terminal()
+    bar = study.Progress(10, 4, stream, "classic: ")
+    bar.update(5, force=True)
+    bar.close()
+    text = stream.getvalue()
+    assert text.startswith("\rclassic: 5/10 (50.0%)") and text.rstrip(" \n").endswith("left")
+    assert "deals/s" in text and text.count("\n") == 1
+    plain = io.StringIO()
+    line_bar = study.Progress(10, 0, plain)
+    line_bar.update(1)
+    line_bar.update(2)  # within a few seconds of the first: not shown
+    line_bar.close()
+    assert [line.split(" ")[0] for line in plain.getvalue().splitlines()] == ["1/10", "2/10"]
+
+
+# --- the command --------------------------------------------------------------------------------------
+
+
+def test_the_command_prints_the_summary_and_progress(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "cmd.csv"
+    assert main(["study", "--rules", RULES, "--deals", "3", "--start", "5", "--workers", "1",
+                 "--out", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith(f"{RULES}: deals 5-7 (3, 3 solved this run)\n")
+    assert "3/3 (100.0%)" in err
+    assert [row.number for row in _rows(path)] == [5, 6, 7]
+
+
+@pytest.fixture
+def other_files(tmp_path: Path, reference: Path) -> Iterator[dict[str, Path]]:
+    files = {"header": tmp_path / "header.csv", "row": tmp_path / "row.csv", "rules": tmp_path / "rules.csv"}
+    files["header"].write_text("deal,verdict\n1,won\n", encoding="utf-8")
+    files["row"].write_text(HEADER + "\n1,CL1-R-AAAAAAB,won,66\n", encoding="utf-8")
+    shutil.copy(reference, files["rules"])
+    yield files
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--rules", "nope"], "unknown rule set"),
+    (["--rules", "classic(colour=red)"], "unknown option"),
+    (["--deals", "0"], "must be positive"),
+    (["--deals", "-3"], "must be positive"),
+    (["--start", "-1"], "deal numbers run"),
+    (["--start", "8031810175"], "deal numbers run"),
+    (["--workers", "0"], "workers must be positive"),
+    (["--time-limit", "0"], "time limit"),
+    (["--workers", "2", "--dask", "tcp://127.0.0.1:8786"], "not both"),
+    (["--dask", "127.0.0.1:8786"], "not a Dask scheduler address"),
+    (["--dask", "tcp://127.0.0.1:1"], "cannot reach the Dask scheduler"),
+    (["--out", "{tmp}"], "is a folder"),
+    (["--out", "{tmp}/missing/x.csv"], "no folder"),
+    (["--out", "{header}"], "not a study's CSV file"),
+    (["--out", "{row}"], "line 2 is not a study row"),
+    (["--rules", "msc", "--out", "{rules}"], "holds deals of other rules"),
+])
+def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str, tmp_path: Path,
+                                         other_files: dict[str, Path], monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setattr(study, "DASK_CONNECT_SECONDS", 0.5)
+    caplog.set_level(logging.CRITICAL, logger="distributed")
+    names = {"tmp": str(tmp_path), **{k: str(v) for k, v in other_files.items()}}
+    given = {"--rules": RULES, "--deals": "3", "--out": str(tmp_path / "new.csv")}
+    for flag, value in zip(args[::2], args[1::2], strict=True):
+        given[flag] = value.format(**names)
+    before = {p: p.read_bytes() for p in other_files.values()}
+    assert main(["study", *[part for pair in given.items() for part in pair]]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("pyramid-solitaire: error: ") and message in lines[0], err
+    assert not (tmp_path / "new.csv").exists()
+    assert {p: p.read_bytes() for p in other_files.values()} == before
+
+
+def test_study_errors_are_value_errors() -> None:
+    with pytest.raises(StudyError):
+        run_study(RULES, "unused.csv", deals=0)
