@@ -82,7 +82,9 @@ async def player(number: int, apps: list[str], deals: list[tuple[str, list[str]]
                  deadline: float) -> None:
     rng = random.Random(number)
     home = number % len(apps)
-    async with httpx.AsyncClient(timeout=30) as client:
+    # Idle connections are dropped after 2 s, before uvicorn's 5 s keep-alive closes them from its side
+    # (a browser retries a request lost that way; this client would count it as an error).
+    async with httpx.AsyncClient(timeout=30, limits=httpx.Limits(keepalive_expiry=2.0)) as client:
 
         async def call(path: str, body: object | None = None, get: bool = False) -> dict[str, object] | None:
             nonlocal home
