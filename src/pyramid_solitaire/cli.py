@@ -314,12 +314,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _commands(parser: argparse.ArgumentParser) -> set[str]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return set(action.choices)
+    return set()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        args = parser.parse_args([*(argv if argv is not None else sys.argv[1:]), "serve"])
+    words = list(argv if argv is not None else sys.argv[1:])
+    commands = _commands(parser)
+    if not any(word in commands for word in words) and not {"-h", "--help"} & set(words):
+        # No command: serve, with whatever options were given (``pyramid-solitaire --port 8000``).
+        words = ["serve", *words]
+    args = parser.parse_args(words)
     try:
         status: int = args.func(args)
         return status

@@ -95,3 +95,16 @@ def test_an_unreachable_database_stops_the_start_with_one_line(capsys: pytest.Ca
     assert line.startswith(f"pyramid-solitaire: error: cannot use the database postgresql://someone:***@127.0.0.1:{dead}")
     assert "secret" not in line  # the password is never printed
     assert "refused" in line.lower()
+
+
+def test_without_a_command_the_serve_options_still_apply(capsys: pytest.CaptureFixture[str],
+                                                         monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    started: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.append(options))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    status = main(["--port", str(port), "--no-browser", "--db", f"sqlite:///{tmp_path / 'g.sqlite3'}"])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    assert started[0]["port"] == port and f"http://127.0.0.1:{port}/" in out
