@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -58,3 +60,31 @@ def test_when_the_search_finds_nothing_in_time_a_sample_deal_is_handed_out() -> 
     deal = pick_deal("traditional", EASY, random.Random(5), budget=0.0)
     assert deal.number in measured()["traditional"]["easy"] or classify(deal, time_limit=30) == EASY
     assert solve(deal, time_limit=30, best=False).winnable is True
+
+
+def test_a_catalogue_built_from_a_study_hands_out_its_deals_at_once(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from pyramid_solitaire import catalog
+    from pyramid_solitaire.study import run_study
+
+    results = tmp_path / "classic.csv"
+    run_study("classic", results, start=0, deals=24, workers=1, time_limit=30)
+    built = catalog.build_catalogue("classic", results)
+    won = [n for n in range(24) if solve(Deal.from_number(n, "classic"), time_limit=30, best=False).winnable]
+    assert sorted(built["easy"] + built["normal"]) == won and built["verified"] == len(won)
+    assert all(rate(Deal.from_number(n, "classic")).rating >= built["threshold"] for n in built["easy"])
+    assert all(rate(Deal.from_number(n, "classic")).rating < built["threshold"] for n in built["normal"])
+
+    folder = tmp_path / "catalog"
+    folder.mkdir()
+    (folder / "classic.json").write_text(json.dumps(built), encoding="utf-8")
+    monkeypatch.setattr(catalog, "CATALOG_DIR", folder)
+    catalog.catalogue.cache_clear()
+    try:
+        picks = {pick_deal("classic", EASY, random.Random(seed)).number for seed in range(20)}
+        assert picks <= set(built["easy"])
+        assert easy_threshold(PRESETS["classic"]) == built["threshold"]
+        with pytest.raises(ValueError, match="catalogues are built for presets"):
+            catalog.build_catalogue("classic(passes=1)", results)
+    finally:
+        catalog.catalogue.cache_clear()

@@ -9,6 +9,10 @@ that a third of a measured sample of verified deals reach.  The thresholds are m
 deal 0 on) and kept in ``data/difficulty.json`` with the sample's deal numbers; rule sets with options
 use their preset's threshold.
 
+**Catalogues.**  For a preset with a catalogue built from a study (``data/catalog/<preset>.json``, made
+by ``python -m pyramid_solitaire.catalog --build results.csv --rules <preset>``), easy and normal deals
+are drawn from its lists at once, and its threshold is the preset's.  Otherwise:
+
 Deals are found on demand: random deal numbers are solved (with a short time limit; an unknown answer
 is skipped, never guessed) and rated until one falls in the asked band.  When none turns up within
 ``SEARCH_SECONDS`` (rule sets rarely won, such as ``traditional``), a deal from the measured sample of
@@ -43,6 +47,8 @@ SAMPLE: Final = 150
 #: The share of verified deals that are easy.
 EASY_SHARE: Final = 1 / 3
 THRESHOLDS_FILE: Final = Path(__file__).parent / "data" / "difficulty.json"
+#: Catalogues built from studies: data/catalog/<preset>.json (see :func:`build_catalogue`).
+CATALOG_DIR: Final = Path(__file__).parent / "data" / "catalog"
 
 
 class NoVerifiedDeal(RuntimeError):
@@ -56,9 +62,41 @@ def measured() -> dict[str, Any]:
     return data
 
 
+@cache
+def catalogue(preset: str) -> dict[str, Any] | None:
+    """The catalogue of a preset built from a study, if there is one."""
+    path = CATALOG_DIR / f"{preset}.json"
+    if not path.exists():
+        return None
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
 def easy_threshold(rules: Rules) -> float:
-    """The rating at or above which a verified deal of ``rules`` is easy."""
+    """The rating at or above which a verified deal of ``rules`` is easy (the catalogue's, else the
+    measured sample's)."""
+    built = catalogue(rules.preset)
+    if built is not None:
+        return float(built["threshold"])
     return float(measured()[rules.preset]["threshold"])
+
+
+def build_catalogue(rules: Rules | str, results: Path | str) -> dict[str, Any]:
+    """A preset's catalogue from a study's results file: every won deal, split at the easiest third of
+    their ratings (see :func:`bands`), by deal number.  Deal numbers are the shuffle's, so they stay
+    the same whatever is added later."""
+    from .study import WON, read_results
+
+    rules = find_rules(rules)
+    if rules != PRESETS[rules.preset]:
+        raise ValueError(f"catalogues are built for presets, not {rules}")
+    rows = read_results(results, rules)
+    rated = [(row.difficulty, row.number) for row in rows.values() if row.verdict == WON and row.difficulty is not None]
+    if not rated:
+        raise ValueError(f"{results} holds no won deal")
+    numbers = sorted(rows)
+    return {"rules": str(rules), "study": f"deals {numbers[0]}-{numbers[-1]} ({len(rows)} deals)",
+            "verified": len(rated), **bands(rated)}
 
 
 def classify(deal: Deal, time_limit: float = VERIFY_SECONDS) -> str | None:
@@ -85,6 +123,10 @@ def pick_deal(rules: Rules | str, difficulty: str, rng: random.Random | None = N
         return Deal.from_number(rng.randint(0, MAX_NUMBER), rules, RANDOM)
     if difficulty not in (EASY, NORMAL):
         raise ValueError(f"unknown difficulty {difficulty!r} (expected E, N or R)")
+    built = catalogue(rules.preset) if rules == PRESETS[rules.preset] else None
+    if built is not None and built["easy" if difficulty == EASY else "normal"]:
+        # A preset with a catalogue: a stored verified deal at once.
+        return Deal.from_number(rng.choice(built["easy" if difficulty == EASY else "normal"]), rules, difficulty)
     deadline = time.monotonic() + budget
     for _ in range(MAX_TRIES):
         number = rng.randint(0, MAX_NUMBER)
@@ -149,7 +191,17 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=SAMPLE)
     parser.add_argument("--write", action="store_true", help=f"write {THRESHOLDS_FILE.name}")
     parser.add_argument("--resplit", action="store_true", help="recompute the bands of the stored sample only")
+    parser.add_argument("--build", metavar="CSV", help="build data/catalog/<preset>.json from a study's results")
+    parser.add_argument("--rules", default="classic", help="the preset of --build")
     args = parser.parse_args()
+    if args.build:
+        built = build_catalogue(args.rules, args.build)
+        CATALOG_DIR.mkdir(parents=True, exist_ok=True)
+        target = CATALOG_DIR / f"{find_rules(args.rules).preset}.json"
+        target.write_text(json.dumps(built) + "\n", encoding="utf-8")
+        print(f"{target}: {built['verified']} verified deals, {len(built['easy'])} easy, "
+              f"{len(built['normal'])} normal, easy at rating >= {built['threshold']}")
+        return
     if args.resplit:
         data = resplit(json.loads(THRESHOLDS_FILE.read_text(encoding="utf-8")))
         THRESHOLDS_FILE.write_text(json.dumps(data) + "\n", encoding="utf-8")
