@@ -34,6 +34,7 @@ from ..rules import PRESET_ALIASES, PRESETS, RulesError, find_rules
 from ..store import Store, StoreError
 from ..store.stats import stats_for
 from .games import COOKIE, COOKIE_MAX_AGE, GameConflict, GameNotFound, Games
+from .limits import RateLimiter
 from .play import LANGS, BadTap, Session
 from .records import register_records
 
@@ -79,6 +80,8 @@ ERRORS: Final = {
     "store-unavailable": ("記録用のデータベースに接続できません。この操作は保存されていません",
                           "The records database cannot be reached; this action was not saved"),
     "cross-site": ("ほかのサイトからの操作は受け付けません", "Requests from other sites are refused"),
+    "rate-limited": ("操作が速すぎます。少し待ってからもう一度どうぞ",
+                     "Too many requests; wait a moment and try again"),
     "bad-import": ("読み込めない記録です", "These records cannot be imported"),
     "unknown-player": ("まだ記録がありません", "There are no records for this browser yet"),
 }
@@ -86,21 +89,24 @@ ERRORS: Final = {
 
 class Guard:
     """Pure ASGI middleware (cheaper than ``@app.middleware``): refuses state-changing requests from
-    other origins and bodies that are too large or of unknown size before any handler runs, and puts
-    the security headers on every answer."""
+    other origins, beyond a client's rate limit (:mod:`.limits`), and bodies that are too large or of
+    unknown size before any handler runs, and puts the security headers on every answer."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, limiter: RateLimiter | None = None) -> None:
         self.app = app
+        self.limiter = limiter or RateLimiter()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         request = Request(scope)
-        refusal = self._refusal(request)
+        refusal = self._refusal(request) or self._rate_refusal(request)
         if refusal is not None:
             response = refusal.response(_lang_of(request))
             response.headers.update(SECURITY_HEADERS)
+            if refusal.status == 429:
+                response.headers["Retry-After"] = str(max(1, round(refusal.details["retry_after"])))
             await response(scope, receive, send)
             return
 
@@ -110,6 +116,18 @@ class Guard:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+    def _rate_refusal(self, request: Request) -> ApiError | None:
+        if request.method in SAFE_METHODS:
+            return None
+        cookie = request.cookies.get(COOKIE)
+        if cookie:
+            wait = self.limiter.wait_needed("player", cookie)
+        else:
+            wait = self.limiter.wait_needed("address", request.client.host if request.client else "?")
+        if wait <= 0:
+            return None
+        return ApiError(429, "rate-limited", details={"retry_after": round(min(wait, 3600.0), 2)})
 
     @staticmethod
     def _refusal(request: Request) -> ApiError | None:
@@ -220,7 +238,7 @@ def rules_catalogue() -> dict[str, Any]:
     return {"presets": presets, "default": "classic"}
 
 
-def create_app(db: str | Store | None = None) -> FastAPI:
+def create_app(db: str | Store | None = None, limiter: RateLimiter | None = None) -> FastAPI:
     """The FastAPI app over the database ``db`` (a URL or an open Store).  Without one, a new SQLite file
     in a temporary folder (for tests and trials: a real database, thrown away with the folder)."""
     if db is None:
@@ -231,7 +249,7 @@ def create_app(db: str | Store | None = None) -> FastAPI:
                   openapi_url="/api/openapi.json")
     app.state.games = games
 
-    app.add_middleware(Guard)
+    app.add_middleware(Guard, limiter=limiter)
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
