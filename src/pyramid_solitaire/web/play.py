@@ -13,14 +13,13 @@ selection.  Tapping a partner removes the cards.  Tapping a card that does not m
 refused with the engine's reason (``Q(12)+9=21``); in ``pyramide`` the second card then stays selected
 (seed 000), elsewhere the selection is cleared.  Tapping a selected card again puts it down.  A covered
 card tapped is refused with the cards covering it; in ``pyramide`` that message is only shown with the
-error-explanation assist on (seed 000), so the answer says ``silent`` when it should not be shown.
+error-explanation assist on (seed 000), so the answer says ``quiet`` when it should not be shown.
 """
 
 from __future__ import annotations
 
 import contextlib
 import secrets
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -66,7 +65,6 @@ class Session:
     best_exact: bool = True
     player_id: str = ""
     resigned: bool = False
-    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @property
     def deal(self) -> Deal:
@@ -77,6 +75,16 @@ class Session:
     def status(self) -> str:
         """The engine's status, or ``resigned`` once the player gave the game up."""
         return RESIGNED if self.resigned else self.game.status
+
+    @property
+    def hints_used(self) -> int:
+        """Plain hints and coach hints asked for."""
+        return self.game.hints + self.coach_hints
+
+    @property
+    def pyramid_removed(self) -> int:
+        """Pyramid cards removed so far."""
+        return self.game.table.pyramid_size - self.game.pyramid_left
 
     @property
     def over(self) -> bool:
@@ -121,8 +129,8 @@ class Session:
     def summary(self) -> dict[str, Any]:
         """What the store keeps of the game besides its actions: counters and, once over, the result."""
         game = self.game
-        return {"moves": game.moves, "undos": game.undos, "hints": game.hints + self.coach_hints,
-                "pyramid_removed": game.table.pyramid_size - game.pyramid_left,
+        return {"moves": game.moves, "undos": game.undos, "hints": self.hints_used,
+                "pyramid_removed": self.pyramid_removed,
                 "result": self.status if self.over else None,
                 "ended_ms": int(self.finished * 1000) if self.over and self.finished is not None else None}
 
@@ -188,8 +196,13 @@ class Session:
     def _hidden_tapped(self, slot: int) -> dict[str, Any]:
         """A face-down card: say which face-up cards cover it, never what it is."""
         covering = self._visible_coverers(slot)
-        refusal = Refusal("covered", {"covering": covering}) if covering else Refusal("not-usable")
-        event = _refused(refusal, [])
+        if not covering:
+            return self._covered_event(Refusal("not-usable"), [], slot)
+        return self._covered_event(Refusal("covered", {"covering": covering}), [], slot)
+
+    def _covered_event(self, refusal: Refusal, cards: list[Card], slot: int) -> dict[str, Any]:
+        """A refused tap on a pyramid slot, quiet where the rule set only explains it with the assist."""
+        event = _refused(refusal, cards)
         event["slot"] = slot
         if self.game.rules.preset in QUIET_COVERED_PRESETS:
             event["quiet"] = True
@@ -204,17 +217,19 @@ class Session:
         if not table.alive(pos, place):
             return _refused(Refusal("removed", {"card": card}), [card])
         if table.is_pyramid(place) and table.visible(pos) >> place & 1:
-            event = _refused(Refusal("covered", {"covering": self._visible_coverers(place)}), [card])
-            event["slot"] = place
-            if self.game.rules.preset in QUIET_COVERED_PRESETS:
-                event["quiet"] = True
-            return event
+            return self._covered_event(Refusal("covered", {"covering": self._visible_coverers(place)}), [card], place)
         return _refused(Refusal("not-usable"), [])
+
+    def _extensions(self, chosen: list[Card]) -> list[set[int]]:
+        """The places each legal removal would add to the chosen cards (removals holding all of them
+        and more)."""
+        table = self.game.table
+        places = {table.place_of[c] for c in chosen}
+        return [set(r) - places for r in table.removals(self.game.position) if places < set(r)]
 
     def _continues(self, chosen: list[Card]) -> bool:
         """True if some legal removal contains every chosen card and more (a triple under way)."""
-        places = {self.game.table.place_of[c] for c in chosen}
-        return any(places < set(r) for r in self.game.table.removals(self.game.position))
+        return bool(self._extensions(chosen))
 
     def _remove(self, cards: list[Card]) -> dict[str, Any]:
         move = self.game.push(Move.remove(*cards))
@@ -225,13 +240,8 @@ class Session:
         """Cards that would complete or continue a removal with the selection (the blue rings)."""
         if not self.selected:
             return []
-        table = self.game.table
-        chosen = {table.place_of[c] for c in self.selected}
-        out: set[int] = set()
-        for removal in table.removals(self.game.position):
-            if chosen < set(removal):
-                out.update(set(removal) - chosen)
-        return sorted(str(table.cards[p]) for p in out)
+        out: set[int] = set().union(*self._extensions(self.selected))
+        return sorted(str(self.game.table.cards[p]) for p in out)
 
     def _keep_usable_selection(self) -> None:
         usable = set(self.game.table.usable(self.game.position))
@@ -343,7 +353,6 @@ class Session:
         game = self.game
         table = game.table
         view = game.view()
-        names = {str(c): c.name(lang) for c in table.cards}
         removed = [str(c) for step in game.history for c in step.move.cards]
         status_message = view.pop("status_message")[lang]
         if self.resigned:
@@ -353,20 +362,21 @@ class Session:
             for entry in view["pyramid"]:
                 entry["usable"] = False
             view["stock"]["usable"] = False
-        label = view["stock"].pop("label")[lang]
-        view["stock"]["label"] = label
+        view["stock"]["label"] = view["stock"]["label"][lang]
+        shown = _shown_tokens(view) | set(removed)
         view.update({
             "id": self.id,
             "version": self.version,
             "lang": lang,
             "preset": game.rules.preset,
+            "drawn_spot": game.rules.drawn_spot,
             "number": self.deal.number,
             "difficulty": self.deal.difficulty,
             "status_message": status_message,
             "selected": [str(c) for c in self.selected],
             "partners": self.partners(),
             "removed": {"count": len(removed), "top": removed[-2:]},
-            "names": {token: names[token] for token in _shown_tokens(view) | set(removed)},
+            "names": {str(c): c.name(lang) for c in table.cards if str(c) in shown},
             "elapsed": round(self.elapsed(), 1),
             "result": self._result() if self.over else None,
         })
@@ -379,9 +389,9 @@ class Session:
             "seconds": round(self.elapsed(), 1),
             "moves": game.moves,
             "undos": game.undos,
-            "hints": game.hints + self.coach_hints,
+            "hints": self.hints_used,
             "stock_left": game.stock_left,
-            "pyramid_removed": game.table.pyramid_size - game.pyramid_left,
+            "pyramid_removed": self.pyramid_removed,
             "pyramid_size": game.table.pyramid_size,
             "best_removed": None if self.status == WON else self.best_removed,
             "best_exact": self.best_exact,

@@ -119,9 +119,8 @@ export function render(game, dom, settings) {
     const coveredBy = entry.covered_by.map((slot) => slotCard.get(slot)).filter(Boolean)
       .map((token) => game.names[token] || token);
     if (entry.card) {
-      fillFace(element, entry.card);
-      element.className = element.className.replace(/\bback\b/, "").trim();
       element.classList.add("card");
+      fillFace(element, entry.card);
       stateClasses(element, entry.card, game);
       element.setAttribute("aria-label", cardLabel(entry.card, game, coveredBy));
       element.tabIndex = game.usable.includes(entry.card) ? 0 : -1;
@@ -193,8 +192,7 @@ export function render(game, dom, settings) {
   x += m.cw + m.gap * 3;
   const spots = [];
   if (game.stock.top) spots.push(["stock-top", game.stock.top]);
-  if (game.drawn !== null || game.rules.startsWith("thirteen") || game.rules.startsWith("traditional")
-      || game.rules.startsWith("relaxed")) spots.push(["drawn", game.drawn]);
+  if (game.drawn_spot) spots.push(["drawn", game.drawn]);
   spots.push(["waste", game.waste.top]);
   for (const [key, token] of spots) {
     if (token) {
