@@ -124,9 +124,10 @@ def pick_deal(rules: Rules | str, difficulty: str, rng: random.Random | None = N
     if difficulty not in (EASY, NORMAL):
         raise ValueError(f"unknown difficulty {difficulty!r} (expected E, N or R)")
     built = catalogue(rules.preset) if rules == PRESETS[rules.preset] else None
-    if built is not None and built["easy" if difficulty == EASY else "normal"]:
+    band = "easy" if difficulty == EASY else "normal"
+    if built is not None and built[band]:
         # A preset with a catalogue: a stored verified deal at once.
-        return Deal.from_number(rng.choice(built["easy" if difficulty == EASY else "normal"]), rules, difficulty)
+        return Deal.from_number(rng.choice(built[band]), rules, difficulty)
     deadline = time.monotonic() + budget
     for _ in range(MAX_TRIES):
         number = rng.randint(0, MAX_NUMBER)
@@ -134,7 +135,7 @@ def pick_deal(rules: Rules | str, difficulty: str, rng: random.Random | None = N
             return Deal.from_number(number, rules, difficulty)
         if time.monotonic() > deadline:
             break
-    sample = measured().get(rules.preset, {}).get("easy" if difficulty == EASY else "normal", [])
+    sample = measured().get(rules.preset, {}).get(band, [])
     if sample and rules == PRESETS[rules.preset]:
         return Deal.from_number(rng.choice(sample), rules, difficulty)
     raise NoVerifiedDeal(f"no {difficulty} deal found for {rules} in {budget:.0f} s")

@@ -25,7 +25,6 @@ from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..cards import Card, CardError
 from ..catalog import NoVerifiedDeal, pick_deal
 from ..deal import CodeError, Deal, DealError, parse_deal
 from ..moves import Move, MoveError
@@ -324,9 +323,9 @@ def create_app(db: str | Store | None = None, limiter: RateLimiter | None = None
                 raise ApiError(409, "conflict") from None
             return answer(session, event, lang)
 
-    def load(game_id: str, request: Request, steps: int | None = None) -> Session:
+    def load(game_id: str, request: Request) -> Session:
         try:
-            return games.load(game_id, player(request), steps)
+            return games.load(game_id, player(request))
         except GameNotFound:
             raise ApiError(404, "unknown-game", details={"id": game_id[:64]}) from None
 
@@ -353,10 +352,11 @@ def create_app(db: str | Store | None = None, limiter: RateLimiter | None = None
     def replay_game(game_id: str, request: Request, step: Annotated[int, Query(ge=0, le=100_000)] = 0,
                     lang: Lang = "ja") -> dict[str, Any]:
         """The game as it stood after its first ``step`` actions (to replay a game move by move)."""
-        with games.lock(game_id):
-            total = load(game_id, request).version
-            session = load(game_id, request, min(step, total))
-            return {"game": session.state(lang), "step": min(step, total), "steps": total}
+        try:
+            session, total = games.load_at(game_id, player(request), step)
+        except GameNotFound:
+            raise ApiError(404, "unknown-game", details={"id": game_id[:64]}) from None
+        return {"game": session.state(lang), "step": min(step, total), "steps": total}
 
     @app.get("/api/games/{game_id}/best")
     def best(game_id: str, request: Request) -> dict[str, Any]:
@@ -373,11 +373,6 @@ def create_app(db: str | Store | None = None, limiter: RateLimiter | None = None
         if (body.card is None) == (body.slot is None):
             raise ApiError(422, "bad-request", "give exactly one of card and slot")
         arg = body.card if body.card is not None else f"#{body.slot}"
-        if body.card is not None:
-            try:
-                Card.parse(body.card)
-            except CardError as exc:
-                raise ApiError(400, "bad-card", str(exc)) from None
         return act(game_id, request, "tap", arg, version, lang)
 
     @app.post("/api/games/{game_id}/stock")

@@ -23,6 +23,9 @@ from .play import Session
 
 #: Sessions kept in memory; the oldest untouched one goes first (it is still in the database).
 MAX_CACHED: Final = 2_000
+#: Locks games are spread over: a fixed number, so that ids asked for (even unknown ones) cost nothing
+#: kept; two games share a lock only by chance, and then merely wait for each other.
+LOCK_STRIPES: Final = 256
 COOKIE: Final = "pyramid_player"
 COOKIE_MAX_AGE: Final = 5 * 365 * 24 * 3600
 
@@ -42,7 +45,7 @@ class Games:
         self.store = store
         self.limit = limit
         self._cache: OrderedDict[str, Session] = OrderedDict()
-        self._locks: dict[str, threading.Lock] = {}
+        self._locks = [threading.Lock() for _ in range(LOCK_STRIPES)]
         self._guard = threading.Lock()
 
     # --- players ----------------------------------------------------------------------------------
@@ -53,20 +56,19 @@ class Games:
         return f"{player_id}.{mac}"
 
     def player_of(self, cookie: str | None) -> str | None:
-        """The player a cookie names, if its signature holds and the player exists."""
+        """The player a cookie names, if its signature holds.  Only this database's secret signs, and only
+        for players it made (players are never deleted), so a good signature is proof enough; the
+        database is not asked again on every request."""
         if not cookie or "." not in cookie:
             return None
         player_id = cookie.rsplit(".", 1)[0]
-        if not hmac.compare_digest(self.sign(player_id), cookie):
-            return None
-        return player_id if self.store.player(player_id) is not None else None
+        return player_id if hmac.compare_digest(self.sign(player_id), cookie) else None
 
     # --- games ------------------------------------------------------------------------------------
 
     def lock(self, game_id: str) -> threading.Lock:
         """The lock serialising one game's actions in this process."""
-        with self._guard:
-            return self._locks.setdefault(game_id, threading.Lock())
+        return self._locks[hash(game_id) % LOCK_STRIPES]
 
     def create(self, deal: Deal, player_id: str) -> Session:
         """Start and record a new game."""
@@ -84,29 +86,34 @@ class Games:
             self._cache[session.id] = session
             self._cache.move_to_end(session.id)
             while len(self._cache) > self.limit:
-                old, _ = self._cache.popitem(last=False)
-                self._locks.pop(old, None)
+                self._cache.popitem(last=False)
 
     def drop(self, game_id: str) -> None:
         """Forget the cached session (the database stays the truth)."""
         with self._guard:
             self._cache.pop(game_id, None)
 
-    def load(self, game_id: str, player_id: str | None, steps: int | None = None) -> Session:
-        """The player's game, up to date with the database (or after its first ``steps`` actions).
-        Call with the game's lock held."""
+    def _row(self, game_id: str, player_id: str | None) -> GameRow:
         row = self.store.game(game_id)
         if row is None or player_id is None or row.player_id != player_id:
             raise GameNotFound(game_id)
-        if steps is None:
-            with self._guard:
-                cached = self._cache.get(game_id)
-            if cached is not None and cached.version == row.version:
-                return cached
-        session = rebuild(row, self.store, steps)
-        if steps is None:
-            self._keep(session)
+        return row
+
+    def load(self, game_id: str, player_id: str | None) -> Session:
+        """The player's game, up to date with the database.  Call with the game's lock held."""
+        row = self._row(game_id, player_id)
+        with self._guard:
+            cached = self._cache.get(game_id)
+        if cached is not None and cached.version == row.version:
+            return cached
+        session = rebuild(row, self.store)
+        self._keep(session)
         return session
+
+    def load_at(self, game_id: str, player_id: str | None, step: int) -> tuple[Session, int]:
+        """The player's game as it stood after its first ``step`` actions, and how many it has."""
+        row = self._row(game_id, player_id)
+        return rebuild(row, self.store, min(step, row.version)), row.version
 
     def act(self, session: Session, kind: str, arg: str | None) -> dict[str, object]:
         """Apply an action and record it before returning its event.  Call with the game's lock held.
