@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -111,3 +112,11 @@ def without_counters(view: Mapping[str, Any]) -> dict[str, Any]:
     limit, a move and its undo move the window of what can be taken back)."""
     return {k: v for k, v in view.items()
             if k not in ("moves", "undos", "hints", "can_undo", "can_redo", "can_rewind")}
+
+
+def free_port() -> int:
+    """A loopback TCP port nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port

@@ -9,21 +9,15 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 from pathlib import Path
 
 import pytest
 
+from helpers import free_port
+
 BIN_DIRS = sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True)
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 class PostgresServer:
@@ -35,7 +29,7 @@ class PostgresServer:
         self.bin = BIN_DIRS[0]
         self.root = Path(tempfile.mkdtemp(prefix="pyramid-pg-"))
         self.data = self.root / "data"
-        self.port = _free_port()
+        self.port = free_port()
         self.as_root = os.geteuid() == 0
 
     def _run(self, *argv: str) -> None:

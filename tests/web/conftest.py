@@ -7,7 +7,6 @@ tests fail with a message saying so, rather than being skipped.
 
 from __future__ import annotations
 
-import socket
 import sys
 import threading
 import time
@@ -24,18 +23,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, Errors, open_context
 
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+from helpers import free_port
 
 
 @pytest.fixture(scope="session")
 def server() -> Iterator[str]:
     """The app served on a free loopback port for the whole session; yields its base URL."""
-    port = _free_port()
+    port = free_port()
     config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning")
     instance = uvicorn.Server(config)
     thread = threading.Thread(target=instance.run, daemon=True)

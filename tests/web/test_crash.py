@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -19,6 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
+from helpers import free_port
 from pg_server import PostgresServer
 from pyramid_solitaire import Deal, Game
 from pyramid_solitaire.solver import solve
@@ -27,17 +27,10 @@ CODE = "CL1-N-AAAAAAD"
 START_SECONDS = 30
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @contextmanager
 def app_process(db: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """``pyramid-solitaire serve`` as its own process; yields its URL and the process."""
-    port = _free_port()
+    port = free_port()
     process = subprocess.Popen([sys.executable, "-m", "pyramid_solitaire.cli", "serve", "--no-browser",
                                 "--port", str(port), "--db", db], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}"
@@ -154,7 +147,7 @@ def test_a_bad_or_unreachable_database_stops_the_app_with_one_line(kind: str, tm
         db = f"sqlite:///{blocker / 'games.sqlite3'}"
         says = "cannot create the folder"
     else:
-        db = f"postgresql://postgres@127.0.0.1:{_free_port()}/games"
+        db = f"postgresql://postgres@127.0.0.1:{free_port()}/games"
         says = "cannot use the database"
     result = subprocess.run([sys.executable, "-m", "pyramid_solitaire.cli", "serve", "--no-browser", "--db", db],
                             capture_output=True, text=True, timeout=60, check=False)
