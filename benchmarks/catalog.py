@@ -16,6 +16,8 @@ import sys
 import time
 import warnings
 
+from figures import percentile, unlimited
+
 from pyramid_solitaire.catalog import EASY, NORMAL, catalogue, pick_deal
 from pyramid_solitaire.rules import PRESETS
 from pyramid_solitaire.web.app import create_app
@@ -23,11 +25,6 @@ from pyramid_solitaire.web.app import create_app
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 def figures(seconds: list[float]) -> str:
@@ -40,7 +37,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--picks", type=int, default=300)
     args = parser.parse_args()
-    client = TestClient(create_app())
+    client = TestClient(create_app(limiter=unlimited()))
     rng = random.Random(1)
     for preset in PRESETS:
         source = "catalogue" if catalogue(preset) else "search on demand"

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
+from figures import percentile
 
 from pyramid_solitaire import Deal
 from pyramid_solitaire.solver import solve
@@ -39,11 +40,6 @@ ROOT = Path(__file__).resolve().parents[1]
 SWITCH = 0.1
 #: And asks for a hint, or takes a move back and plays it again, this often.
 DETOUR = 0.05
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 def free_port() -> int:

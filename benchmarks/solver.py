@@ -20,16 +20,12 @@ import sys
 import time
 from pathlib import Path
 
+from figures import percentile
+
 from pyramid_solitaire import Deal
 from pyramid_solitaire.solver import solve
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "msc-1500"
-
-
-def percentile(values: list[float], share: float) -> float:
-    """The value below which ``share`` of ``values`` lie (nearest rank)."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 def main() -> int:

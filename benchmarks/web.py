@@ -42,6 +42,8 @@ from html.parser import HTMLParser
 from typing import Any, Protocol
 from urllib.parse import urljoin, urlsplit
 
+from figures import percentile, unlimited
+
 from pyramid_solitaire import Deal
 from pyramid_solitaire.solver import solve
 from pyramid_solitaire.web.app import create_app
@@ -82,12 +84,6 @@ class ServerTimer:
             await send(message)
 
         await self.app(scope, receive, timed)
-
-
-def percentile(values: list[float], share: float) -> float:
-    """The value below which ``share`` of ``values`` lie (nearest rank)."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 def figures(seconds: list[float]) -> str:
@@ -288,7 +284,7 @@ def main() -> int:
     args = parser.parse_args()
 
     deals, solving = verified_deals(args.rules, args.start, args.deals + 1)
-    timer = ServerTimer(create_app())
+    timer = ServerTimer(create_app(limiter=unlimited()))
     stop: Callable[[], None] = nothing
     client: Any
     if args.transport == "uvicorn":

@@ -1,0 +1,18 @@
+"""What the benchmarks share: the percentile they print, and an app that does not slow them down."""
+
+from __future__ import annotations
+
+from pyramid_solitaire.web.limits import Limit, RateLimiter
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The value below which ``share`` of ``values`` lie (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def unlimited() -> RateLimiter:
+    """A rate limiter that never refuses: the benchmarks replay taps far faster than a person can, which
+    is what the app's per-player limit is there to stop (pyramid_solitaire.web.limits)."""
+    endless = Limit(rate=1e12, burst=1e12)
+    return RateLimiter(player=endless, address=endless)
