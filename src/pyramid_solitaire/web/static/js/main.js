@@ -178,14 +178,15 @@ function describe(event) {
       }
       break;
     case "coach": {
-      let text = t("coach_label");
-      if (event.winnable === null) text += `：${t("coach_unknown")}`;
-      else {
-        const move = event.cards.length ? names(event.cards) : t(event.move === "recycle" ? "hint_recycle" : "hint_draw");
-        text += ` — ${move}。${event.winnable ? t("coach_winnable") : t("coach_lost", { n: event.best_reachable })}`;
-        if (event.cards.length) flash(event.cards, "hinted", HINT_MS);
+      const label = t("coach_label");
+      if (event.winnable === null) {
+        say(t("coach_no_answer", { label, reason: t("coach_unknown") }));
+        break;
       }
-      say(text);
+      const move = event.cards.length ? names(event.cards) : t(event.move === "recycle" ? "move_recycle" : "move_draw");
+      const verdict = event.winnable ? t("coach_winnable") : t("coach_lost", { n: event.best_reachable });
+      if (event.cards.length) flash(event.cards, "hinted", HINT_MS);
+      say(t("coach_message", { label, move, verdict }));
       break;
     }
     case "refused": {
