@@ -1,5 +1,6 @@
 """Pyramid solitaire: every rule set of RULES.md, an exact solver, and front ends over one engine."""
 
+from . import native as native  # first: importing it runs native.guard(), before any compiled module is imported
 from .cards import Card, CardError
 from .deal import CodeError, Deal, DealError, parse_deal
 from .game import Game
