@@ -16,7 +16,7 @@ from ..deal import Deal
 from ..game import Game
 from ..moves import Move
 from ..table import Action, Position, Table
-from .search import Counter, SearchTimeout, best_reachable, find_win, shortest_win
+from .search import Counter, SearchTimeout, find_win, shortest_win, win_or_best
 from .space import SearchSpace
 
 
@@ -82,15 +82,13 @@ def solve_position(table: Table, position: Position, *, shortest: bool = False,
     winnable: bool | None
     solution: list[Action] | None = None
     try:
-        line = find_win(space, start, counter)
+        line = win_or_best(space, start, counter) if best else find_win(space, start, counter)
         if line is not None and shortest:
             line = shortest_win(space, start, counter)
         winnable = line is not None
         solution = line
         if winnable:
             counter.best_removed = table.pyramid_size
-        elif best:
-            best_reachable(space, start, counter)
     except SearchTimeout:
         winnable = None
         solution = None

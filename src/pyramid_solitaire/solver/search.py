@@ -3,8 +3,9 @@
 * **Verdict** — depth-first search with a transposition table (each position expanded once), which
   cuts every position whose relaxed game cannot clear the pyramid and takes exposed kings at once.
 * **Best reachable** — when the deal cannot be won, a branch-and-bound depth-first search for the most
-  pyramid cards any line of play removes; a position is cut when the cards removed plus
+  pyramid cards any line of play removes; a position is cut when
   :meth:`~.space.SearchSpace.reachable_bound` (the relaxed game) cannot beat the best line found.
+  :func:`win_or_best` answers both questions in one search.
 * **Shortest** — A* with the admissible :meth:`~.space.SearchSpace.steps_bound`, each draw, recycle
   or removal costing one step; dead positions are pruned (they reach no goal).
 
@@ -125,19 +126,31 @@ def find_win(space: SearchSpace, start: int, counter: Counter) -> list[Action] |
     return _depth_first(space, start, counter, visit)
 
 
-def best_reachable(space: SearchSpace, start: int, counter: Counter) -> int:
-    """The most pyramid cards any line from ``start`` removes (in total, counting those already gone).
+def win_or_best(space: SearchSpace, start: int, counter: Counter) -> list[Action] | None:
+    """A winning line from ``start`` (as :func:`find_win`), or ``None`` with ``counter.best_removed``
+    the most pyramid cards any line removes (a branch-and-bound search) — in one search.
 
-    Uses and improves ``counter.best_removed`` / ``best_line`` as the incumbent."""
-    counter.best_removed = max(counter.best_removed, space.P - (start & space.pyramid_full).bit_count())
+    Each position is expanded at most once for both questions: one that may still be won (its relaxed
+    game clears the pyramid) is always expanded, one that cannot is expanded only while its bound
+    beats the best line found.  Searching the two apart expands every position of the first kind twice
+    for a lost deal (one-pass rule sets: about 45 % of the positions)."""
+    P = space.P
+    counter.best_removed = max(counter.best_removed, P - (start & space.pyramid_full).bit_count())
+    if space.won(start):
+        return []
+    bound = space.reachable_bound
 
     def visit(action: Action, state: int, path: list[Action]) -> int:
-        if _note_best(space, counter, action, state, path) == space.P:
-            return FOUND
-        return CUT if space.reachable_bound(state) <= counter.best_removed else EXPAND
+        if isinstance(action, tuple):
+            _note_best(space, counter, action, state, path)
+            if space.won(state):
+                return FOUND
+        reach = bound(state)
+        return EXPAND if reach >= P or reach > counter.best_removed else CUT
 
-    _depth_first(space, start, counter, visit)
-    return counter.best_removed
+    if bound(start) < P and bound(start) <= counter.best_removed:
+        return None
+    return _depth_first(space, start, counter, visit)
 
 
 def shortest_win(space: SearchSpace, start: int, counter: Counter) -> list[Action] | None:
