@@ -1,9 +1,11 @@
 """Load: N simulated players play real deals through the HTTP API for a fixed time, then the database
-is checked against what every client saw.
+is checked against what every client saw.  Optionally a fault strikes in the middle of it.
 
     .venv/bin/python benchmarks/load.py                                  # 200 players, 60 s, SQLite, 1 process
     .venv/bin/python benchmarks/load.py --postgres --processes 2         # a private PostgreSQL, 2 app processes
     .venv/bin/python benchmarks/load.py --players 50 --seconds 20
+    .venv/bin/python benchmarks/load.py --kill-at 30                     # SIGKILL the app at 30 s, restart it
+    .venv/bin/python benchmarks/load.py --postgres --processes 2 --outage-at 25 --outage-for 5
 
 The app runs as real ``pyramid-solitaire serve`` processes on loopback.  Each player is an httpx client
 with its own cookie: it starts a game of a verified deal (solved beforehand), plays the solver's
@@ -12,13 +14,35 @@ asks for a hint or takes a move back and plays it again, and starts a new game w
 player sticks to one app process but moves to another one time in ten, so several processes serve the
 same games.  Afterwards every answered action is looked up in the database: lost (answered but not
 recorded), doubled or out-of-order actions are counted, as are errors (any answer but 200/201).
+
+Faults (one per run), once the given second has come and some action has been answered:
+
+``--kill-at S``
+    SIGKILL one app process (the only one with ``--processes 1``) and start it again on the same
+    database and port.
+``--outage-at S --outage-for L``
+    stop the private PostgreSQL server at once (``pg_ctl stop -m immediate``; needs ``--postgres``) and
+    start it again L seconds later.
+
+With a fault, a request that gets no answer (the connection fails or is refused) is *unanswered*, and a
+503 saying the records database cannot be reached is counted as such (its message is checked); neither
+is an error nor an acknowledgement.  The action may or may not have been written, so the player asks
+for the game again (with a growing pause, moving to another process if there are several) until an app
+answers, and goes on from the version it learns: the action was written if the version moved on by
+one, otherwise it is sent again.  The check stays: every acknowledged action is recorded exactly once,
+at its place, and each game's version is its number of actions.  A recorded action nobody acknowledged
+must be one sent without an answer at that place (the one in flight when the fault struck); anything
+else counts as doubled.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import enum
+import os
 import random
+import signal
 import socket
 import statistics
 import subprocess
@@ -27,6 +51,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Protocol
 
 import httpx
 from figures import percentile
@@ -34,12 +59,25 @@ from figures import percentile
 from pyramid_solitaire import Deal
 from pyramid_solitaire.solver import solve
 from pyramid_solitaire.store import Store
+from pyramid_solitaire.web.app import ERRORS
 
 ROOT = Path(__file__).resolve().parents[1]
 #: A player moves to another app process this often (per action).
 SWITCH = 0.1
 #: And asks for a hint, or takes a move back and plays it again, this often.
 DETOUR = 0.05
+#: An app process must answer within this many seconds of being started.
+START_SECONDS = 60
+#: After a request without an answer, a player asks again after this pause, doubling up to the longest.
+RETRY_FIRST = 0.05
+RETRY_LONGEST = 1.0
+#: What the app answers (in Japanese, the default language) when the records database is away.
+DOWN_CODE = "store-unavailable"
+DOWN_MESSAGE = ERRORS[DOWN_CODE][0]
+#: Phases of a run with a fault, for counting the actions acknowledged in each.
+BEFORE, DURING, AFTER = "before", "during", "after"
+
+Entry = tuple[int, str, str | None]
 
 
 def free_port() -> int:
@@ -49,18 +87,59 @@ def free_port() -> int:
         return port
 
 
-def start_app(db: str) -> tuple[str, subprocess.Popen[bytes]]:
-    port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "pyramid_solitaire.cli", "serve", "--no-browser",
-                                "--port", str(port), "--db", db], stdout=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        try:
-            if httpx.get(f"{url}/api/rules", timeout=1).status_code == 200:
-                return url, process
-        except httpx.TransportError:
-            time.sleep(0.1)
-    raise SystemExit("an app process did not start")
+@dataclass
+class App:
+    """One ``pyramid-solitaire serve`` process on a fixed port."""
+
+    db: str
+    port: int = field(default_factory=free_port)
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def launch(self) -> None:
+        self.process = subprocess.Popen([sys.executable, "-m", "pyramid_solitaire.cli", "serve", "--no-browser",
+                                         "--port", str(self.port), "--db", self.db], stdout=subprocess.DEVNULL)
+
+    def wait_ready(self) -> None:
+        deadline = time.monotonic() + START_SECONDS
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.url}/api/rules", timeout=1).status_code == 200:
+                    return
+            except httpx.TransportError:
+                time.sleep(0.1)
+            if self.process is not None and self.process.poll() is not None:
+                raise SystemExit(f"an app process exited with code {self.process.returncode}")
+        raise SystemExit("an app process did not start")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no flushing, connections cut."""
+        assert self.process is not None
+        os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=30)
+
+
+def start_apps(db: str, count: int) -> list[App]:
+    """``count`` app processes on one database, started side by side."""
+    apps = [App(db) for _ in range(count)]
+    for app in apps:
+        app.launch()
+    try:
+        for app in apps:
+            app.wait_ready()
+    except BaseException:
+        for app in apps:
+            app.stop()
+        raise
+    return apps
 
 
 @dataclass
@@ -70,104 +149,357 @@ class Seen:
     latencies: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     #: game id -> the actions answered, in order: (version after it, kind, argument)
-    games: dict[str, list[tuple[int, str, str | None]]] = field(default_factory=dict)
+    games: dict[str, list[Entry]] = field(default_factory=dict)
     won: int = 0
+    #: Requests that got no answer at all (the connection failed or was refused).
+    unanswered: int = 0
+    #: 503 answers saying the records database cannot be reached, and the message of the first.
+    down: int = 0
+    down_message: str = ""
+    #: game id -> version after it -> the actions sent for that place without an answer (none, or a 503):
+    #: each may or may not have been written.
+    sent: dict[str, dict[int, set[tuple[str, str | None]]]] = field(default_factory=dict)
+    #: game id -> the places where an action was answered with a 503 (which says it was not saved).
+    refused: dict[str, set[int]] = field(default_factory=dict)
+    #: Actions acknowledged before, during and after the fault.
+    acked: dict[str, int] = field(default_factory=lambda: dict.fromkeys((BEFORE, DURING, AFTER), 0))
+    #: What struck, when, and how long until the app answered again.
+    faults: list[str] = field(default_factory=list)
 
 
-async def player(number: int, apps: list[str], deals: list[tuple[str, list[str]]], seen: Seen,
-                 deadline: float) -> None:
-    rng = random.Random(number)
-    home = number % len(apps)
-    # Idle connections are dropped after 2 s, before uvicorn's 5 s keep-alive closes them from its side
-    # (a browser retries a request lost that way; this client would count it as an error).
-    async with httpx.AsyncClient(timeout=30, limits=httpx.Limits(keepalive_expiry=2.0)) as client:
+@dataclass
+class Schedule:
+    """When the players stop, and where the run stands with respect to its fault."""
 
-        async def call(path: str, body: object | None = None, get: bool = False) -> dict[str, object] | None:
-            nonlocal home
-            if len(apps) > 1 and rng.random() < SWITCH:
-                home = (home + 1) % len(apps)
-            started = time.perf_counter()
-            try:
-                if get:
-                    answer = await client.get(apps[home] + path)
-                else:
-                    answer = await client.post(apps[home] + path, json=body)
-            except httpx.HTTPError as exc:
-                seen.errors.append(f"{path}: {type(exc).__name__}")
+    began: float
+    deadline: float
+    phase: str = BEFORE
+
+    def playing(self) -> bool:
+        return time.monotonic() < self.deadline
+
+
+class Outcome(enum.Enum):
+    ANSWERED = "answered"  # 200 or 201
+    UNANSWERED = "unanswered"  # no answer at all (only with a fault; otherwise an error)
+    DOWN = "down"  # 503: the records database cannot be reached (only with a fault)
+    ERROR = "error"
+
+
+@dataclass
+class Track:
+    """One game as its player follows it."""
+
+    id: str
+    log: list[Entry]
+    version: int = 0
+
+
+class Player:
+    """One simulated player: an httpx client with its own cookie."""
+
+    def __init__(self, number: int, apps: list[str], deals: list[tuple[str, list[str]]], seen: Seen,
+                 schedule: Schedule, faults: bool) -> None:
+        self.rng = random.Random(number)
+        self.apps = apps
+        self.home = number % len(apps)
+        self.deals = deals
+        self.seen = seen
+        self.schedule = schedule
+        self.faults = faults
+        # Idle connections are dropped after 2 s, before uvicorn's 5 s keep-alive closes them from its side
+        # (a browser retries a request lost that way; this client would count it as an error).
+        self.client = httpx.AsyncClient(timeout=30, limits=httpx.Limits(keepalive_expiry=2.0))
+
+    async def play(self) -> None:
+        """Play deal after deal until the time is up or an error."""
+        async with self.client:
+            while self.schedule.playing():
+                code, moves = self.deals[self.rng.randrange(len(self.deals))]
+                game = await self.start(code)
+                if game is None or not await self.play_deal(game, moves):
+                    return
+                self.seen.won += 1
+
+    async def call(self, path: str, body: object | None = None, get: bool = False) -> tuple[Outcome, Any]:
+        """One request to the player's app process; the answer's JSON when it is 200 or 201."""
+        if len(self.apps) > 1 and self.rng.random() < SWITCH:
+            self.home = (self.home + 1) % len(self.apps)
+        started = time.perf_counter()
+        try:
+            if get:
+                answer = await self.client.get(self.apps[self.home] + path)
+            else:
+                answer = await self.client.post(self.apps[self.home] + path, json=body)
+        except httpx.TransportError as exc:
+            if self.faults:
+                self.seen.unanswered += 1
+                return Outcome.UNANSWERED, None
+            self.seen.errors.append(f"{path}: {type(exc).__name__}")
+            return Outcome.ERROR, None
+        except httpx.HTTPError as exc:
+            self.seen.errors.append(f"{path}: {type(exc).__name__}")
+            return Outcome.ERROR, None
+        self.seen.latencies.append(time.perf_counter() - started)
+        if answer.status_code in (200, 201):
+            return Outcome.ANSWERED, answer.json()
+        if self.faults and answer.status_code == 503 and self.database_away(answer):
+            return Outcome.DOWN, None
+        self.seen.errors.append(f"{path}: HTTP {answer.status_code} {answer.text[:120]}")
+        return Outcome.ERROR, None
+
+    def database_away(self, answer: httpx.Response) -> bool:
+        """Whether a 503 is the app's clear answer that the records database cannot be reached."""
+        try:
+            body = answer.json()
+        except ValueError:
+            return False
+        if not isinstance(body, dict) or body.get("code") != DOWN_CODE or body.get("message") != DOWN_MESSAGE:
+            return False
+        self.seen.down += 1
+        self.seen.down_message = self.seen.down_message or str(body["message"])
+        return True
+
+    async def pause(self, step: int) -> None:
+        """Wait before asking again after the ``step``-th request in a row without an answer."""
+        longest = min(RETRY_LONGEST, RETRY_FIRST * 2 ** step)
+        await asyncio.sleep(longest * (0.5 + self.rng.random() / 2))
+        if len(self.apps) > 1:
+            self.home = (self.home + 1) % len(self.apps)
+
+    async def start(self, code: str) -> Track | None:
+        """A new game of the deal, asked for until an app answers; None when the time is up or on an error."""
+        step = 0
+        while True:
+            outcome, created = await self.call("/api/games", {"code": code})
+            if outcome is Outcome.ANSWERED:
+                game_id = str(created["game"]["id"])
+                return Track(game_id, self.seen.games.setdefault(game_id, []))
+            if outcome is Outcome.ERROR or not self.schedule.playing():
                 return None
-            seen.latencies.append(time.perf_counter() - started)
-            if answer.status_code not in (200, 201):
-                seen.errors.append(f"{path}: HTTP {answer.status_code} {answer.text[:120]}")
-                return None
-            data: dict[str, object] = answer.json()
-            return data
+            await self.pause(step)
+            step += 1
 
-        while time.monotonic() < deadline:
-            code, moves = deals[rng.randrange(len(deals))]
-            created = await call("/api/games", {"code": code})
-            if created is None:
-                return
-            game = created["game"]
-            assert isinstance(game, dict)
-            game_id = str(game["id"])
-            log = seen.games.setdefault(game_id, [])
-            version = 0
-
-            async def act(kind: str, arg: str | None, path: str, body: object | None = None, game_id: str = game_id,
-                          log: list[tuple[int, str, str | None]] = log) -> bool:
-                nonlocal version
-                answer = await call(f"/api/games/{game_id}/{path}?version={version}", body)
-                if answer is None:
+    async def play_deal(self, game: Track, moves: list[str]) -> bool:
+        """The solver's solution tap by tap, with detours; False if the player stops before the end."""
+        for move in moves:
+            if not self.schedule.playing():
+                return False
+            if self.rng.random() < DETOUR and not await self.act(game, "hint", None, "hint"):
+                return False
+            steps = [("stock", None, "stock", None)] if move in ("draw", "recycle") else \
+                [("tap", card, "tap", {"card": card}) for card in move.split("+")]
+            for kind, arg, path, body in steps:
+                if not await self.act(game, kind, arg, path, body):
                     return False
-                state = answer["game"]
-                assert isinstance(state, dict)
-                version = int(state["version"])
-                log.append((version, kind, arg))
+            detour = self.rng.random() < DETOUR
+            if detour and (not await self.act(game, "undo", None, "undo")
+                           or not await self.act(game, "redo", None, "redo")):
+                return False
+        return True
+
+    async def act(self, game: Track, kind: str, arg: str | None, path: str, body: object | None = None) -> bool:
+        """One action, until it is known to be recorded; False when the player stops (an error, or the
+        time ran out while the app or its database was away)."""
+        while True:
+            outcome, answer = await self.call(f"/api/games/{game.id}/{path}?version={game.version}", body)
+            if outcome is Outcome.ANSWERED:
+                game.version = int(answer["game"]["version"])
+                game.log.append((game.version, kind, arg))
+                self.seen.acked[self.schedule.phase] += 1
                 return True
+            if outcome is Outcome.ERROR:
+                return False
+            # No answer, or the database was away: the action may be written or not; the game will say.
+            place = game.version + 1
+            self.seen.sent.setdefault(game.id, {}).setdefault(place, set()).add((kind, arg))
+            if outcome is Outcome.DOWN:
+                self.seen.refused.setdefault(game.id, set()).add(place)
+            version = await self.resync(game)
+            if version is None:
+                return False
+            if version == place:
+                game.version = version  # written before the answer was lost: go on from there
+                return True
+            if version != game.version:
+                self.seen.errors.append(f"game {game.id}: at version {version} after an action sent at "
+                                        f"{game.version}")
+                return False
 
-            for move in moves:
-                if time.monotonic() >= deadline:
-                    return
-                if rng.random() < DETOUR and not await act("hint", None, "hint"):
-                    return
-                steps = [("stock", None, "stock", None)] if move in ("draw", "recycle") else \
-                    [("tap", card, "tap", {"card": card}) for card in move.split("+")]
-                for kind, arg, path, body in steps:
-                    if not await act(kind, arg, path, body):
-                        return
-                detour = rng.random() < DETOUR
-                if detour and (not await act("undo", None, "undo") or not await act("redo", None, "redo")):
-                    return
-            seen.won += 1
+    async def resync(self, game: Track) -> int | None:
+        """The game's version, asked for until an app answers; None when the time is up or on an error."""
+        step = 0
+        while self.schedule.playing():
+            await self.pause(step)
+            step += 1
+            outcome, answer = await self.call(f"/api/games/{game.id}", get=True)
+            if outcome is Outcome.ANSWERED:
+                return int(answer["game"]["version"])
+            if outcome is Outcome.ERROR:
+                return None
+        return None
 
 
-def check(store: Store, seen: Seen) -> tuple[int, int, int]:
-    """(answered actions, lost, doubled or out of order) by comparing the database with the clients."""
-    answered = lost = wrong = 0
+class Fault(Protocol):
+    """Something that goes wrong in the middle of a run."""
+
+    async def strike(self) -> str:
+        """Break something and mend it; returns what was done (the caller adds when)."""
+        ...
+
+
+@dataclass
+class Kill:
+    """SIGKILL one app process (all of them if there is only one) and start it again on the same
+    database and port, so its players find it where it was."""
+
+    apps: list[App]
+
+    async def strike(self) -> str:
+        victims = self.apps[:1]
+        for app in victims:
+            await asyncio.to_thread(app.kill)
+        killed = time.monotonic()
+        for app in victims:
+            await asyncio.to_thread(app.launch)
+        for app in victims:
+            await asyncio.to_thread(app.wait_ready)
+        return (f"SIGKILL of {len(victims)} of {len(self.apps)} app process(es), restarted on the same port: "
+                f"answering again after {time.monotonic() - killed:.1f} s")
+
+
+class Server(Protocol):
+    """The private PostgreSQL server (tests/pg_server.py)."""
+
+    def stop_server(self) -> None: ...
+
+    def start_server(self) -> None: ...
+
+
+@dataclass
+class Outage:
+    """Stop the PostgreSQL server at once (its connections cut) and start it again ``length`` s later."""
+
+    server: Server
+    length: float
+
+    async def strike(self) -> str:
+        await asyncio.to_thread(self.server.stop_server)
+        stopped = time.monotonic()
+        try:
+            await asyncio.sleep(self.length)
+        finally:
+            await asyncio.to_thread(self.server.start_server)
+        return f"PostgreSQL stopped (immediate), started again after {time.monotonic() - stopped:.1f} s"
+
+
+async def strike(fault: Fault, at: float, seen: Seen, schedule: Schedule, after: float) -> None:
+    """The fault, ``at`` s into the run once some action has been answered; then at least ``after`` s
+    more play."""
+    await asyncio.sleep(max(0.0, schedule.began + at - time.monotonic()))
+    while not seen.acked[BEFORE] and schedule.playing():
+        await asyncio.sleep(0.05)
+    struck = time.monotonic() - schedule.began
+    schedule.phase = DURING
+    try:
+        what = await fault.strike()
+    finally:
+        schedule.phase = AFTER
+        schedule.deadline = max(schedule.deadline, time.monotonic() + after)
+    seen.faults.append(f"at {struck:.1f} s: {what}")
+
+
+async def run(apps: list[str], deals: list[tuple[str, list[str]]], players: int, seconds: float,
+              fault: tuple[Fault, float] | None = None, after: float = 0.0) -> Seen:
+    """Play for ``seconds`` (with the fault at its moment, and at least ``after`` s once it is over)."""
+    seen = Seen()
+    began = time.monotonic()
+    schedule = Schedule(began, began + seconds)
+    tasks = [Player(n, apps, deals, seen, schedule, fault is not None).play() for n in range(players)]
+    if fault is not None:
+        tasks.append(strike(fault[0], fault[1], seen, schedule, after))
+    await asyncio.gather(*tasks)
+    return seen
+
+
+def verified_deals(count: int) -> list[tuple[str, list[str]]]:
+    """The first ``count`` winnable classic deals at normal difficulty, with the solver's solutions."""
+    deals: list[tuple[str, list[str]]] = []
+    number = 0
+    while len(deals) < count:
+        deal = Deal.from_number(number, "classic", "N")
+        result = solve(deal, time_limit=10)
+        if result.winnable and result.solution:
+            deals.append((deal.code, [str(m) for m in result.solution]))
+        number += 1
+    return deals
+
+
+@dataclass
+class Checked:
+    """The database compared with what the clients saw."""
+
+    answered: int = 0
+    #: Answered but not recorded at their place.
+    lost: int = 0
+    #: Recorded but never sent for that place, or out of order, or a game row that disagrees with its actions.
+    wrong: int = 0
+    #: Sent without an answer (or with a 503), yet recorded: the action in flight when the fault struck.
+    unanswered_written: int = 0
+    #: Of those, answered with a 503, whose message says the action was not saved.
+    refused_written: int = 0
+
+
+def check(store: Store, seen: Seen) -> Checked:
+    """Compare the database with the clients."""
+    checked = Checked()
     for game_id, log in seen.games.items():
         recorded = store.actions(game_id)
         row = store.game(game_id)
-        answered += len(log)
+        sent = seen.sent.get(game_id, {})
+        checked.answered += len(log)
         by_seq = {a.seq: a for a in recorded}
         for version, kind, arg in log:
             action = by_seq.get(version)
             if action is None:
-                lost += 1
+                checked.lost += 1
             elif (action.kind, action.arg) != (kind, arg):
-                wrong += 1
+                checked.wrong += 1
+        acknowledged = {version for version, _, _ in log}
+        for action in recorded:
+            if action.seq in acknowledged:
+                continue
+            if (action.kind, action.arg) in sent.get(action.seq, ()):
+                checked.unanswered_written += 1
+                checked.refused_written += action.seq in seen.refused.get(game_id, ())
+            else:
+                checked.wrong += 1  # recorded but never answered nor sent there: doubled
         in_order = [a.seq for a in recorded] == list(range(1, len(recorded) + 1))
         if row is None or row.version != len(recorded) or not in_order:
-            wrong += 1
-        if len(recorded) > len(log):
-            wrong += len(recorded) - len(log)  # recorded but never answered: doubled
-    return answered, lost, wrong
+            checked.wrong += 1
+    return checked
 
 
-async def run(apps: list[str], deals: list[tuple[str, list[str]]], players: int, seconds: float) -> Seen:
-    seen = Seen()
-    deadline = time.monotonic() + seconds
-    await asyncio.gather(*(player(n, apps, deals, seen, deadline) for n in range(players)))
-    return seen
+def report(seen: Seen, checked: Checked, elapsed: float) -> None:
+    """The figures after the first line."""
+    print(f"  answered actions: {checked.answered} ({checked.answered / elapsed:.0f}/s), games: {len(seen.games)}, "
+          f"won: {seen.won}")
+    if seen.latencies:
+        ms = [x * 1000 for x in seen.latencies]
+        print(f"  latency: p50 {statistics.median(ms):.1f} ms, p90 {percentile(ms, 0.9):.1f} ms, "
+              f"p99 {percentile(ms, 0.99):.1f} ms, max {max(ms):.1f} ms")
+    for fault in seen.faults:
+        print(f"  fault {fault}")
+    if seen.faults:
+        print(f"  acknowledged before / during / after the fault: {seen.acked[BEFORE]} / {seen.acked[DURING]} / "
+              f"{seen.acked[AFTER]}")
+        print(f"  unanswered requests: {seen.unanswered}; 503 database away: {seen.down}"
+              + (f" ({seen.down_message})" if seen.down_message else ""))
+        print(f"  sent without an answer yet written: {checked.unanswered_written} "
+              f"(of them answered 503: {checked.refused_written})")
+    print(f"  errors: {len(seen.errors)}; lost actions: {checked.lost}; doubled or out of order: {checked.wrong}")
+    for error in seen.errors[:5]:
+        print(f"    {error}")
 
 
 def main() -> int:
@@ -178,7 +510,16 @@ def main() -> int:
     parser.add_argument("--db", help="database URL (default: a new SQLite file)")
     parser.add_argument("--postgres", action="store_true", help="start a private PostgreSQL server for the run")
     parser.add_argument("--deals", type=int, default=20, help="verified classic deals the players share")
+    faults = parser.add_mutually_exclusive_group()
+    faults.add_argument("--kill-at", type=float, metavar="SECONDS",
+                        help="SIGKILL an app process then, and restart it on the same port")
+    faults.add_argument("--outage-at", type=float, metavar="SECONDS",
+                        help="stop the private PostgreSQL server then (needs --postgres)")
+    parser.add_argument("--outage-for", type=float, default=5, metavar="SECONDS",
+                        help="how long the PostgreSQL server stays away (default 5)")
     args = parser.parse_args()
+    if args.outage_at is not None and not args.postgres:
+        parser.error("--outage-at needs --postgres (the server this script starts is the one it can stop)")
 
     server = None
     if args.postgres:
@@ -190,39 +531,29 @@ def main() -> int:
         db = server.create_database("load")
     else:
         db = args.db or f"sqlite:///{Path(tempfile.mkdtemp(prefix='pyramid-load-')) / 'games.sqlite3'}"
-    deals = []
-    number = 0
-    while len(deals) < args.deals:
-        deal = Deal.from_number(number, "classic", "N")
-        result = solve(deal, time_limit=10)
-        if result.winnable and result.solution:
-            deals.append((deal.code, [str(m) for m in result.solution]))
-        number += 1
-    started = [start_app(db) for _ in range(args.processes)]
+    deals = verified_deals(args.deals)
+    apps = start_apps(db, args.processes)
+    fault: tuple[Fault, float] | None = None
+    if args.kill_at is not None:
+        fault = (Kill(apps), args.kill_at)
+    elif args.outage_at is not None and server is not None:
+        fault = (Outage(server, args.outage_for), args.outage_at)
     try:
         began = time.perf_counter()
-        seen = asyncio.run(run([url for url, _ in started], deals, args.players, args.seconds))
+        seen = asyncio.run(run([app.url for app in apps], deals, args.players, args.seconds, fault))
         elapsed = time.perf_counter() - began
     finally:
-        for _, process in started:
-            process.terminate()
-            process.wait(timeout=30)
+        for app in apps:
+            app.stop()
     store = Store(db)
-    answered, lost, wrong = check(store, seen)
+    checked = check(store, seen)
     store.close()
     if server is not None:
         server.stop()
     kind = "PostgreSQL" if db.startswith("postgresql") else "SQLite"
     print(f"load: {args.players} players for {args.seconds:.0f} s, {kind}, {args.processes} app process(es)")
-    print(f"  answered actions: {answered} ({answered / elapsed:.0f}/s), games: {len(seen.games)}, won: {seen.won}")
-    if seen.latencies:
-        ms = [x * 1000 for x in seen.latencies]
-        print(f"  latency: p50 {statistics.median(ms):.1f} ms, p90 {percentile(ms, 0.9):.1f} ms, "
-              f"p99 {percentile(ms, 0.99):.1f} ms, max {max(ms):.1f} ms")
-    print(f"  errors: {len(seen.errors)}; lost actions: {lost}; doubled or out of order: {wrong}")
-    for error in seen.errors[:5]:
-        print(f"    {error}")
-    return 0 if not seen.errors and not lost and not wrong else 1
+    report(seen, checked, elapsed)
+    return 0 if not seen.errors and not checked.lost and not checked.wrong else 1
 
 
 if __name__ == "__main__":

@@ -1,16 +1,21 @@
 """The app as separate processes: killed with SIGKILL in the middle of a burst of actions and
 restarted, every answered action is there and nothing is half-written; two app processes on one
-PostgreSQL database serve the same player, and two taps racing on one game have exactly one winner."""
+PostgreSQL database serve the same player, and two taps racing on one game have exactly one winner.
+
+Under load (the players of ``benchmarks/load.py``, imported from there so that the benchmark and these
+tests check the same thing): an app process killed and restarted, or the PostgreSQL server stopped and
+started again, while twenty players play; every acknowledged action is found exactly once afterwards."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -22,9 +27,22 @@ from helpers import free_port
 from pg_server import PostgresServer
 from pyramid_solitaire import Deal, Game
 from pyramid_solitaire.solver import solve
+from pyramid_solitaire.store import Store
+
+sys.path.append(str(Path(__file__).resolve().parents[2] / "benchmarks"))
+
+import load
 
 CODE = "CL1-N-AAAAAAD"
 START_SECONDS = 30
+#: The load tests: players, the deals they share, and the run: the fault strikes FAULT_AT s in (once
+#: some action was acknowledged), and play goes on for SECONDS in all and at least AFTER s past the fault.
+PLAYERS = 20
+DEALS = 5
+SECONDS = 6
+FAULT_AT = 2
+AFTER = 3
+OUTAGE_SECONDS = 2
 
 
 @contextmanager
@@ -155,3 +173,71 @@ def test_a_bad_or_unreachable_database_stops_the_app_with_one_line(kind: str, tm
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and says in lines[0], result.stderr
     assert "Traceback" not in result.stderr
+
+
+LoadResult = tuple[load.Seen, load.Checked]
+
+
+def in_own_thread(work: Callable[[], load.Seen]) -> load.Seen:
+    """``work()`` on a thread of its own: the browser tests' Playwright keeps an event loop running on
+    this one, and asyncio.run refuses to start beside it."""
+    done: list[load.Seen] = []
+    failed: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            done.append(work())
+        except BaseException as exc:
+            failed.append(exc)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if failed:
+        raise failed[0]
+    return done[0]
+
+
+def load_with_fault(db: str, processes: int, fault: Callable[[list[load.App]], load.Fault]) -> LoadResult:
+    """PLAYERS players on ``processes`` app processes with the fault mid-run; what they saw, and the
+    database checked against it."""
+    deals = load.verified_deals(DEALS)
+    apps = load.start_apps(db, processes)
+    try:
+        seen = in_own_thread(lambda: asyncio.run(load.run([app.url for app in apps], deals, PLAYERS, SECONDS,
+                                                          (fault(apps), FAULT_AT), after=AFTER)))
+    finally:
+        for app in apps:
+            app.stop()
+    store = Store(db)
+    try:
+        return seen, load.check(store, seen)
+    finally:
+        store.close()
+
+
+def test_players_under_load_find_every_acknowledged_action_after_a_sigkill(tmp_path: Path) -> None:
+    seen, checked = load_with_fault(f"sqlite:///{tmp_path / 'games.sqlite3'}", 1, load.Kill)
+    assert len(seen.faults) == 1 and "SIGKILL" in seen.faults[0]
+    assert seen.errors == []
+    assert seen.unanswered > 0  # the players felt the kill: requests went unanswered, then they resynced
+    assert seen.acked[load.BEFORE] > 0 and seen.acked[load.AFTER] > 0  # played before it, and went on after
+    # every acknowledged action is recorded once, in order; game rows agree with their actions
+    assert checked.lost == 0 and checked.wrong == 0
+    # besides them, at most the action each player had in flight was written
+    assert checked.unanswered_written <= PLAYERS
+
+
+def test_players_see_a_clear_503_while_postgresql_is_away_and_lose_nothing() -> None:
+    server = PostgresServer()  # its own server: this test stops it
+    server.start()
+    try:
+        db = server.create_database("outage")
+        seen, checked = load_with_fault(db, 2, lambda apps: load.Outage(server, OUTAGE_SECONDS))
+    finally:
+        server.stop()
+    assert len(seen.faults) == 1 and "PostgreSQL stopped" in seen.faults[0]
+    assert seen.errors == []  # every 503 was the clear one (any other answer would be an error)
+    assert seen.down > 0 and "保存されていません" in seen.down_message
+    assert seen.acked[load.BEFORE] > 0 and seen.acked[load.AFTER] > 0
+    assert checked.lost == 0 and checked.wrong == 0
