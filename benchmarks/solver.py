@@ -22,7 +22,7 @@ from pathlib import Path
 
 from figures import percentile
 
-from pyramid_solitaire import Deal
+from pyramid_solitaire import Deal, native
 from pyramid_solitaire.solver import solve
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "msc-1500"
@@ -81,7 +81,7 @@ def main() -> int:
     total = time.perf_counter() - started
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     kind = "shortest solutions" if args.shortest else "verdicts" + ("" if args.no_best else " + best reachable")
-    print(f"{source}: {kind}, {len(chosen)} deals, one process")
+    print(f"{source}: {kind}, {len(chosen)} deals, one process, engine {native.state()}")
     print(f"  winnable {won}, unknown {unknown}, mismatches {mismatches}")
     print(f"  per deal: median {statistics.median(seconds):.3f} s, p90 {percentile(seconds, 0.9):.3f} s, "
           f"max {max(seconds):.3f} s (deal {numbers[seconds.index(max(seconds))]})")

@@ -18,6 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from pyramid_solitaire import native
 from pyramid_solitaire.rules import PRESETS
 from pyramid_solitaire.study import DEFAULT_TIME_LIMIT, default_workers, percentile, read_results, run_study
 
@@ -45,6 +46,7 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT)
     parser.add_argument("--dask", metavar="tcp://HOST:PORT", help="also run each study on this Dask cluster")
     args = parser.parse_args()
+    print(f"engine: {native.state()}")
     print(f"{'rules':<12} {'engine':<12} {'deals':>6} {'won':>6} {'unkn':>4} {'median':>8} {'p90':>8} "
           f"{'max':>8} {'wall s':>8} {'deals/s':>8}")
     with tempfile.TemporaryDirectory() as folder:
