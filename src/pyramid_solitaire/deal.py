@@ -262,7 +262,10 @@ def parse_rules_code(text: str) -> Rules:
         if letter not in fields:
             raise CodeError(f"unknown option letter {letter!r} in code")
         field_name = fields[letter]
-        number = int(digits)
+        try:
+            number = int(digits)
+        except ValueError:  # more digits than int() converts (sys.get_int_max_str_digits)
+            raise CodeError(f"option {letter} has a number of {len(digits)} digits in code") from None
         current = getattr(base, field_name)
         value: object
         if field_name == "scoring":

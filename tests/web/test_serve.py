@@ -48,6 +48,8 @@ def test_the_default_database_is_an_sqlite_file_in_the_users_data_folder() -> No
     ("games.sqlite3", "unknown kind '(none)'"),
     ("sqlite://", "an SQLite URL is sqlite:///path"),
     ("postgresql://", "names a host or a database"),
+    ("mysql://hana:s3cret@db.example/games", "'mysql://hana:***@db.example/games': unknown kind 'mysql'"),
+    ("postgresql://hana:s3cret@[db.example/games", "'postgresql://hana:***@[db.example/games'"),
 ])
 def test_a_bad_database_url_stops_the_start_with_one_line(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, url: str, problem: str) -> None:
@@ -56,6 +58,7 @@ def test_a_bad_database_url_stops_the_start_with_one_line(
     assert started == []
     lines = err.splitlines()
     assert len(lines) == 1 and problem in lines[0], err
+    assert "s3cret" not in err
 
 
 def test_a_taken_port_is_refused_by_name(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:

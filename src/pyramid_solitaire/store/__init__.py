@@ -12,6 +12,7 @@ problem (an unreachable server, a bad URL), never a driver's stack trace.
 
 from __future__ import annotations
 
+import re
 import secrets
 import time
 from collections.abc import Iterator
@@ -24,13 +25,15 @@ from sqlalchemy import Connection, Engine, and_, create_engine, event, func, sel
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError, SQLAlchemyError
 
-from .schema import SchemaTooNew, actions, games, meta, migrate, players
+from .schema import CODE_LENGTH, RULES_LENGTH, SchemaTooNew, actions, games, meta, migrate, players
 
 #: Results a finished game may have.
 RESULTS: Final = ("won", "lost", "stalemate", "resigned")
 #: How long a writer waits for SQLite's lock held by another process, in milliseconds.
 SQLITE_BUSY_MS: Final = 10_000
 SECRET_KEY: Final = "cookie-secret"
+#: The password of a URL written ``scheme://user:password@host``.
+_PASSWORD_RE: Final = re.compile(r"(://[^:/@]*:)[^@]*@")
 
 
 class StoreError(RuntimeError):
@@ -46,11 +49,29 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
+def hide_password(url: str) -> str:
+    """``url`` with the password of ``scheme://user:password@host`` shown as ``***`` (nothing else changed)."""
+    return _PASSWORD_RE.sub(r"\1***@", url)
+
+
 def _safe_url(url: str) -> str:
+    """The URL as messages show it: without its password, and on one line."""
     try:
-        return make_url(url).render_as_string(hide_password=True)
-    except ArgumentError:
-        return url
+        shown = make_url(url).render_as_string(hide_password=True)
+    except (ArgumentError, ValueError):  # not a URL SQLAlchemy reads, but it may still hold a password
+        shown = hide_password(url)
+    return shown if shown.isprintable() else repr(shown)
+
+
+def unrecordable(rules: str, code: str) -> str | None:
+    """Why a game of this rule set and deal code cannot be recorded, or None.  A few valid option combinations
+    are written longer than the columns (PostgreSQL refuses them; SQLite would keep them): they are refused
+    alike on both, naming the length."""
+    if len(rules) > RULES_LENGTH:
+        return f"the rule set {rules[:40]}… is {len(rules)} characters long; records keep at most {RULES_LENGTH}"
+    if len(code) > CODE_LENGTH:
+        return f"the deal code {code[:40]}… is {len(code)} characters long; records keep at most {CODE_LENGTH}"
+    return None
 
 
 @dataclass(frozen=True)
@@ -104,8 +125,9 @@ class Store:
     def _engine(self, url: str) -> Engine:
         try:
             parsed = make_url(url)
-        except ArgumentError:
-            raise StoreError(f"not a database URL: {url!r} (use sqlite:///path or postgresql://host/db)") from None
+        except (ArgumentError, ValueError):  # ValueError: e.g. a port that is not a number
+            raise StoreError(f"not a database URL: {_safe_url(url)!r} (use sqlite:///path or postgresql://host/db)") \
+                from None
         if parsed.drivername == "postgresql":
             parsed = parsed.set(drivername="postgresql+psycopg")
         options: dict[str, Any] = {"future": True}
@@ -113,6 +135,12 @@ class Store:
             database = parsed.database or ""
             if not database or database == ":memory:":
                 raise StoreError(f"database URL {url!r}: an SQLite URL is sqlite:///path/to/file.sqlite3")
+            if "\x00" in database:
+                raise StoreError(f"database URL {url!r}: a file name cannot hold a NUL character")
+            try:
+                database.encode()  # SQLite takes UTF-8 names: a lone surrogate (undecodable bytes in argv) is none
+            except UnicodeEncodeError:
+                raise StoreError(f"database URL {url!r}: the file name is not UTF-8 text") from None
             try:
                 Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
@@ -127,7 +155,11 @@ class Store:
         try:
             engine = create_engine(parsed, **options)
         except (NoSuchModuleError, ArgumentError) as exc:
-            raise StoreError(f"database URL {self.shown_url}: {exc}") from None
+            raise StoreError(f"database URL {self.shown_url}: {_reason(exc)}") from None
+        except ImportError as exc:  # a driver SQLAlchemy knows but this installation lacks (psycopg2, aiosqlite)
+            raise StoreError(f"database URL {self.shown_url}: its driver is not installed ({exc})") from None
+        except ValueError:  # a driver name SQLAlchemy cannot split, e.g. postgresql..
+            raise StoreError(f"database URL {self.shown_url}: unknown driver {parsed.drivername!r}") from None
         if engine.dialect.name == "sqlite":
             event.listen(engine, "connect", _sqlite_pragmas)
         return engine
@@ -190,6 +222,8 @@ class Store:
 
     def game(self, game_id: str) -> GameRow | None:
         """A game's row, or None."""
+        if "\x00" in game_id:  # no key holds NUL (PostgreSQL refuses it in text: that is not "unreachable")
+            return None
         with self._tx() as connection:
             found = connection.execute(select(games).where(games.c.id == game_id)).mappings().first()
         return GameRow(**found) if found else None
@@ -260,6 +294,8 @@ class Store:
 
     def leaderboard(self, code: str, limit: int = 20) -> list[dict[str, Any]]:
         """Everyone's wins of one deal code, fastest first, then fewest moves (seed 000)."""
+        if "\x00" in code:  # as in game(): no code holds NUL
+            return []
         seconds = (games.c.ended_ms - games.c.started_ms)
         query = (select(games.c.id, games.c.player_id, players.c.name, seconds.label("ms"), games.c.moves,
                         games.c.ended_ms)
@@ -300,4 +336,5 @@ def _reason(exc: SQLAlchemyError) -> str:
     return text[0] if text else type(original).__name__
 
 
-__all__ = ["RESULTS", "Action", "Conflict", "GameRow", "Store", "StoreError", "now_ms"]
+__all__ = ["RESULTS", "Action", "Conflict", "GameRow", "Store", "StoreError", "hide_password", "now_ms",
+           "unrecordable"]

@@ -42,6 +42,9 @@ from sqlalchemy import (
 )
 
 metadata = MetaData()
+#: Characters a game's rule-set string and deal code may have (see :func:`pyramid_solitaire.store.unrecordable`).
+RULES_LENGTH: Final = 200
+CODE_LENGTH: Final = 120
 
 schema_version = Table(
     "schema_version", metadata,
@@ -66,10 +69,10 @@ games = Table(
     "games", metadata,
     Column("id", String(64), primary_key=True),
     Column("player_id", String(64), ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
-    Column("rules", String(200), nullable=False),
+    Column("rules", String(RULES_LENGTH), nullable=False),
     Column("preset", String(32), nullable=False),
     Column("difficulty", String(1), nullable=False),
-    Column("code", String(120), nullable=False),
+    Column("code", String(CODE_LENGTH), nullable=False),
     Column("deal", Text, nullable=False),
     Column("started_ms", BigInteger, nullable=False),
     Column("ended_ms", BigInteger, nullable=True),

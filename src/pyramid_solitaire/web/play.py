@@ -100,7 +100,13 @@ class Session:
         if kind == "tap":
             if arg is None:
                 raise BadTap("a tap names a card or a slot")
-            return self.tap(int(arg[1:]) if arg.startswith("#") else arg)
+            if not arg.startswith("#"):
+                return self.tap(arg)
+            try:
+                slot = int(arg[1:])
+            except ValueError:  # "#" or "#x": the web app's card field reaches here too
+                raise BadTap(f"no pyramid slot {arg[1:]!r}") from None
+            return self.tap(slot)
         if kind == "stock":
             return self.tap_stock()
         if kind == "move":

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Annotated, Any, Final
 
 from fastapi import Body, FastAPI, Query, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ..store import GameRow
 from ..store.stats import compute
@@ -25,6 +25,13 @@ class NameBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     name: str = Field(max_length=MAX_NAME)
+
+    @field_validator("name")
+    @classmethod
+    def _storable(cls, value: str) -> str:
+        if "\x00" in value:  # PostgreSQL keeps no NUL in text
+            raise ValueError("a name cannot hold a NUL character")
+        return value
 
 
 def game_summary(row: GameRow) -> dict[str, Any]:

@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Final
 from urllib.parse import urlsplit
 
+from ..store import hide_password
+
 DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_PORT: Final = 8765
 #: Ports tried after the default when it is taken (only when no --port was given).
@@ -36,16 +38,21 @@ def default_db_url() -> str:
 
 def check_db_url(url: str) -> str:
     """The URL if it names a database this app can use; raise ServeError naming the problem."""
-    parts = urlsplit(url)
+    shown = hide_password(url)
+    try:
+        parts = urlsplit(url)
+        hostname = parts.hostname
+    except ValueError as exc:  # e.g. an unclosed [ of an IPv6 address
+        raise ServeError(f"database URL {shown!r}: {exc}") from None
     if parts.scheme not in DB_SCHEMES:
         known = ", ".join(f"{s}://" for s in DB_SCHEMES)
-        raise ServeError(f"database URL {url!r}: unknown kind {parts.scheme or '(none)'!r} (use {known})")
+        raise ServeError(f"database URL {shown!r}: unknown kind {parts.scheme or '(none)'!r} (use {known})")
     if parts.scheme == "sqlite":
         path = url[len("sqlite:///"):] if url.startswith("sqlite:///") else ""
         if not path:
-            raise ServeError(f"database URL {url!r}: an SQLite URL is sqlite:///path/to/file.sqlite3")
-    elif not parts.hostname and not parts.path.strip("/"):
-        raise ServeError(f"database URL {url!r}: a PostgreSQL URL names a host or a database")
+            raise ServeError(f"database URL {shown!r}: an SQLite URL is sqlite:///path/to/file.sqlite3")
+    elif not hostname and not parts.path.strip("/"):
+        raise ServeError(f"database URL {shown!r}: a PostgreSQL URL names a host or a database")
     return url
 
 

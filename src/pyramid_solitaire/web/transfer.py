@@ -15,7 +15,7 @@ from typing import Any, Final
 from ..deal import Deal, DealError
 from ..game import Game
 from ..reasons import IllegalMoveError
-from ..store import RESULTS, Action, GameRow, Store
+from ..store import RESULTS, Action, GameRow, Store, unrecordable
 from .play import BadTap, Session
 
 FORMAT: Final = "pyramid-solitaire-records"
@@ -25,6 +25,10 @@ MAX_GAMES: Final = 5_000
 MAX_ACTIONS: Final = 5_000
 ACTION_KINDS: Final = frozenset({"tap", "stock", "move", "undo", "redo", "rewind", "hint", "coach", "deselect",
                                  "resign"})
+#: The kinds whose action names a card, a slot or a move; the others are recorded without an argument.
+ARGUMENT_KINDS: Final = frozenset({"tap", "move"})
+#: Times are milliseconds since 1970, kept in a signed 64-bit column.
+MAX_MS: Final = 2**63 - 1
 
 
 class RecordsImportError(ValueError):
@@ -55,6 +59,10 @@ def _field(game: dict[str, Any], key: str, kind: type | tuple[type, ...], where:
     return value
 
 
+def _is_time(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_MS
+
+
 def check_records(data: Any, player_id: str) -> list[tuple[GameRow, list[Action]]]:
     """The games of an export file, each replayed and checked (see the module docstring)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
@@ -82,14 +90,19 @@ def _check_game(game: dict[str, Any], where: str, player_id: str) -> tuple[GameR
         raise RecordsImportError(f"{where}: bad deal code {code[:60]!r}: {exc}") from None
     if _field(game, "rules", str, where) != str(deal.rules):
         raise RecordsImportError(f"{where}: the rules {game['rules'][:60]!r} are not those of code {code}")
+    too_long = unrecordable(str(deal.rules), deal.code)
+    if too_long is not None:
+        raise RecordsImportError(f"{where}: {too_long}")
     if _field(game, "difficulty", str, where) != deal.difficulty:
         raise RecordsImportError(f"{where}: difficulty {game['difficulty'][:4]!r} is not the one code {code} carries")
     started = _field(game, "started_ms", int, where)
+    if not _is_time(started):
+        raise RecordsImportError(f"{where}: 'started_ms' must be a time in milliseconds (0 to {MAX_MS})")
     ended = game.get("ended_ms")
     result = game.get("result")
     if result is not None and result not in RESULTS:
         raise RecordsImportError(f"{where}: unknown result {str(result)[:20]!r}")
-    if (result is None) != (ended is None) or (ended is not None and (not isinstance(ended, int) or ended < started)):
+    if (result is None) != (ended is None) or (ended is not None and (not _is_time(ended) or ended < started)):
         raise RecordsImportError(f"{where}: 'ended_ms' must be given exactly for a finished game, not before its start")
     recorded = _field(game, "actions", list, where)
     if len(recorded) > MAX_ACTIONS:
@@ -97,15 +110,18 @@ def _check_game(game: dict[str, Any], where: str, player_id: str) -> tuple[GameR
     session = Session(Game(deal), id=secrets.token_urlsafe(16), player_id=player_id)
     actions = []
     for seq, entry in enumerate(recorded, start=1):
-        if (not isinstance(entry, list) or len(entry) != 3 or entry[0] not in ACTION_KINDS
-                or not (entry[1] is None or (isinstance(entry[1], str) and len(entry[1]) <= 64))
-                or not isinstance(entry[2], int)):
+        if (not isinstance(entry, list) or len(entry) != 3 or not isinstance(entry[0], str)
+                or entry[0] not in ACTION_KINDS
+                or not (entry[1] is None or (entry[0] in ARGUMENT_KINDS and isinstance(entry[1], str)
+                                             and len(entry[1]) <= 64))
+                or not _is_time(entry[2])):
             raise RecordsImportError(f"{where}, action {seq}: expected [kind, argument, time in ms]")
         kind, arg, at_ms = entry
         try:
             session.apply(kind, arg, replaying=True)
         except (IllegalMoveError, BadTap, ValueError) as exc:
-            raise RecordsImportError(f"{where}, action {seq} ({kind} {arg or ''}): refused: {exc}") from None
+            shown = kind if arg is None else f"{kind} {arg!r}"  # repr: one line whatever the argument holds
+            raise RecordsImportError(f"{where}, action {seq} ({shown}): refused: {exc}") from None
         session.version += 1
         actions.append(Action(seq, kind, arg, at_ms))
     final = session.status if session.over else None

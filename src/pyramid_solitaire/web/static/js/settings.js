@@ -12,11 +12,13 @@ export function loadSettings() {
   } catch (error) {
     saved = {};
   }
+  if (saved === null || typeof saved !== "object") saved = {}; // "null", a number or a string: no settings
   const settings = { ...DEFAULTS };
   for (const key of Object.keys(DEFAULTS)) {
     if (key in saved && typeof saved[key] === typeof DEFAULTS[key]) settings[key] = saved[key];
   }
   if (!["ja", "en"].includes(settings.lang)) settings.lang = "ja";
+  if (!["E", "N", "R"].includes(settings.difficulty)) settings.difficulty = DEFAULTS.difficulty;
   return settings;
 }
 
