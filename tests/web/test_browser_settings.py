@@ -100,3 +100,22 @@ def test_bad_input_in_the_dialog_names_the_problem_and_keeps_the_game(desktop: t
     page.click("#new-cancel")
     assert game.pyramid_cards() == cards  # the game in play is untouched
     assert all("400" in e for e in errors)
+
+
+def test_saved_settings_the_server_refuses_still_open_a_game(desktop: tuple[Page, Errors], server: str) -> None:
+    page, errors = desktop
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    page.evaluate("() => { sessionStorage.clear(); localStorage.setItem('pyramid.settings', "
+                  "JSON.stringify({rules: 'thirteen(jokers=9', difficulty: 'E'})); }")
+    game = GamePage(page, server).open("/")
+    assert game.message().startswith("ルールが正しくありません")  # the server's reason stays on screen
+    assert page.url.startswith(f"{server}/play/CL")  # a classic game, of the default difficulty
+    assert len(game.pyramid_cards()) == 28
+    saved = page.evaluate("() => JSON.parse(localStorage.getItem('pyramid.settings'))")
+    assert (saved["rules"], saved["difficulty"]) == ("classic", "N")  # repaired, so the next visit is clean
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert game.message() == ""
+    # the one refused request of the first visit is the only thing the console reported
+    assert all("400" in error for error in errors) and len(errors) == 1, errors

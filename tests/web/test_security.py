@@ -1,10 +1,22 @@
-"""The player cookie's attributes and the refusal of state-changing requests from other sites."""
+"""The player cookie's attributes, the refusal of state-changing requests from other sites, rate limits,
+player-entered text shown only as text (in real Chromium), and internal failures answered without
+stack traces or internals."""
 
 from __future__ import annotations
 
+import logging
 import warnings
+from typing import Any
 
-from pyramid_solitaire.web.app import create_app
+import pytest
+from browser import DESKTOP, Errors, open_context, screenshot
+from pages import GamePage
+from playwright.sync_api import Browser, Page
+
+from pyramid_solitaire import Deal
+from pyramid_solitaire.solver import solve
+from pyramid_solitaire.web import app as app_module
+from pyramid_solitaire.web.app import ERRORS, SECURITY_HEADERS, create_app
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -71,3 +83,115 @@ def test_a_client_past_its_rate_is_slowed_with_429_and_nothing_changes() -> None
     # another player is not slowed by this one
     other = TestClient(client.app)
     assert other.post("/api/games", json={"code": "CL1-R-AAAAAAB"}).status_code == 201
+
+
+# --- player-entered text is always escaped ---------------------------------------------------------
+
+#: Display names that would run code if a page put them into HTML (both fit the 40-character limit).
+IMG_NAME = '<img src=x onerror="window.__pwned=1">'
+SCRIPT_NAME = "<script>window.__pwned=2</script>"
+#: A verified deal no other test wins, so its leaderboard holds only this test's two wins.
+ESCAPE_CODE = "CL1-N-AAAAAAH"
+
+
+def set_name_in_records(page: Page, name: str) -> None:
+    """Save a display name the way a player does: the records dialog's name field and its button."""
+    page.click("#btn-records")
+    page.fill("#records-name", name)
+    page.click("#records-save-name")
+    page.wait_for_function("() => document.getElementById('live').textContent.includes('表示名')")
+    page.click("#records-close")
+
+
+def win_by_tapping(game: GamePage, code: str) -> None:
+    """Tap the solver's solution of ``code`` on the page, to the result screen."""
+    result = solve(Deal.from_code(code), time_limit=30)
+    assert result.solution is not None
+    for move in result.solution:
+        game.play(move)
+    game.page.locator("#dlg-result").wait_for(state="visible")
+
+
+def nothing_ran(page: Page, errors: Errors, where: str) -> None:
+    """No element was made from the names and no injected code ran (a blocked inline handler or a
+    fetched ``x`` would also show up as a console error)."""
+    assert page.locator(f"{where} img, {where} script, {where} svg, {where} iframe").count() == 0
+    assert page.locator('img[src="x"], script:not([src])').count() == 0
+    assert page.evaluate("() => window.__pwned === undefined")
+    assert list(errors) == []
+
+
+def test_display_names_are_shown_as_text_on_the_leaderboard_and_in_the_records(browser: Browser,
+                                                                               server: str) -> None:
+    first_context, first_errors = open_context(browser, **DESKTOP)
+    second_context, second_errors = open_context(browser, **DESKTOP)
+    try:
+        first = first_context.new_page()
+        first_game = GamePage(first, server).open(f"/play/{ESCAPE_CODE}")
+        set_name_in_records(first, IMG_NAME)
+        win_by_tapping(first_game, ESCAPE_CODE)
+        mine = first.locator("#result-leaderboard li.you")
+        assert mine.count() == 1 and mine.inner_text().startswith(f"{IMG_NAME} — ")
+        assert "&lt;img" in first.inner_html("#result-leaderboard")  # the markup is text, escaped
+        nothing_ran(first, first_errors, "#result-leaderboard")
+        first.click("#dlg-result button[value=close]")
+        first.click("#btn-records")  # the records dialog shows the name back in its field, as typed
+        first.locator("#dlg-records").wait_for(state="visible")
+        assert first.input_value("#records-name") == IMG_NAME
+        nothing_ran(first, first_errors, "#dlg-records")
+
+        # another player, in another browser profile, wins the same deal and sees both names as text
+        second = second_context.new_page()
+        second_game = GamePage(second, server).open(f"/play/{ESCAPE_CODE}")
+        set_name_in_records(second, SCRIPT_NAME)
+        win_by_tapping(second_game, ESCAPE_CODE)
+        entries = second.locator("#result-leaderboard li")
+        texts = [entries.nth(i).inner_text() for i in range(entries.count())]
+        assert len(texts) == 2 and sorted(t.split(" — ")[0] for t in texts) == sorted([IMG_NAME, SCRIPT_NAME])
+        assert second.locator("#result-leaderboard li.you").inner_text().startswith(f"{SCRIPT_NAME} — ")
+        assert second.locator("#result-leaderboard li:not(.you)").inner_text().startswith(f"{IMG_NAME} — ")
+        nothing_ran(second, second_errors, "#result-leaderboard")
+        screenshot(second, "security-names-as-text")
+        # the server keeps and sends the names as typed; only the page decides how they are shown
+        board = second.request.get(f"{server}/api/leaderboard/{ESCAPE_CODE}").json()["entries"]
+        assert sorted(entry["name"] for entry in board) == sorted([IMG_NAME, SCRIPT_NAME])
+    finally:
+        first_context.close()
+        second_context.close()
+
+
+# --- no stack traces or internals in answers -------------------------------------------------------
+
+SECRET = "secret internal detail /path/file.py"
+
+
+def fail(*args: Any, **kwargs: Any) -> Any:
+    raise RuntimeError(SECRET)
+
+
+@pytest.mark.parametrize(("method", "path", "lang", "breaks"), [
+    ("GET", "/api/rules", "ja", "rules_catalogue"),
+    ("POST", "/api/games?lang=en", "en", "_new_deal"),
+    ("GET", "/api/leaderboard/CL1-N-AAAAAAB?lang=en", "en", "store.leaderboard"),
+])
+def test_an_internal_failure_answers_a_plain_500_without_internals(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+        method: str, path: str, lang: str, breaks: str) -> None:
+    app = create_app()
+    if breaks.startswith("store."):
+        monkeypatch.setattr(app.state.games.store, breaks.removeprefix("store."), fail)
+    else:
+        monkeypatch.setattr(app_module, breaks, fail)
+    client = TestClient(app, raise_server_exceptions=False)
+    with caplog.at_level(logging.ERROR, logger="pyramid_solitaire.web.app"):
+        answer = client.request(method, path, json={"code": "CL1-R-AAAAAAB"} if method == "POST" else None)
+    assert answer.status_code == 500
+    assert answer.headers["content-type"] == "application/json"
+    ja, en = ERRORS["internal-error"]
+    assert answer.json() == {"code": "internal-error", "message": ja if lang == "ja" else en, "details": {}}
+    for name, value in SECURITY_HEADERS.items():
+        assert answer.headers[name] == value
+    for leak in ("Traceback", "secret internal detail", ".py", "RuntimeError", "/path", 'File "'):
+        assert leak not in answer.text
+    # the failure is not lost: it is logged on the server
+    assert any(path.split("?")[0] in record.getMessage() for record in caplog.records)

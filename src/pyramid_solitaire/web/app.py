@@ -12,6 +12,7 @@ memory (:mod:`.games`); a player is an anonymous id in a signed, HttpOnly cookie
 
 from __future__ import annotations
 
+import logging
 import tempfile
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal
@@ -30,7 +31,7 @@ from ..deal import CodeError, Deal, DealError, parse_deal
 from ..moves import Move, MoveError
 from ..reasons import IllegalMoveError
 from ..rules import PRESET_ALIASES, PRESETS, RulesError, find_rules
-from ..store import Store, StoreError
+from ..store import Store, StoreError, unrecordable
 from ..store.stats import stats_for
 from .games import COOKIE, COOKIE_MAX_AGE, GameConflict, GameNotFound, Games
 from .limits import RateLimiter
@@ -44,6 +45,7 @@ LOCALES: Final = HERE / "locales"
 MAX_BODY: Final = 16 * 1024
 MAX_IMPORT: Final = 8 * 1024 * 1024
 SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
+LOG: Final = logging.getLogger(__name__)
 
 Lang = Annotated[Literal["ja", "en"], Query(description="language of messages and card names")]
 Version = Annotated[int | None, Query(ge=0, description="the game version the action was meant for (409 if stale)")]
@@ -83,6 +85,8 @@ ERRORS: Final = {
                      "Too many requests; wait a moment and try again"),
     "bad-import": ("読み込めない記録です", "These records cannot be imported"),
     "unknown-player": ("まだ記録がありません", "There are no records for this browser yet"),
+    "internal-error": ("サーバーで問題が起きました。もう一度お試しください",
+                       "Something went wrong on the server; please try again"),
 }
 
 
@@ -258,6 +262,16 @@ def create_app(db: str | Store | None = None, limiter: RateLimiter | None = None
     async def store_down(request: Request, exc: StoreError) -> JSONResponse:
         return ApiError(503, "store-unavailable").response(_lang_of(request))
 
+    @app.exception_handler(Exception)
+    async def internal(request: Request, exc: Exception) -> JSONResponse:
+        """Any other failure: the generic 500 in the player's language, never the exception's text.
+        Starlette answers this outside the middleware, so the security headers are put on here; it then
+        re-raises the exception, and the server logs its traceback."""
+        LOG.error("internal error answering %s %s: %s", request.method, request.url.path, type(exc).__name__)
+        response = ApiError(500, "internal-error").response(_lang_of(request))
+        response.headers.update(SECURITY_HEADERS)
+        return response
+
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         errors = [{"where": ".".join(str(p) for p in e.get("loc", ())), "problem": e.get("msg", "")}
@@ -334,6 +348,9 @@ def create_app(db: str | Store | None = None, limiter: RateLimiter | None = None
         """Start a game: a verified (E/N) or random (R) deal of a rule set, a code, or a custom deal.
         The first game of a browser makes its anonymous player (a signed cookie)."""
         deal = _new_deal(body)
+        too_long = unrecordable(str(deal.rules), deal.code)
+        if too_long is not None:
+            raise ApiError(400, "bad-rules", too_long)
         player_id = player(request)
         if player_id is None:
             player_id = games.store.new_player()

@@ -2,7 +2,7 @@
 // The player's intent goes to the server; what comes back is drawn.  Nothing here knows a rule.
 import { api, ApiError } from "./api.js";
 import { applyTexts, lang, list, loadLocale, t } from "./i18n.js";
-import { applySettings, loadSettings, motionAllowed, saveSettings } from "./settings.js";
+import { applySettings, DEFAULTS, loadSettings, motionAllowed, saveSettings } from "./settings.js";
 import { openRecords, replayMode, wireRecords } from "./records.js";
 import { elementOf, navigable, render, stockButton } from "./board.js";
 
@@ -530,16 +530,27 @@ async function boot() {
       sessionStorage.removeItem(GAME_KEY);
     }
   }
-  const fallback = { rules: app.settings.rules, difficulty: app.settings.difficulty };
   if (code && !(await startGame({ code }))) {
     // A link with a broken code still opens a game; the reason stays on screen.
     const reason = dom.message.textContent;
-    await startGame(fallback);
+    await startSavedGame();
     say(reason, { error: true });
   } else if (!code) {
-    await startGame(fallback);
+    await startSavedGame();
   }
   document.body.dataset.ready = "true";
+}
+
+// A game of the saved rule set and difficulty.  Saved settings the server refuses (a rule set this
+// version no longer knows, a hand-edited value) fall back to the defaults, so the page always opens a
+// game; the server's reason stays on screen and the repaired settings are saved.
+async function startSavedGame() {
+  if (await startGame({ rules: app.settings.rules, difficulty: app.settings.difficulty })) return;
+  if (app.settings.rules === DEFAULTS.rules && app.settings.difficulty === DEFAULTS.difficulty) return;
+  const reason = dom.message.textContent;
+  app.settings = { ...app.settings, rules: DEFAULTS.rules, difficulty: DEFAULTS.difficulty };
+  saveSettings(app.settings);
+  if (await startGame({ rules: DEFAULTS.rules, difficulty: DEFAULTS.difficulty })) say(reason, { error: true });
 }
 
 boot();
