@@ -1,4 +1,5 @@
-"""The ``pyramid-solitaire`` command: serve (the default: the web app), play, deal, replay, solve, study, stats.
+"""The ``pyramid-solitaire`` command: serve (the default: the web app), play, deal, replay, solve, study,
+winnability, stats.
 
 Bad input (notation, codes, moves, records, rule sets) prints one line naming the problem and exits 2.
 """
@@ -72,6 +73,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 text = handle.read()
         except OSError as exc:
             raise UsageError(f"cannot read {args.file}: {exc.strerror}") from None
+        except UnicodeDecodeError as exc:
+            raise UsageError(f"cannot read {args.file}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     result = replay(read_record(text))
     game = result.game
     summary: dict[str, Any] = game.summary()
@@ -94,6 +97,8 @@ def _solve_inputs(args: argparse.Namespace) -> list[Deal]:
             lines = handle.read().splitlines()
     except OSError as exc:
         raise UsageError(f"cannot read {args.deals_file}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"cannot read {args.deals_file}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     rules = find_rules(args.rules) if args.rules else None
     deals = []
     for number, line in enumerate(lines, start=1):
@@ -137,6 +142,46 @@ def cmd_study(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return EXIT_INTERRUPTED
     print("\n".join(summary.lines()))
+    return 0
+
+
+def cmd_winnability_run(args: argparse.Namespace) -> int:
+    """Run the winnability plan (issue 6) into a folder of results files, resuming them."""
+    from .winnability import default_plan, plan_status, run_plan
+
+    plan = default_plan()
+    try:
+        solved = run_plan(plan, args.dir, upto=args.upto, workers=args.workers, dask=args.dask,
+                          time_limit=args.time_limit, progress=sys.stderr)
+        statuses = plan_status(plan, args.dir)
+    except StudyError as exc:
+        raise UsageError(str(exc)) from None
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted; the results so far are in {args.dir}: run the same command again to resume",
+              file=sys.stderr)
+        return EXIT_INTERRUPTED
+    for (row, count), status in zip(solved, statuses, strict=True):
+        state = "done" if status.complete else "in progress"
+        print(f"{row.rules}: {status.done:,} of {row.target:,} deals, {state} ({count:,} solved this run)")
+    return 0
+
+
+def cmd_winnability_table(args: argparse.Namespace) -> int:
+    """Write the winnability table (docs/winnability.md) from the plan's results files."""
+    from .winnability import default_plan, render_table
+
+    try:
+        text = render_table(default_plan(), args.dir)
+    except StudyError as exc:
+        raise UsageError(str(exc)) from None
+    if args.out in (None, "-"):
+        sys.stdout.write(text)
+        return 0
+    try:
+        with open(args.out, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.out}: {exc.strerror}") from None
     return 0
 
 
@@ -228,7 +273,10 @@ def cmd_stats(args: argparse.Namespace) -> int:
                 data = json.load(handle)
         except OSError as exc:
             raise UsageError(f"cannot read {args.import_file}: {exc.strerror}") from None
-        except json.JSONDecodeError as exc:
+        except UnicodeDecodeError as exc:
+            raise UsageError(f"cannot read {args.import_file}: not UTF-8 text ({exc.reason} at byte {exc.start})") \
+                from None
+        except (ValueError, RecursionError) as exc:  # bad JSON, numbers past int()'s digit limit, deep nesting
             raise UsageError(f"{args.import_file} is not JSON: {exc}") from None
         try:
             added = import_records(store, player, data)
@@ -256,7 +304,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (its help is the command's reference)."""
     parser = argparse.ArgumentParser(prog=PROG, description="Pyramid solitaire: serve (the default), play, deal, "
-                                                             "replay, solve, study, stats.")
+                                                             "replay, solve, study, winnability, stats.")
     parser.add_argument("--lang", choices=("ja", "en"), default="ja", help="language of messages")
     sub = parser.add_subparsers(dest="command")
 
@@ -289,6 +337,22 @@ def build_parser() -> argparse.ArgumentParser:
     stu.add_argument("--out", required=True, metavar="FILE", help="results CSV (resumed if it exists)")
     stu.set_defaults(func=cmd_study)
 
+    win = sub.add_parser("winnability", help="the win-rate table of docs/winnability.md: run its plan, write it")
+    win_sub = win.add_subparsers(dest="action", required=True, metavar="{run,table}")
+    win_run = win_sub.add_parser("run", help="solve the plan's deals into --dir (resumable)")
+    win_run.add_argument("--dir", required=True, metavar="DIR", help="folder of the results files (must exist)")
+    win_run.add_argument("--upto", type=int, metavar="N", help="take each rule set at most to N deals this time")
+    engine = win_run.add_mutually_exclusive_group()
+    engine.add_argument("--workers", type=int, metavar="K", help="local processes (default: every core)")
+    engine.add_argument("--dask", metavar="tcp://HOST:PORT", help="run on the Dask cluster of this scheduler")
+    win_run.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="S",
+                         help=f"seconds per deal; past it the verdict is unknown (default {DEFAULT_TIME_LIMIT:g})")
+    win_run.set_defaults(func=cmd_winnability_run)
+    win_table = win_sub.add_parser("table", help="write the table as Markdown from the results files in --dir")
+    win_table.add_argument("--dir", required=True, metavar="DIR", help="folder of the results files")
+    win_table.add_argument("--out", metavar="FILE", help="write here, e.g. docs/winnability.md (default: stdout)")
+    win_table.set_defaults(func=cmd_winnability_table)
+
     srv = sub.add_parser("serve", help="start the web app and open the browser (the default)")
     srv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     srv.add_argument("--port", type=int, help="port (default 8765, or the next free one)")
@@ -308,7 +372,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl = sub.add_parser("play", help="play in the terminal")
     _add_deal_options(pl)
     pl.set_defaults(func=cmd_play)
-    for child in (deal, rep, sol, stu, pl, srv, st):
+    for child in (deal, rep, sol, stu, win, win_run, win_table, pl, srv, st):
         child.add_argument("--lang", choices=("ja", "en"), default=argparse.SUPPRESS,
                            help="language of messages")
     return parser
