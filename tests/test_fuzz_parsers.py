@@ -526,6 +526,9 @@ def valid_rule_texts(draw: st.DrawFn) -> str:
     options: dict[str, Any] = {name: not getattr(base, name) for name in draw(st.sets(st.sampled_from(FLAGS)))}
     if options.get("stock_top_usable", base.stock_top_usable):
         options["drawn_spot"] = False
+    # several cards a draw go with the waste-top model only
+    options["draw"] = (1 if options.get("stock_top_usable", base.stock_top_usable)
+                       or options.get("drawn_spot", base.drawn_spot) else draw(st.integers(1, 3)))
     deck, target = draw(st.sampled_from([(52, 13), (52, 14), (48, 12)]))
     options.update(deck=deck, target=target, lone_kings=target != 14, jokers=draw(st.integers(0, 2)),
                    passes=draw(st.sampled_from([None, 1, 2, 3, 9])), rows=draw(st.sampled_from([6, 7])),

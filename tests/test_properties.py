@@ -36,6 +36,7 @@ RULE_SETS = [
     "classic(rows=6)",
     "thirteen(open=true,overlap=true)",
     "msc(stock_waste_pairs=false,jokers=1)",
+    "tuts_tomb",
 ]
 MAX_STEPS = 160
 #: Every pair is checked at every PAIR_CHECK_EVERY-th step (every single card at every step)...

@@ -13,13 +13,13 @@ from pyramid_solitaire.game import Game
 from pyramid_solitaire.moves import Move
 from pyramid_solitaire.rules import PRESET_ALIASES, PRESETS, Rules, RulesError, find_rules
 
-PRESET_IDS = ["classic", "pyramide", "thirteen", "msc", "traditional", "relaxed"]
+PRESET_IDS = ["classic", "pyramide", "thirteen", "msc", "traditional", "relaxed", "tuts_tomb"]
 
 
 # --- finding rule sets ------------------------------------------------------------------------------
 
 
-def test_the_catalogue_holds_the_six_rule_sets_of_the_rules_page() -> None:
+def test_the_catalogue_holds_the_rule_sets_of_the_rules_page() -> None:
     assert sorted(PRESETS) == sorted(PRESET_IDS)
 
 
@@ -135,6 +135,7 @@ _OPTION_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "drawn_spot": st.booleans(),
     "stock_waste_pairs": st.booleans(),
     "waste_start": st.booleans(),
+    "draw": st.integers(1, 3),
     "open_pyramid": st.booleans(),
     "jokers": st.integers(0, 2),
     "triples": st.booleans(),
@@ -157,6 +158,9 @@ def rule_sets(draw: st.DrawFn) -> Rules:
     if options.get("stock_top_usable", rules.stock_top_usable) and options.get("drawn_spot", rules.drawn_spot):
         options["drawn_spot"] = False
         options["stock_top_usable"] = True
+    # several cards a draw go onto the waste, whose top alone is usable
+    if options.get("stock_top_usable", rules.stock_top_usable) or options.get("drawn_spot", rules.drawn_spot):
+        options["draw"] = 1
     # the sum follows the deck (12 with the 48-card deck), and at 14 nothing goes alone
     if options.get("deck", rules.deck) == 48 or options.get("target") == 12:
         options["deck"], options["target"] = 48, 12

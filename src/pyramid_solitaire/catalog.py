@@ -141,14 +141,16 @@ def pick_deal(rules: Rules | str, difficulty: str, rng: random.Random | None = N
     raise NoVerifiedDeal(f"no {difficulty} deal found for {rules} in {budget:.0f} s")
 
 
-def measure(sample: int = SAMPLE) -> dict[str, dict[str, Any]]:
-    """Rate ``sample`` verified deals of each preset (deal 0 on): each easy threshold and the deal
-    numbers of each band."""
+def measure(sample: int = SAMPLE, names: list[str] | None = None) -> dict[str, dict[str, Any]]:
+    """Rate ``sample`` verified deals of each preset (or of ``names``; deal 0 on): each easy threshold
+    and the deal numbers of each band."""
     from .solver import solve
     from .solver.difficulty import rate
 
     out: dict[str, dict[str, Any]] = {}
     for name, rules in PRESETS.items():
+        if names is not None and name not in names:
+            continue
         rated: list[tuple[float, int]] = []
         number = 0
         while len(rated) < sample:
@@ -194,6 +196,8 @@ def main() -> None:
     parser.add_argument("--resplit", action="store_true", help="recompute the bands of the stored sample only")
     parser.add_argument("--build", metavar="CSV", help="build data/catalog/<preset>.json from a study's results")
     parser.add_argument("--rules", default="classic", help="the preset of --build")
+    parser.add_argument("--preset", action="append", choices=sorted(PRESETS),
+                        help="measure only this preset (repeatable) and, with --write, replace only its entry")
     args = parser.parse_args()
     if args.build:
         built = build_catalogue(args.rules, args.build)
@@ -208,8 +212,14 @@ def main() -> None:
         THRESHOLDS_FILE.write_text(json.dumps(data) + "\n", encoding="utf-8")
         print(json.dumps({k: v["threshold"] for k, v in data["presets"].items()}))
         return
+    presets = measure(args.sample, args.preset)
+    if args.preset:  # keep the other presets' measured entries as they are
+        data = json.loads(THRESHOLDS_FILE.read_text(encoding="utf-8"))
+        if data["sample"] != args.sample:
+            parser.error(f"{THRESHOLDS_FILE.name} was measured with --sample {data['sample']}")
+        presets = {**data["presets"], **presets}
     text = json.dumps({"sample": args.sample, "easy_share": EASY_SHARE, "verify_seconds": VERIFY_SECONDS,
-                       "presets": measure(args.sample)})
+                       "presets": presets})
     print(text)
     if args.write:
         THRESHOLDS_FILE.parent.mkdir(exist_ok=True)

@@ -205,6 +205,7 @@ _CODE_OPTIONS: Final = (
     ("D", "drawn_spot"),
     ("W", "stock_waste_pairs"),
     ("A", "waste_start"),
+    ("B", "draw"),
     ("O", "open_pyramid"),
     ("J", "jokers"),
     ("T", "triples"),

@@ -41,6 +41,8 @@ class Rules:
     the stock's top card face up and usable; ``drawn_spot`` (thirteen, traditional) puts each drawn card
     in its own spot above the waste.  ``stock_waste_pairs`` lets those two stock-side cards pair with each
     other.  ``waste_start`` deals the first stock card face up to the waste at the start (pyramide).
+    ``draw`` is how many stock cards one draw deals onto the waste (Tut's Tomb: 3; only the waste's top
+    card is usable, so it goes with neither a drawn spot nor a usable stock top).
     ``open_pyramid`` shows every pyramid card from the start; otherwise rows above the last are face down
     until exposed.  ``target`` is the sum to make; ``lone_kings`` lets a card whose value is the target
     go alone.  ``undo_limit`` caps how many operations can be taken back (``None`` = no cap).
@@ -54,6 +56,7 @@ class Rules:
     drawn_spot: bool = False
     stock_waste_pairs: bool = True
     waste_start: bool = False
+    draw: int = 1
     open_pyramid: bool = True
     jokers: int = 0
     triples: bool = False
@@ -88,6 +91,11 @@ class Rules:
                              "with the 48-card deck; at 14 it pairs with an ace)")
         if self.stock_top_usable and self.drawn_spot:
             raise RulesError("stock_top and drawn cannot both be on: choose one stock model")
+        if not 1 <= self.draw <= MAX_DRAW:
+            raise RulesError(f"draw must be 1-{MAX_DRAW} cards at a time, not {self.draw}")
+        if self.draw > 1 and (self.stock_top_usable or self.drawn_spot):
+            raise RulesError(f"draw={self.draw} deals onto the waste, whose top card alone is usable: "
+                             "it goes with neither stock_top nor drawn")
 
     # --- derived facts, each written once and used by play, hints, highlighting and the solver ---
 
@@ -127,6 +135,7 @@ class Rules:
 
 
 MAX_PASSES: Final = 9
+MAX_DRAW: Final = 3
 
 #: Option keys of the string form, by field name.  ``open`` is the field ``open_pyramid``.
 OPTION_KEYS: Final = {
@@ -137,6 +146,7 @@ OPTION_KEYS: Final = {
     "drawn_spot": "drawn",
     "stock_waste_pairs": "stock_waste_pairs",
     "waste_start": "waste_start",
+    "draw": "draw",
     "open_pyramid": "open",
     "jokers": "jokers",
     "triples": "triples",
@@ -169,6 +179,7 @@ PRESET_CODES: Final = {
     "msc": "MS",
     "traditional": "TR",
     "relaxed": "RX",
+    "tuts_tomb": "TT",
 }
 #: Version digit of each preset in deal codes; bump it (and keep the old one decodable) if a preset changes.
 PRESET_VERSIONS: Final = {name: 1 for name in PRESET_CODES}
@@ -182,6 +193,10 @@ PRESET_ALIASES: Final = {
     "microsoft-solitaire-collection": "msc",
     "strict": "traditional",
     "relaxed-pyramid": "relaxed",
+    "tuts-tomb": "tuts_tomb",
+    "tut": "tuts_tomb",
+    "king-tut": "tuts_tomb",
+    "king_tut": "tuts_tomb",
 }
 
 PRESETS.update(
@@ -192,6 +207,10 @@ PRESETS.update(
         "msc": Rules(preset="msc", stock_top_usable=True),
         "traditional": Rules(preset="traditional", passes=1, drawn_spot=True, strict=True),
         "relaxed": Rules(preset="relaxed", passes=1, drawn_spot=True),
+        # Tut's Tomb / King Tut (seed 002; RULES.md): three cards a draw, the waste top usable, won when
+        # the pyramid is clear.  The sources give no limit on passes; King Tut as usually played has
+        # none, and with three cards a draw a limit would decide most deals by the stock order alone.
+        "tuts_tomb": Rules(preset="tuts_tomb", passes=None, draw=3),
     }
 )
 

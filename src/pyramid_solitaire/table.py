@@ -55,6 +55,18 @@ def _lowest(mask: int) -> int:
     return (mask & -mask).bit_length() - 1
 
 
+def dealt_to(stock: int, ptr: int, count: int) -> int:
+    """The stock pointer after one draw of ``count`` cards from ``ptr``: just past the ``count``-th card
+    still in the stock, or past the last one if fewer are left (the stock must not be empty)."""
+    above = stock >> ptr
+    for _ in range(count - 1):
+        rest = above & (above - 1)
+        if not rest:
+            break
+        above = rest
+    return ptr + _lowest(above) + 1
+
+
 class Table:
     """``deal`` compiled for play: card values per place and the cover graph."""
 
@@ -276,9 +288,8 @@ class Table:
         return bool(pos.stock >> pos.ptr) and not self.won(pos)
 
     def draw(self, pos: Position) -> Position:
-        """Deal the stock's top card (unchecked)."""
-        above = pos.stock >> pos.ptr
-        return pos._replace(ptr=pos.ptr + _lowest(above) + 1)
+        """Deal the stock's top card — or its top ``rules.draw`` cards, as many as are left (unchecked)."""
+        return pos._replace(ptr=dealt_to(pos.stock, pos.ptr, self.rules.draw))
 
     def can_recycle(self, pos: Position) -> bool:
         """True when the stock is empty, a recycle is left and there is something to turn over."""

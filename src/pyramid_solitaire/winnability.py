@@ -2,8 +2,9 @@
 the Markdown table written from their results files.
 
 **The plan** (:func:`default_plan`) is data: six headline rule sets of :data:`HEADLINE_TARGET` deals
-each, then the grid over ``classic`` — passes × overlap × win condition × stock model — of
-:data:`GRID_TARGET` deals each.  Every row is one study of deals ``0 .. target-1`` of the documented
+each, the other games of the family (issue 8) of :data:`FAMILY_TARGET` each, then the grid over
+``classic`` — passes × overlap × win condition × stock model — of :data:`GRID_TARGET` deals each.
+Every row is one study of deals ``0 .. target-1`` of the documented
 shuffle into its own results file in one folder, named by :func:`file_name` after the rule set's
 canonical string.  A grid cell that plays exactly as a headline rule set (:func:`plays_the_same`:
 equal options but for the preset's name, and the same deals) takes its figures from that rule set's
@@ -50,6 +51,9 @@ from .study import (
 #: The headline rule sets, in the table's order, and the deals each must reach.
 HEADLINE_RULES: Final = ("classic", "pyramide", "msc", "thirteen", "thirteen(jokers=2)", "thirteen(triples=true)")
 HEADLINE_TARGET: Final = 100_000
+#: The other Pyramid games of the references (issue 8), as they are added to the engine.
+FAMILY_RULES: Final = ("tuts_tomb",)
+FAMILY_TARGET: Final = 20_000
 #: The grid: ``GRID_BASE`` with every combination of these options, in this order (the last varies fastest).
 GRID_BASE: Final = "classic"
 GRID_PASSES: Final = (1, 3, None)
@@ -69,7 +73,7 @@ RESULTS_SUFFIX: Final = ".csv"
 _NAME_MAP: Final = str.maketrans({"(": "-", ",": "-", "=": "-", ")": None})
 _SAFE_NAME_RE: Final = re.compile(r"^[a-z0-9_-]+$")
 DEFAULT_DOC: Final = "docs/winnability.md"
-HEADLINE, GRID = "headline", "grid"
+HEADLINE, FAMILY, GRID = "headline", "family", "grid"
 
 
 class WinnabilityError(StudyError):
@@ -135,12 +139,14 @@ def grid_rules(base: str = GRID_BASE, passes: Iterable[int | None] = GRID_PASSES
 
 
 def build_plan(headline: Sequence[Rules | str], grid: Sequence[Rules | str], *,
-               headline_target: int = HEADLINE_TARGET, grid_target: int = GRID_TARGET) -> tuple[PlanRow, ...]:
-    """The plan: the headline rows, then the grid rows, each grid cell reusing the file of the first
-    headline rule set that plays the same (checked with :func:`plays_the_same`)."""
+               headline_target: int = HEADLINE_TARGET, grid_target: int = GRID_TARGET,
+               family: Sequence[Rules | str] = (), family_target: int = FAMILY_TARGET) -> tuple[PlanRow, ...]:
+    """The plan: the headline rows, the family rows, then the grid rows, each grid cell reusing the file
+    of the first headline rule set that plays the same (checked with :func:`plays_the_same`)."""
     if grid and headline and grid_target > headline_target:
         raise ValueError("a grid cell reuses a headline file only up to the headline's target")
     rows = [PlanRow(HEADLINE, r, headline_target, r) for r in map(find_rules, headline)]
+    rows += [PlanRow(FAMILY, r, family_target, r) for r in map(find_rules, family)]
     for rules in map(find_rules, grid):
         same = next((row.rules for row in rows[: len(headline)] if plays_the_same(rules, row.rules)), None)
         rows.append(PlanRow(GRID, rules, grid_target, same or rules, same is not None))
@@ -148,8 +154,9 @@ def build_plan(headline: Sequence[Rules | str], grid: Sequence[Rules | str], *,
 
 
 def default_plan() -> tuple[PlanRow, ...]:
-    """Issue 6's plan: 6 headline rows of 100,000 deals, 24 grid rows of 20,000."""
-    return build_plan(HEADLINE_RULES, grid_rules())
+    """Issue 6's plan: 6 headline rows of 100,000 deals, 24 grid rows of 20,000; and a row of 20,000 for
+    each game of issue 8's family the engine plays."""
+    return build_plan(HEADLINE_RULES, grid_rules(), family=FAMILY_RULES)
 
 
 # --- running -----------------------------------------------------------------------------------------
@@ -306,6 +313,7 @@ def render_table(plan: Sequence[PlanRow], directory: Path | str, *, written: str
     solver = solver or native.state()
     short = [s for s in statuses if not s.complete]
     headline = [s for s in statuses if s.row.section == HEADLINE]
+    family = [s for s in statuses if s.row.section == FAMILY]
     grid = [s for s in statuses if s.row.section == GRID]
     lines = [
         "# Winnability: how often each rule set can be won",
@@ -344,6 +352,9 @@ def render_table(plan: Sequence[PlanRow], directory: Path | str, *, written: str
     if headline:
         lines += ["", f"## Rule sets ({headline[0].row.target:,} deals each)", ""]
         lines += _table(["rule set", *_FIGURE_HEADS], [[f"`{s.row.rules}`", *_figures(s)] for s in headline])
+    if family:
+        lines += ["", f"## Other games of the Pyramid family ({family[0].row.target:,} deals each)", ""]
+        lines += _table(["rule set", *_FIGURE_HEADS], [[f"`{s.row.rules}`", *_figures(s)] for s in family])
     if grid:
         lines += ["", f"## The grid over `{GRID_BASE}` ({grid[0].row.target:,} deals each)", ""]
         lines += _table(["passes", "overlap", "win condition", "stock model", *_FIGURE_HEADS],
@@ -373,6 +384,6 @@ def _reuse_note(row: PlanRow) -> str:
             f"preset's name, so the same deals and verdicts), in `{row.file_name}`.")
 
 
-__all__ = ["GRID_TARGET", "HEADLINE_RULES", "HEADLINE_TARGET", "PlanRow", "RowStatus", "WinnabilityError",
-           "build_plan", "default_plan", "file_name", "grid_rules", "plan_status", "plays_the_same",
-           "render_table", "run_plan"]
+__all__ = ["FAMILY_RULES", "FAMILY_TARGET", "GRID_TARGET", "HEADLINE_RULES", "HEADLINE_TARGET", "PlanRow",
+           "RowStatus", "WinnabilityError", "build_plan", "default_plan", "file_name", "grid_rules", "plan_status",
+           "plays_the_same", "render_table", "run_plan"]

@@ -15,6 +15,7 @@ RULE_SETS = [
     "thirteen(jokers=2)", "thirteen(jokers=1,triples=true)", "thirteen(triples=true)",
     "classic(overlap=true)", "msc(stock_waste_pairs=false)", "classic(target=14,lone_kings=false)",
     "classic(deck=48,target=12)", "classic(rows=6)", "traditional(jokers=2,triples=true)",
+    "tuts_tomb", "classic(draw=3,passes=2)", "classic(draw=2,strict=true)",
 ]
 
 

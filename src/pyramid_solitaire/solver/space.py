@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
-from ..table import DRAW_ACTION, PAIR, RECYCLE_ACTION, TRIPLE, Action, Position, Table
+from ..table import DRAW_ACTION, PAIR, RECYCLE_ACTION, TRIPLE, Action, Position, Table, dealt_to
 
 PTR_BITS: Final = 6
 PTR_MASK: Final = (1 << PTR_BITS) - 1
@@ -78,6 +78,7 @@ class SearchSpace:
         self.unlimited = rules.passes is None
         self.max_recycles = rules.max_recycles
         self.drawn_spot = rules.drawn_spot
+        self.draw_count = rules.draw
         self.stock_top_usable = rules.stock_top_usable
         self.pairs_ok = rules.stock_waste_pairs
         self.strict = rules.strict
@@ -164,7 +165,9 @@ class SearchSpace:
 
         An exposed pyramid king is taken at once (the only successor): it must go some time, it uses no
         other card, and taking it earlier only widens the choice.  When only the verdict matters
-        (``shortest`` false) a usable stock-side king is also taken at once, for the same reason.
+        (``shortest`` false) a usable stock-side king is also taken at once, for the same reason — but
+        only when one card is dealt a draw: with several, a card left on the waste changes how the
+        stock falls into groups after the next recycle, so keeping it may be better.
 
         For the shortest solution, a king on top of a stock whose top is usable (msc) is not drawn:
         any line after the draw can be played after removing the king instead, leaving out its steps
@@ -206,7 +209,7 @@ class SearchSpace:
             value = values[P + index]
             if value == self.lone:
                 without = settle(state & ~(1 << (index + shift)))
-                if not shortest:
+                if not shortest and self.draw_count == 1:
                     return [((P + index,), without)]
                 out.append(((P + index,), without))
                 continue
@@ -229,8 +232,9 @@ class SearchSpace:
             top = ptr + (above & -above).bit_length() - 1
             # a king on top of the stock is removed, not drawn, when steps count (see above)
             if not (shortest and self.stock_top_usable and values[P + top] == self.lone):
+                dealt = top + 1 if self.draw_count == 1 else dealt_to(stock, ptr, self.draw_count)
                 out.append((DRAW_ACTION, state & ~(((1 << PTR_BITS) - 1) << self.ptr_shift)
-                            | (top + 1) << self.ptr_shift))
+                            | dealt << self.ptr_shift))
         elif stock & ((1 << ptr) - 1):
             rec = state >> self.rec_shift & ((1 << REC_BITS) - 1)
             if self.max_recycles is None or rec < self.max_recycles:
@@ -391,7 +395,8 @@ class SearchSpace:
         a recycle, makes every card in front of them leave its place first: by a draw, or by a removal.
         :meth:`_sweep` says what each card that leaves costs at least, counting the cards of one
         route together.  The costliest value bounds the extra steps.  (Computed for the waste-top
-        and stock-top models; with a drawn spot only the removal steps are counted.)"""
+        and stock-top models dealing one card a draw; with a drawn spot, or several cards a draw (one
+        draw then passes several cards), only the removal steps are counted.)"""
         pyramid = state & self.pyramid_full
         if self.triples:  # a triple may take three pyramid cards in one step
             return -(-pyramid.bit_count() // TRIPLE)
@@ -399,7 +404,7 @@ class SearchSpace:
         total, deficits = steps.total, steps.deficits
         if state >> self.jok_shift:  # a joker may stand in for any stock card the pyramid needs
             return total
-        if not deficits or self.drawn_spot:
+        if not deficits or self.drawn_spot or self.draw_count > 1:
             return total
         stock = state >> self.stock_shift & self.stock_mask
         ptr = state >> self.ptr_shift & PTR_MASK
