@@ -76,6 +76,10 @@ class GamePage:
         """Click a card and wait for the answer."""
         self._after(self.answered(), lambda: self.card(token).click())
 
+    def tap_edge(self, token: str) -> None:
+        """Click a card near its left edge, the part of a fanned card that shows, and wait for the answer."""
+        self._after(self.answered(), lambda: self.card(token).click(position={"x": 4, "y": 12}))
+
     def tap_slot(self, slot: int) -> None:
         """Click a pyramid slot (face up or down) and wait for the answer."""
         self._after(self.answered(), lambda: self.page.click(f'#pyramid [data-slot="{slot}"]'))

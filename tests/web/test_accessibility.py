@@ -50,6 +50,24 @@ def test_game_screen_has_no_serious_violations(browser: Browser, server: str) ->
         context.close()
 
 
+def test_rules_dialog_has_no_serious_violations(browser: Browser, server: str) -> None:
+    """The Rules dialog open over the game, for Tut's Tomb (its fanned waste on the board) and for a
+    game with options, on desktop and phone."""
+    for options, code, name in ((DESKTOP, Deal.from_number(2, "thirteen(jokers=2,triples=true)").code, "desktop"),
+                                (PHONE, Deal.from_number(1, "tuts_tomb").code, "phone")):
+        context, errors = open_context(browser, bypass_csp=True, **options)
+        page = context.new_page()
+        game = GamePage(page, server).open(f"/play/{code}")
+        game.tap_stock()
+        screenshot(page, f"board-before-rules-{name}")
+        page.click("#btn-rules")
+        page.locator("#dlg-rules").wait_for(state="visible")
+        screenshot(page, f"rules-{name}")
+        assert audit(page) == []
+        assert list(errors) == []
+        context.close()
+
+
 def test_result_screen_has_no_serious_violations(browser: Browser, server: str) -> None:
     context, errors = open_context(browser, bypass_csp=True, **DESKTOP)
     page = context.new_page()

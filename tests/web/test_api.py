@@ -247,6 +247,27 @@ def test_the_rules_catalogue_lists_every_preset_and_each_one_deals(client: TestC
             assert new_game(client, rules=alias)["preset"] == preset["id"]
 
 
+
+def test_the_state_carries_the_rule_fields_and_a_draw_of_three_fans_the_waste(client: TestClient) -> None:
+    """The Rules dialog reads every rule field from the state; Tut's Tomb deals three cards a draw,
+    and the state lists them (bottom first) while only the top one is usable."""
+    assert {p["id"]: p["draw"] for p in client.get("/api/rules").json()["presets"]}["tuts_tomb"] == 3
+    deal = Deal.from_number(1, "tuts_tomb")
+    game = new_game(client, code=deal.code)
+    assert game["rule_fields"] == {**{key: getattr(deal.rules, key) for key in game["rule_fields"]},
+                                   "preset": "tuts_tomb", "draw": 3, "passes": None}
+    assert game["waste_fan"] == []
+    after, _ = stock(client, game)
+    first, second, third = (str(c) for c in deal.stock[:3])
+    assert after["waste_fan"] == [first, second, third]
+    assert after["waste"] == {"top": third, "count": 3}
+    assert third in after["usable"] and first not in after["usable"] and second not in after["usable"]
+    assert {first, second, third} <= set(after["names"])  # the fanned cards are shown, so named
+    after, event = tap(client, game, second)
+    assert event["code"] == "not-usable" and after["waste_fan"] == [first, second, third]
+    assert new_game(client, code=Deal.from_number(1, "classic").code)["waste_fan"] == []
+
+
 # --- taps --------------------------------------------------------------------------------------------
 
 

@@ -236,7 +236,8 @@ def rules_catalogue() -> dict[str, Any]:
     """The presets and the options the New Game dialog offers."""
     presets = [{"id": name, "rules": str(rules), "aliases": sorted(a for a, p in PRESET_ALIASES.items() if p == name),
                 "passes": rules.passes, "jokers": rules.jokers, "triples": rules.triples,
-                "open_pyramid": rules.open_pyramid, "overlap": rules.overlap, "strict": rules.strict}
+                "open_pyramid": rules.open_pyramid, "overlap": rules.overlap, "strict": rules.strict,
+                "draw": rules.draw}
                for name, rules in PRESETS.items()]
     return {"presets": presets, "default": "classic"}
 

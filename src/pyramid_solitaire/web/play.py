@@ -19,6 +19,7 @@ error-explanation assist on (seed 000), so the answer says ``quiet`` when it sho
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -369,13 +370,16 @@ class Session:
                 entry["usable"] = False
             view["stock"]["usable"] = False
         view["stock"]["label"] = view["stock"]["label"][lang]
-        shown = _shown_tokens(view) | set(removed)
+        fan = self.waste_fan()
+        shown = _shown_tokens(view) | set(removed) | set(fan)
         view.update({
             "id": self.id,
             "version": self.version,
             "lang": lang,
             "preset": game.rules.preset,
             "drawn_spot": game.rules.drawn_spot,
+            "rule_fields": dataclasses.asdict(game.rules),
+            "waste_fan": fan,
             "number": self.deal.number,
             "difficulty": self.deal.difficulty,
             "status_message": status_message,
@@ -387,6 +391,14 @@ class Session:
             "result": self._result() if self.over else None,
         })
         return view
+
+    def waste_fan(self) -> list[str]:
+        """The waste's top cards as a draw of several cards (``draw=3``) leaves them fanned, bottom first;
+        the last is the waste top, the only one usable.  Empty when each draw is one card."""
+        table = self.game.table
+        if table.rules.draw <= 1:
+            return []
+        return [str(table.cards[p]) for p in table.waste(self.game.position)[-table.rules.draw:]]
 
     def _result(self) -> dict[str, Any]:
         game = self.game

@@ -9,6 +9,9 @@ const MAX_CARD = 84;
 const MAX_LARGE_CARD = 112;
 const CARD_RATIO = 1.4;
 const ROW_STEP = 0.48;
+// How far each card under the waste top shows when a draw of several cards leaves them fanned.
+const FAN_STEP = 0.3;
+const WASTE_Z = 4;
 
 const elements = new Map();
 
@@ -180,7 +183,9 @@ export function render(game, dom, settings) {
   const stock = keyed("stock", dom.stockArea);
   stock.className = `stock-btn${game.stock.count ? "" : " empty"}`;
   stock.textContent = game.stock.count ? String(game.stock.count) : "↺";
-  stock.setAttribute("aria-label", `${game.stock.count ? t("stock") : t("stock_empty")}${t("list_sep")}${game.stock.label}`);
+  const stockName = [game.stock.count ? t("stock") : t("stock_empty"), game.stock.label];
+  if (game.rule_fields.draw > 1) stockName.push(t("stock_draws", { n: game.rule_fields.draw }));
+  stock.setAttribute("aria-label", stockName.join(t("list_sep")));
   stock.tabIndex = 0;
   place(stock, x, baseY);
   keep.add("stock-label");
@@ -195,6 +200,7 @@ export function render(game, dom, settings) {
   if (game.drawn_spot) spots.push(["drawn", game.drawn]);
   spots.push(["waste", game.waste.top]);
   for (const [key, token] of spots) {
+    if (key === "waste") x = fanUnderWaste(game, dom, m, x, baseY, keep);
     if (token) {
       keep.add(key);
       const element = keyed(key, dom.stockArea);
@@ -204,7 +210,7 @@ export function render(game, dom, settings) {
       const role = key === "waste" ? t("waste") : key === "drawn" ? t("drawn") : t("stock_top");
       element.setAttribute("aria-label", `${role}${t("list_sep")}${cardLabel(token, game)}`);
       element.tabIndex = game.usable.includes(token) ? 0 : -1;
-      place(element, x, baseY, 2);
+      place(element, x, baseY, WASTE_Z);
     } else {
       const emptyKey = `${key}-empty`;
       keep.add(emptyKey);
@@ -224,6 +230,26 @@ export function render(game, dom, settings) {
       elements.delete(key);
     }
   }
+}
+
+// A draw of several cards (Tut's Tomb) leaves them fanned on the waste: the cards under the top show
+// to its left, each partly covered by the next.  Only the top is usable, so the others are never in the
+// tab order; a tap on one is sent like any tap, and the server answers that it is not usable.
+function fanUnderWaste(game, dom, m, x, y, keep) {
+  const under = game.waste_fan.slice(0, -1);
+  const step = Math.round(m.cw * FAN_STEP);
+  under.forEach((token, index) => {
+    const key = `waste-under-${index}`;
+    keep.add(key);
+    const element = keyed(key, dom.stockArea);
+    element.classList.add("card", "under");
+    fillFace(element, token);
+    stateClasses(element, token, game);
+    element.setAttribute("aria-label", `${t("waste_under")}${t("list_sep")}${cardLabel(token, game)}`);
+    element.tabIndex = -1;
+    place(element, x + index * step, y, 1 + index);
+  });
+  return x + under.length * step;
 }
 
 // The element showing a card token now (pyramid, jokers, stock side), if any.

@@ -4,6 +4,7 @@ import { api, ApiError } from "./api.js";
 import { applyTexts, lang, list, loadLocale, t } from "./i18n.js";
 import { applySettings, DEFAULTS, loadSettings, motionAllowed, saveSettings } from "./settings.js";
 import { openRecords, replayMode, wireRecords } from "./records.js";
+import { openRules, wireRules } from "./rules.js";
 import { elementOf, navigable, render, stockButton } from "./board.js";
 
 const $ = (id) => document.getElementById(id);
@@ -133,14 +134,14 @@ function accept(answer) {
   sessionStorage.setItem(GAME_KEY, app.game.id);
   draw();
   keepFocus(index);
-  describe(event);
+  describe(event, before && before.id === app.game.id ? before : null);
   if (app.game.dead.length && event.kind !== "refused") {
     say(`${t("dead_notice")}`, { error: true });
   }
   if (app.game.result) finish();
 }
 
-function describe(event) {
+function describe(event, before) {
   const game = app.game;
   switch (event.kind) {
     case "removed":
@@ -155,7 +156,10 @@ function describe(event) {
       break;
     case "draw": {
       const shown = game.drawn || game.waste.top;
-      say(shown ? t("draw_msg", { card: names([shown]) }) : t("draw_msg_hidden"));
+      // A draw of several cards (Tut's Tomb) says how many came and which one is on top.
+      const dealt = game.rule_fields.draw > 1 && before ? game.waste.count - before.waste.count : 1;
+      if (shown && dealt > 1) say(t("draw_msg_many", { n: dealt, card: names([shown]) }));
+      else say(shown ? t("draw_msg", { card: names([shown]) }) : t("draw_msg_hidden"));
       break;
     }
     case "recycle":
@@ -287,7 +291,9 @@ function showResult(game) {
   figure(figures, t("difficulty"), t(`diff_${game.difficulty}`));
   figure(figures, t("deal_number"), game.number === null ? t("custom_deal") : `${game.number} (${game.code})`);
   const stats = result.stats;
-  $("result-stats-title").textContent = t("statistics_here", { rules: game.rules, difficulty: t(`diff_${game.difficulty}`) });
+  // The preset's own name, then any options as written (「ピラミッド（3周）(jokers=2)」).
+  const rulesName = t(`rules_${game.preset}`) + game.rules.slice(game.preset.length);
+  $("result-stats-title").textContent = t("statistics_here", { rules: rulesName, difficulty: t(`diff_${game.difficulty}`) });
   const statsList = $("result-stats");
   statsList.replaceChildren();
   figure(statsList, t("played"), String(stats.played));
@@ -493,6 +499,11 @@ function wire() {
   wireRecords(recordsContext);
   $("btn-new").addEventListener("click", openNewDialog);
   $("btn-settings").addEventListener("click", openSettings);
+  $("btn-rules").addEventListener("click", () => {
+    const preset = app.rules && app.game ? app.rules.presets.find((p) => p.id === app.game.preset) : undefined;
+    openRules(app.game, preset);
+  });
+  wireRules();
   $("new-rules").addEventListener("change", presetDefaults);
   $("form-new").addEventListener("submit", submitNew);
   $("new-cancel").addEventListener("click", () => $("dlg-new").close());

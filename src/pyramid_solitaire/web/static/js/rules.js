@@ -1,0 +1,132 @@
+// rules.js: the Rules dialog — the rules of the game being played, in the player's language.  Which
+// paragraphs show follows the game's rule fields as the server sent them (state.rule_fields); every
+// sentence is a locale string.  Nothing here decides what is legal: it only says what the rules are.
+import { t } from "./i18n.js";
+
+const $ = (id) => document.getElementById(id);
+let opener = null;
+
+// The options the New Game dialog offers, with the field each one sets and the text naming it.
+const OPTIONS = [["passes", "passes"], ["draw", "guide_opt_draw"], ["jokers", "jokers_option"], ["triples", "triples"],
+  ["open_pyramid", "open_pyramid"], ["overlap", "overlap"], ["strict", "strict_win"]];
+
+function optionValue(field, value) {
+  if (typeof value === "boolean") return t(value ? "guide_on" : "guide_off");
+  if (field === "passes" && value === null) return t("passes_unlimited");
+  return String(value);
+}
+
+// Sentences of one paragraph: run on in Japanese, a space between them in English.
+function sentences(...texts) {
+  return texts.join(t("sentence_sep"));
+}
+
+// The options of this game that differ from its preset (e.g. thirteen with two jokers).
+function changedOptions(rules, preset) {
+  if (!preset) return [];
+  return OPTIONS.filter(([field]) => field in preset && preset[field] !== rules[field])
+    .map(([field, label]) => t("guide_option_item", { label: t(label), value: optionValue(field, rules[field]) }));
+}
+
+// The sections of the rules: [heading key, paragraphs].  `game` is the state the server sent.
+export function guide(game, preset) {
+  const r = game.rule_fields;
+  const pyramid = game.pyramid.length;
+  const vars = { pyramid, rows: r.rows, deck: r.deck, target: r.target, n: r.draw };
+  const stock = r.deck - pyramid;
+  const intro = [t(`guide_about_${r.preset}`)];
+  const changed = changedOptions(r, preset);
+  if (changed.length) intro.push(t("guide_options", { list: changed.join(t("list_sep")) }));
+
+  const goal = [t(r.strict ? "guide_goal_strict" : "guide_goal_relaxed", vars)];
+
+  const layout = [sentences(t(`guide_deck_${r.deck}${r.jokers ? "_jokers" : ""}`), t("guide_layout_pyramid", vars)),
+    t(r.open_pyramid ? "guide_layout_open" : "guide_layout_closed"),
+    r.waste_start ? t("guide_layout_waste_start", { stock: stock - 1 })
+      : t(r.stock_top_usable ? "guide_layout_stock_top" : "guide_layout_stock", { stock })];
+  if (r.jokers) layout.push(t(`guide_layout_jokers_${r.jokers}`));
+
+  const remove = [t(`guide_values_${r.deck}`), sentences(t("guide_pairs", vars), t(`guide_pairs_${r.target}`)),
+    t(r.lone_kings ? "guide_lone" : "guide_no_lone", vars)];
+  if (r.triples) remove.push(t("guide_triples", vars));
+  if (r.jokers) remove.push(t("guide_jokers"));
+  remove.push(t(r.overlap ? "guide_overlap_on" : "guide_overlap_off", vars));
+
+  const usable = [t("guide_usable_pyramid", vars), t("guide_usable_waste")];
+  if (r.stock_top_usable) usable.push(t("guide_usable_stock_top"));
+  if (r.drawn_spot) usable.push(t("guide_usable_drawn"));
+  if (r.stock_top_usable || r.drawn_spot) {
+    usable.push(t(!r.stock_waste_pairs ? "guide_no_stock_pairs"
+      : r.drawn_spot ? "guide_pair_drawn_waste" : "guide_pair_stock_waste"));
+  }
+
+  const draws = r.drawn_spot ? "guide_draw_drawn" : r.stock_top_usable ? "guide_draw_stock_top"
+    : r.draw > 1 ? "guide_draw_n" : "guide_draw_1";
+  const stockTexts = [t(draws, vars)];
+  if (r.passes === 1) stockTexts.push(t("guide_recycle_none"));
+  else stockTexts.push(t(r.passes === null ? "guide_recycle_unlimited" : "guide_recycle_limited", { n: r.passes }));
+  if (r.draw > 1 && r.passes !== 1) stockTexts.push(t("guide_regroup", vars));
+  stockTexts.push(t("guide_removed_gone"), t("guide_stock_label", { label: game.stock.label }));
+
+  const ends = r.passes === null ? "guide_end_unlimited" : r.passes === 1 ? "guide_end_one" : "guide_end_limited";
+  const end = [t(ends, { n: r.passes })];
+
+  const help = [t("guide_hint"), r.undo_limit === null ? t("guide_undo") : t("guide_undo_limit", { n: r.undo_limit }),
+    t("guide_dead")];
+
+  const sections = [[null, intro], ["guide_h_goal", goal], ["guide_h_layout", layout], ["guide_h_remove", remove],
+    ["guide_h_usable", usable], ["guide_h_stock", stockTexts], ["guide_h_end", end]];
+  if (r.scoring === "pyramide") sections.push(["guide_h_score", [t("guide_score")]]);
+  sections.push(["guide_h_help", help]);
+  return sections;
+}
+
+function fill(game, preset) {
+  $("rules-title").textContent = t("guide_title", { name: t(`rules_${game.preset}`) });
+  const body = $("rules-body");
+  body.replaceChildren();
+  for (const [heading, paragraphs] of guide(game, preset)) {
+    const section = document.createElement("section");
+    if (heading) {
+      const h3 = document.createElement("h3");
+      h3.textContent = t(heading);
+      section.append(h3);
+    }
+    if (paragraphs.length === 1 || !heading) {
+      for (const text of paragraphs) {
+        const p = document.createElement("p");
+        p.textContent = text;
+        section.append(p);
+      }
+    } else {
+      const ul = document.createElement("ul");
+      for (const text of paragraphs) {
+        const li = document.createElement("li");
+        li.textContent = text;
+        ul.append(li);
+      }
+      section.append(ul);
+    }
+    body.append(section);
+  }
+}
+
+// Open the dialog for `game`; `preset` is its preset's entry of /api/rules (to name changed options).
+export function openRules(game, preset) {
+  if (!game) return;
+  const dialog = $("dlg-rules");
+  fill(game, preset);
+  opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+  dialog.showModal();
+  dialog.scrollTop = 0;
+  $("rules-title").focus(); // the start of the text, not the Close button at its end
+}
+
+export function wireRules() {
+  const dialog = $("dlg-rules");
+  // Esc (the dialog's cancel) and the Close button both end here: focus goes back where it was.
+  dialog.addEventListener("close", () => {
+    if (opener && document.body.contains(opener)) opener.focus();
+    opener = null;
+  });
+}
