@@ -184,8 +184,10 @@ def test_a_deal_is_shuffled_not_left_in_plain_deck_order() -> None:
 
 
 def test_the_shuffle_depends_only_on_the_number_and_the_deck_size() -> None:
-    for preset in PRESETS:
-        assert Deal.from_number(31, preset).cards == Deal.from_number(31, "classic").cards
+    for preset, rules in PRESETS.items():
+        same_deck = "classic" if rules.deck == 52 else "classic(deck=48,target=12)"
+        assert Deal.from_number(31, preset).cards == Deal.from_number(31, same_deck).cards
+    assert Deal.from_number(31, "spanish").cards != Deal.from_number(31, "classic").cards
 
 
 @pytest.mark.parametrize("number", [-1, MAX_NUMBER + 1])

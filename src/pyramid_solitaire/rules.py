@@ -180,6 +180,8 @@ PRESET_CODES: Final = {
     "traditional": "TR",
     "relaxed": "RX",
     "tuts_tomb": "TT",
+    "spanish": "SP",
+    "fourteen": "FT",
 }
 #: Version digit of each preset in deal codes; bump it (and keep the old one decodable) if a preset changes.
 PRESET_VERSIONS: Final = {name: 1 for name in PRESET_CODES}
@@ -197,6 +199,10 @@ PRESET_ALIASES: Final = {
     "tut": "tuts_tomb",
     "king-tut": "tuts_tomb",
     "king_tut": "tuts_tomb",
+    "spanish-deck": "spanish",
+    "48": "spanish",
+    "14": "fourteen",
+    "sum14": "fourteen",
 }
 
 PRESETS.update(
@@ -211,6 +217,11 @@ PRESETS.update(
         # the pyramid is clear.  The sources give no limit on passes; King Tut as usually played has
         # none, and with three cards a draw a limit would decide most deals by the stock order alone.
         "tuts_tomb": Rules(preset="tuts_tomb", passes=None, draw=3),
+        # Variants the references list (seeds 002 and 004), each classic with one change: the 48-card
+        # Spanish deck (no tens; J=10, Q=11, K=12) to a sum of 12, a king alone; a sum of 14, a king
+        # pairing with an ace and no card going alone.
+        "spanish": Rules(preset="spanish", deck=48, target=12),
+        "fourteen": Rules(preset="fourteen", target=14, lone_kings=False),
     }
 )
 

@@ -1,0 +1,63 @@
+"""The Spanish-deck and sum-14 games in the browser (issue 8): chosen in the New Game dialog as a
+player does, a verified easy deal is dealt, won by clicking the solver's solution, and the Rules
+dialog explains the game's own sum."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from browser import Errors, screenshot
+from pages import GamePage
+from playwright.sync_api import Page
+
+from pyramid_solitaire import Deal, Game
+from pyramid_solitaire.solver import solve
+
+#: preset -> (its name in the New Game dialog, the code's letters, a line of its rules page)
+VARIANTS = {
+    "spanish": ("スペイン式48枚（合計12）", "SP1", "組み合わせは A+Q、2+J、3+9、4+8、5+7、6+6 です。"),
+    "fourteen": ("合計14（2枚ずつ）", "FT1", "Kも1枚では取り除けません。Aと組にして取り除きます。"),
+}
+
+
+@pytest.mark.parametrize("preset", sorted(VARIANTS))
+def test_a_verified_easy_deal_is_dealt_and_won_by_clicking(desktop: tuple[Page, Errors], server: str,
+                                                           preset: str) -> None:
+    page, errors = desktop
+    name, letters, rule_line = VARIANTS[preset]
+    game = GamePage(page, server).open("/")
+    dialog = game.new_game_dialog()
+    options = page.eval_on_selector_all("#new-rules option", "els => els.map(e => [e.value, e.textContent])")
+    assert [preset, name] in options
+    page.select_option("#new-rules", preset)
+    page.check('input[name=difficulty][value="E"]')
+    before = game.answered()
+    dialog.locator("#new-start").click()
+    page.wait_for_function("before => `${document.body.dataset.game}/${document.body.dataset.version}` !== before",
+                           arg=before)
+    code = game.text("#deal-link")
+    assert re.fullmatch(rf"{letters}-E-[A-Z]+", code)
+    assert game.text("#diff-badge") == "やさしい · クリア可能と確認済み"
+    deal = Deal.from_code(code)
+    assert len(game.pyramid_cards()) == deal.rules.pyramid_size
+    assert sorted(filter(None, game.pyramid_cards())) == sorted(str(c) for c in deal.pyramid)
+
+    page.click("#btn-rules")  # the game's own rules
+    page.locator("#dlg-rules").wait_for(state="visible")
+    assert rule_line in page.inner_text("#dlg-rules")
+    page.keyboard.press("Escape")
+    page.locator("#dlg-rules").wait_for(state="hidden")
+
+    result = solve(deal, time_limit=30)  # verified: the solver finds the win the label promises
+    assert result.winnable and result.solution is not None
+    engine = Game(deal)
+    for move in result.solution:
+        game.play(move)
+        engine.push(move)
+    page.locator("#dlg-result").wait_for(state="visible")
+    assert game.text("#result-title") == "クリア！"
+    assert f"手数\n{len(result.solution)}" in game.text("#result-figures")
+    assert game.text("#result-stats-title") == f"この難易度での成績（{name}・やさしい）"
+    screenshot(page, f"{preset}-won")
+    assert list(errors) == []
