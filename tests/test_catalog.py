@@ -88,3 +88,28 @@ def test_a_catalogue_built_from_a_study_hands_out_its_deals_at_once(tmp_path: Pa
             catalog.build_catalogue("classic(passes=1)", results)
     finally:
         catalog.catalogue.cache_clear()
+
+
+def test_a_tie_at_the_top_is_split_by_the_careless_players_rating() -> None:
+    from pyramid_solitaire.catalog import bands
+
+    # 9 deals: 6 that sensible games always win, 3 they sometimes lose; careless play tells the 6 apart
+    rated = [(1.0, n) for n in range(6)] + [(0.5, 6), (0.25, 7), (0.75, 8)]
+    careless = {0: 0.5, 1: 0.0, 2: 0.25, 3: 0.75, 4: 0.0, 5: 0.125}
+    split = bands(rated, careless.__getitem__)
+    assert (split["threshold"], split["careless_threshold"]) == (1.0, 0.25)
+    assert split["easy"] == [0, 2, 3]  # the easiest third: the top that careless play wins most
+    assert split["normal"] == [1, 4, 5, 6, 7, 8]
+    assert "careless_threshold" not in bands(rated[5:], careless.__getitem__)  # no tie past a third
+    assert bands(rated, None)["easy"] == [0, 1, 2, 3, 4, 5]  # without the second rating the tie stays
+
+
+def test_an_easy_overlap_deal_is_one_careless_play_can_win() -> None:
+    sample = measured()["overlap"]
+    assert sample["threshold"] == 1.0 and sample["careless_threshold"] > 0
+    for number in sample["easy"][:3]:
+        deal = Deal.from_number(number, "overlap")
+        assert rate(deal).rating == 1.0 and rate(deal, careless=True).rating >= sample["careless_threshold"]
+    for number in sample["normal"][:3]:
+        deal = Deal.from_number(number, "overlap")
+        assert rate(deal).rating < 1.0 or rate(deal, careless=True).rating < sample["careless_threshold"]

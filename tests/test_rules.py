@@ -13,7 +13,8 @@ from pyramid_solitaire.game import Game
 from pyramid_solitaire.moves import Move
 from pyramid_solitaire.rules import PRESET_ALIASES, PRESETS, Rules, RulesError, find_rules
 
-PRESET_IDS = ["classic", "pyramide", "thirteen", "msc", "traditional", "relaxed", "tuts_tomb", "spanish", "fourteen"]
+PRESET_IDS = ["classic", "pyramide", "thirteen", "msc", "traditional", "relaxed", "tuts_tomb", "spanish", "fourteen",
+              "overlap"]
 
 
 # --- finding rule sets ------------------------------------------------------------------------------
@@ -161,10 +162,11 @@ def rule_sets(draw: st.DrawFn) -> Rules:
     # several cards a draw go onto the waste, whose top alone is usable
     if options.get("stock_top_usable", rules.stock_top_usable) or options.get("drawn_spot", rules.drawn_spot):
         options["draw"] = 1
-    # the sum follows the deck (12 with the 48-card deck), and at 14 nothing goes alone
-    if options.get("deck", rules.deck) == 48 or options.get("target") == 12:
-        options["deck"], options["target"] = 48, 12
-    options["lone_kings"] = options.get("target", rules.target) != 14
+    # the sum follows the deck (12 with the 48-card deck, and only with it), and at 14 nothing goes alone
+    deck, target = options.get("deck", rules.deck), options.get("target", rules.target)
+    target = 12 if deck == 48 else 13 if target == 12 else target
+    options["deck"], options["target"] = deck, target
+    options["lone_kings"] = target != 14
     return rules.with_options(**options)
 
 

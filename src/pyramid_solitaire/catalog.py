@@ -27,6 +27,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any, Final
@@ -72,13 +73,25 @@ def catalogue(preset: str) -> dict[str, Any] | None:
     return data
 
 
+def thresholds(rules: Rules) -> tuple[float, float | None]:
+    """The rating at or above which a verified deal of ``rules`` is easy, and for a deal rated exactly
+    there, the careless rating it must reach too (None: no such second test; see :func:`bands`) — the
+    catalogue's, else the measured sample's."""
+    found = catalogue(rules.preset) or measured()[rules.preset]
+    second = found.get("careless_threshold")
+    return float(found["threshold"]), None if second is None else float(second)
+
+
 def easy_threshold(rules: Rules) -> float:
-    """The rating at or above which a verified deal of ``rules`` is easy (the catalogue's, else the
-    measured sample's)."""
-    built = catalogue(rules.preset)
-    if built is not None:
-        return float(built["threshold"])
-    return float(measured()[rules.preset]["threshold"])
+    """The rating at or above which a verified deal of ``rules`` may be easy (:func:`thresholds`)."""
+    return thresholds(rules)[0]
+
+
+def careless_rating(rules: Rules) -> Callable[[int], float]:
+    """Deal number -> the careless player's rating of that deal under ``rules``."""
+    from .solver.difficulty import rate
+
+    return lambda number: rate(Deal.from_number(number, rules), careless=True).rating
 
 
 def build_catalogue(rules: Rules | str, results: Path | str) -> dict[str, Any]:
@@ -96,7 +109,7 @@ def build_catalogue(rules: Rules | str, results: Path | str) -> dict[str, Any]:
         raise ValueError(f"{results} holds no won deal")
     numbers = sorted(rows)
     return {"rules": str(rules), "study": f"deals {numbers[0]}-{numbers[-1]} ({len(rows)} deals)",
-            "verified": len(rated), **bands(rated)}
+            "verified": len(rated), **bands(rated, careless_rating(rules))}
 
 
 def classify(deal: Deal, time_limit: float = VERIFY_SECONDS) -> str | None:
@@ -107,7 +120,13 @@ def classify(deal: Deal, time_limit: float = VERIFY_SECONDS) -> str | None:
     verdict = solve(deal, time_limit=time_limit, best=False)
     if not verdict.winnable:
         return None
-    return EASY if rate(deal).rating >= easy_threshold(deal.rules) else NORMAL
+    threshold, careless = thresholds(deal.rules)
+    rating = rate(deal).rating
+    if rating < threshold:
+        return NORMAL
+    if careless is None or rating > threshold:
+        return EASY
+    return EASY if rate(deal, careless=True).rating >= careless else NORMAL
 
 
 def pick_deal(rules: Rules | str, difficulty: str, rng: random.Random | None = None,
@@ -158,18 +177,31 @@ def measure(sample: int = SAMPLE, names: list[str] | None = None) -> dict[str, d
             if solve(deal, time_limit=VERIFY_SECONDS, best=False).winnable:
                 rated.append((rate(deal).rating, number))
             number += 1
-        out[name] = {**bands(rated), "tried": number}
+        out[name] = {**bands(rated, careless_rating(rules)), "tried": number}
         print(f"{name}: {len(rated)} verified of {number} deals, easy at rating >= {out[name]['threshold']}",
               file=sys.stderr)
     return out
 
 
-def bands(rated: list[tuple[float, int]]) -> dict[str, Any]:
-    """Split rated deals ``(rating, number)``: the threshold is the rating the easiest third reach.  When
-    that is the lowest rating of all (most deals tie there, as in ``traditional``, where sensible games
-    almost never win), easy means any rating above the lowest, so that easy never takes every deal."""
+def bands(rated: list[tuple[float, int]], careless: Callable[[int], float] | None = None) -> dict[str, Any]:
+    """Split rated deals ``(rating, number)``: the threshold is the rating the easiest third reach.
+
+    When that is the lowest rating of all (most deals tie there, as in ``traditional``, where sensible
+    games almost never win), easy means any rating above the lowest, so that easy never takes every
+    deal.  When it is the highest and more than a third of the deals tie there (``overlap``: sensible
+    games win most deals every time), ``careless`` (deal number -> the careless player's rating) splits
+    the tie: easy is the deals at the top that careless play wins at least as often as the easiest
+    third do (``careless_threshold``)."""
     ratings = sorted((r for r, _ in rated), reverse=True)
-    threshold = ratings[max(0, int(len(ratings) * EASY_SHARE) - 1)]
+    third = max(1, int(len(ratings) * EASY_SHARE))
+    threshold = ratings[third - 1]
+    if threshold == ratings[0] and threshold != ratings[-1] and careless is not None \
+            and sum(r >= threshold for r in ratings) > third:
+        top = sorted(((careless(n), n) for r, n in rated if r == threshold), reverse=True)
+        second = top[third - 1][0]
+        easy = {n for c, n in top if c >= second}
+        return {"threshold": threshold, "careless_threshold": second, "easy": sorted(easy),
+                "normal": sorted(n for _, n in rated if n not in easy)}
     if threshold == ratings[-1]:
         above = [r for r in ratings if r > threshold]
         threshold = min(above) if above else threshold
@@ -184,7 +216,7 @@ def resplit(data: dict[str, Any]) -> dict[str, Any]:
     for name, sample in data["presets"].items():
         numbers = sample["easy"] + sample["normal"]
         rated = [(rate(Deal.from_number(n, PRESETS[name])).rating, n) for n in numbers]
-        data["presets"][name] = {**sample, **bands(rated)}
+        data["presets"][name] = {**sample, **bands(rated, careless_rating(PRESETS[name]))}
     return data
 
 

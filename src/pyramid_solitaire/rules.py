@@ -182,6 +182,7 @@ PRESET_CODES: Final = {
     "tuts_tomb": "TT",
     "spanish": "SP",
     "fourteen": "FT",
+    "overlap": "OV",
 }
 #: Version digit of each preset in deal codes; bump it (and keep the old one decodable) if a preset changes.
 PRESET_VERSIONS: Final = {name: 1 for name in PRESET_CODES}
@@ -203,6 +204,7 @@ PRESET_ALIASES: Final = {
     "48": "spanish",
     "14": "fourteen",
     "sum14": "fourteen",
+    "overlap-pairs": "overlap",
 }
 
 PRESETS.update(
@@ -219,9 +221,11 @@ PRESETS.update(
         "tuts_tomb": Rules(preset="tuts_tomb", passes=None, draw=3),
         # Variants the references list (seeds 002 and 004), each classic with one change: the 48-card
         # Spanish deck (no tens; J=10, Q=11, K=12) to a sum of 12, a king alone; a sum of 14, a king
-        # pairing with an ace and no card going alone.
+        # pairing with an ace and no card going alone.  And the variant of both seeds in which a card
+        # may pair with the one card still covering it (the pyramid is face up, as they require).
         "spanish": Rules(preset="spanish", deck=48, target=12),
         "fourteen": Rules(preset="fourteen", target=14, lone_kings=False),
+        "overlap": Rules(preset="overlap", overlap=True),
     }
 )
 

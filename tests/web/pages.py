@@ -101,7 +101,10 @@ class GamePage:
             self.tap_stock()
             return
         for card in move.cards:
-            self.tap(str(card))
+            # near the top of the card, the part a player sees of a card still covered by another
+            # (overlap pairs), as of every card
+            token = str(card)
+            self._after(self.answered(), lambda token=token: self.card(token).click(position={"x": 20, "y": 12}))
 
     def play_by_keyboard(self, move: Move) -> None:
         """Play a move with the keyboard only: arrows to each card, Enter; D for the stock."""

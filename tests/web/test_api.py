@@ -863,3 +863,23 @@ def test_a_lost_deal_shows_the_best_the_deal_allowed(client: TestClient) -> None
     assert again["best_exact"] is True
     assert again["pyramid_removed"] <= again["best_removed"] < 28
     assert again["stats"]["played"] == 1 and again["stats"]["won"] == 0
+
+
+@pytest.mark.parametrize("order", ["covered first", "coverer first"])
+def test_overlap_pairs_are_tapped_in_either_order(client: TestClient, order: str) -> None:
+    deal = Deal.from_number(4, "overlap", "E")
+    result = solve(deal, time_limit=30)
+    assert result.solution is not None
+    overlap = next(i for i, m in enumerate(result.solution) if str(m) == "5s+8d")  # 5s lies under 8d alone
+    game = new_game(client, code=deal.code)
+    for move in result.solution[:overlap]:
+        game, _ = post(client, game, "move", {"move": str(move)})
+    covered = next(e for e in game["pyramid"] if e["card"] == "5s")
+    assert not covered["usable"]  # on its own the covered card is not usable ...
+    first, second = ("5s", "8d") if order == "covered first" else ("8d", "5s")
+    game, event = tap(client, game, first)
+    assert event == {"kind": "selected", "cards": [first]}  # ... but it goes with the card covering it
+    assert game["partners"] == [second]
+    game, event = tap(client, game, second)
+    assert event["kind"] == "removed" and event["move"] in ("5s+8d", "8d+5s")
+    assert {e["card"] for e in game["pyramid"] if e["card"]}.isdisjoint({"5s", "8d"})

@@ -8,6 +8,12 @@ never looks at the stock order or at face-down cards.
 ``rating`` is the share of ``playouts`` such games that are won (0.0 hardest .. 1.0 easiest).  The
 random choices come from a generator seeded by the deal itself, so a deal's rating never changes.
 Deals the solver has not verified winnable are not rated (their rating would say nothing).
+
+The *careless player* (``rate(deal, careless=True)``) makes any legal move at random — any removal,
+or the stock even when a removal is there — with no thought of dead cards or of the passes left.
+Its rating only separates deals the sensible player always wins: in easy rule sets (``overlap``)
+more than a third of verified deals tie there, and the easy third is the part of them that even
+careless play wins most often (see :func:`..catalog.bands`).
 """
 
 from __future__ import annotations
@@ -56,8 +62,18 @@ def sensible_choice(table: Table, pos: Position, rng: random.Random) -> Action |
     return None
 
 
-def playout(table: Table, rng: random.Random) -> bool:
-    """One sensible game from the start; True if won."""
+def careless_choice(table: Table, pos: Position, rng: random.Random) -> Action | None:
+    """One move of the careless player: any legal move, the stock's as likely as each removal."""
+    moves: list[Action] = list(table.removals(pos))
+    if table.can_draw(pos):
+        moves.append(DRAW_ACTION)
+    elif table.can_recycle(pos):
+        moves.append(RECYCLE_ACTION)
+    return rng.choice(moves) if moves else None
+
+
+def playout(table: Table, rng: random.Random, careless: bool = False) -> bool:
+    """One sensible (or careless) game from the start; True if won."""
     pos = table.start()
     seen_positions: set[Position] = set()
     for _ in range(MAX_ACTIONS):
@@ -66,16 +82,16 @@ def playout(table: Table, rng: random.Random) -> bool:
         if pos in seen_positions and table.rules.passes is None:
             return False  # endless recycling without progress
         seen_positions.add(pos)
-        action = sensible_choice(table, pos, rng)
+        action = careless_choice(table, pos, rng) if careless else sensible_choice(table, pos, rng)
         if action is None:
             return False
         pos = table.apply(pos, action)
     return table.status(pos) == WON
 
 
-def rate(deal: Deal, playouts: int = DEFAULT_PLAYOUTS) -> Difficulty:
-    """Play ``playouts`` sensible games of ``deal`` and count the wins."""
+def rate(deal: Deal, playouts: int = DEFAULT_PLAYOUTS, careless: bool = False) -> Difficulty:
+    """Play ``playouts`` sensible (or careless) games of ``deal`` and count the wins."""
     table = Table(deal)
-    rng = random.Random(f"difficulty-v1:{deal.notation}:{deal.rules}")
-    wins = sum(playout(table, rng) for _ in range(playouts))
+    rng = random.Random(f"{'careless' if careless else 'difficulty'}-v1:{deal.notation}:{deal.rules}")
+    wins = sum(playout(table, rng, careless) for _ in range(playouts))
     return Difficulty(wins, playouts)

@@ -176,7 +176,8 @@ class Session:
             self.selected.remove(card)
             return {"kind": "deselected", "cards": [str(card)]}
         usable = place in table.usable(game.position)
-        if not usable:
+        # With overlap pairs a card still covered by one card may go with it: it is part of a removal.
+        if not usable and not any(place in removal for removal in table.removals(game.position)):
             return self._unusable_tapped(place, card)
         if game.check(Move.remove(card)) is None and (
                 not self.selected or game.check(Move.remove(*self.selected, card)) is not None):
