@@ -183,6 +183,7 @@ PRESET_CODES: Final = {
     "spanish": "SP",
     "fourteen": "FT",
     "overlap": "OV",
+    "six_rows": "SR",
 }
 #: Version digit of each preset in deal codes; bump it (and keep the old one decodable) if a preset changes.
 PRESET_VERSIONS: Final = {name: 1 for name in PRESET_CODES}
@@ -205,6 +206,8 @@ PRESET_ALIASES: Final = {
     "14": "fourteen",
     "sum14": "fourteen",
     "overlap-pairs": "overlap",
+    "six-rows": "six_rows",
+    "21": "six_rows",
 }
 
 PRESETS.update(
@@ -226,6 +229,8 @@ PRESETS.update(
         "spanish": Rules(preset="spanish", deck=48, target=12),
         "fourteen": Rules(preset="fourteen", target=14, lone_kings=False),
         "overlap": Rules(preset="overlap", overlap=True),
+        # The smaller pyramid of RULES.md's options: 6 rows, 21 cards, 31 in the stock.
+        "six_rows": Rules(preset="six_rows", rows=6),
     }
 )
 
