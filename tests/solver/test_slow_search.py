@@ -16,6 +16,7 @@ from slow_search import SmallCase, action_of, replay_line, slow_search, small_po
 
 from pyramid_solitaire import Deal
 from pyramid_solitaire.solver import SolveResult, solve_position
+from pyramid_solitaire.solver.space import SearchSpace
 from pyramid_solitaire.table import Position, Table
 
 RULE_SETS = [
@@ -142,3 +143,26 @@ def test_slow_search_with_unlimited_passes_ends() -> None:
     result = slow_search(table, pos)
     assert not result.winnable
     assert result.positions < 1000
+
+
+@pytest.mark.parametrize("rules", ["classic(strict=true)", "classic(strict=true,passes=unlimited)",
+                                   "classic(strict=true,passes=1)", "tuts_tomb(strict=true)"])
+def test_the_starved_stock_cut_agrees_with_the_slow_search(rules: str) -> None:
+    """Strict rules with one usable stock-side card: a position is cut when a stock card has fewer
+    pyramid partners left than cards of its value.  Small random positions are rarely won under these
+    rules, so this asks for agreement everywhere and for the cut to have been tried, not for both
+    verdicts."""
+    cases = small_positions(rules, 60)
+    starved = 0
+    failures = []
+    for case in cases:
+        space = SearchSpace(case.table)
+        state = space.pack(case.position)
+        if space.hopeless(state) and space.relaxed_max(state & space.pyramid_full, space.bag(state)) == space.P:
+            starved += 1  # cut by the stock rule alone
+            assert not case.expected.winnable, case.describe()
+        problems = _problems(case, solve_position(case.table, case.position, time_limit=TIME_LIMIT))
+        if problems:
+            failures.append(f"{case.describe()}\n    " + "\n    ".join(problems))
+    assert not failures, f"{len(failures)} of {len(cases)} positions disagree:\n" + "\n".join(failures)
+    assert starved >= 3, f"the cut decided only {starved} of {len(cases)} starting positions"

@@ -146,7 +146,9 @@ def win_or_best(space: SearchSpace, start: int, counter: Counter) -> list[Action
             if space.won(state):
                 return FOUND
         reach = bound(state)
-        return EXPAND if reach >= P or reach > counter.best_removed else CUT
+        if reach >= P and not space.hopeless(state):
+            return EXPAND
+        return EXPAND if reach > counter.best_removed else CUT
 
     if bound(start) < P and bound(start) <= counter.best_removed:
         return None

@@ -91,6 +91,11 @@ class SearchSpace:
         self._dead_masks = self._meeting_masks()
         # stock value counts: 4 bits per value, summed from per-byte tables of the stock mask
         self._count_tables = self._stock_count_tables()
+        # Strict rules where at most one stock-side card is ever usable (the waste top): every stock
+        # card must go with a pyramid card (or alone, a king), so see :meth:`_stock_starved`.
+        self.one_stock_card = (rules.strict and not rules.drawn_spot and not rules.stock_top_usable
+                               and not rules.jokers and not rules.triples)
+        self._pyramid_tables = self._pyramid_count_tables() if self.one_stock_card else []
         self._relaxed: dict[int, int] = {}
         self._hopeless: dict[int, bool] = {}
         self._steps: dict[int, PyramidSteps] = {}
@@ -562,6 +567,39 @@ class SearchSpace:
             tables.append(table)
         return tables
 
+    def _pyramid_count_tables(self) -> list[list[int]]:
+        tables = []
+        for base in range(0, self.P, 8):
+            table = []
+            for byte in range(256):
+                counts = 0
+                for bit in range(8):
+                    if byte >> bit & 1 and base + bit < self.P:
+                        counts += 1 << (COUNT_BITS * self.values[base + bit])
+                table.append(counts)
+            tables.append(table)
+        return tables
+
+    def _stock_starved(self, pyramid: int, stock_counts: int) -> bool:
+        """True when some stock card can no longer be removed, in strict rules with one usable
+        stock-side card: such a card never meets another stock-side card, so each stock card that is not
+        a lone king needs a pyramid card of the partner value of its own — and there are fewer of them
+        left than stock cards of that value.  (Pairs inside the pyramid can starve the stock so.)"""
+        counts = 0
+        rest = pyramid
+        for table in self._pyramid_tables:
+            counts += table[rest & 0xFF]
+            rest >>= 8
+        target = self.target
+        for value in range(1, MAX_VALUE):
+            have = stock_counts >> (COUNT_BITS * value) & COUNT_MASK
+            if not have or value == self.lone:
+                continue
+            need = target - value
+            if not 0 < need < MAX_VALUE or have > counts >> (COUNT_BITS * need) & COUNT_MASK:
+                return True
+        return False
+
     def stock_counts(self, state: int) -> int:
         """How many cards of each value are left in the stock and waste (4 bits per value)."""
         stock = state >> self.stock_shift & self.stock_mask
@@ -672,14 +710,16 @@ class SearchSpace:
         return self.relaxed_max(state & self.pyramid_full, self.bag(state))
 
     def hopeless(self, state: int) -> bool:
-        """True if ``state`` can certainly not be won: not even the relaxed game clears the pyramid.
+        """True if ``state`` can certainly not be won: not even the relaxed game clears the pyramid (or,
+        in strict rules with one usable stock-side card, a stock card is starved of partners).
         Memoised on (pyramid, counts), as :meth:`relaxed_max` is."""
         pyramid = state & self.pyramid_full
         counts = self.bag(state)
         key = counts << self.P | pyramid
         found = self._hopeless.get(key)
         if found is None:
-            found = bool(self._dead_in_bag(pyramid, counts)) or self.relaxed_max(pyramid, counts) < self.P
+            found = (bool(self._dead_in_bag(pyramid, counts)) or self.relaxed_max(pyramid, counts) < self.P
+                     or (self.one_stock_card and self._stock_starved(pyramid, counts)))
             self._hopeless[key] = found
         return found
 
