@@ -90,12 +90,12 @@ class SearchSpace:
         self.stock_mask = (1 << self.S) - 1
         self._dead_masks = self._meeting_masks()
         # stock value counts: 4 bits per value, summed from per-byte tables of the stock mask
-        self._count_tables = self._stock_count_tables()
+        self._count_tables = self._value_count_tables(self.P, self.S)
         # Strict rules where at most one stock-side card is ever usable (the waste top): every stock
         # card must go with a pyramid card (or alone, a king), so see :meth:`_stock_starved`.
         self.one_stock_card = (rules.strict and not rules.drawn_spot and not rules.stock_top_usable
                                and not rules.jokers and not rules.triples)
-        self._pyramid_tables = self._pyramid_count_tables() if self.one_stock_card else []
+        self._pyramid_tables = self._value_count_tables(0, self.P) if self.one_stock_card else []
         self._relaxed: dict[int, int] = {}
         self._hopeless: dict[int, bool] = {}
         self._steps: dict[int, PyramidSteps] = {}
@@ -554,42 +554,36 @@ class SearchSpace:
 
     # --- the relaxed game: the stock as a bag of values --------------------------------------------
 
-    def _stock_count_tables(self) -> list[list[int]]:
+    def _value_count_tables(self, first: int, size: int) -> list[list[int]]:
+        """Per-byte tables for a bitmask over places ``first .. first+size-1``: for each byte of the mask,
+        the value counts (4 bits per value) of the places its set bits stand for."""
         tables = []
-        for base in range(0, self.S, 8):
+        for base in range(0, size, 8):
             table = []
             for byte in range(256):
                 counts = 0
                 for bit in range(8):
-                    if byte >> bit & 1 and base + bit < self.S:
-                        counts += 1 << (COUNT_BITS * self.values[self.P + base + bit])
+                    if byte >> bit & 1 and base + bit < size:
+                        counts += 1 << (COUNT_BITS * self.values[first + base + bit])
                 table.append(counts)
             tables.append(table)
         return tables
 
-    def _pyramid_count_tables(self) -> list[list[int]]:
-        tables = []
-        for base in range(0, self.P, 8):
-            table = []
-            for byte in range(256):
-                counts = 0
-                for bit in range(8):
-                    if byte >> bit & 1 and base + bit < self.P:
-                        counts += 1 << (COUNT_BITS * self.values[base + bit])
-                table.append(counts)
-            tables.append(table)
-        return tables
+    @staticmethod
+    def _summed(tables: list[list[int]], mask: int) -> int:
+        """The value counts of ``mask`` from its per-byte tables."""
+        counts = 0
+        for table in tables:
+            counts += table[mask & 0xFF]
+            mask >>= 8
+        return counts
 
     def _stock_starved(self, pyramid: int, stock_counts: int) -> bool:
         """True when some stock card can no longer be removed, in strict rules with one usable
         stock-side card: such a card never meets another stock-side card, so each stock card that is not
         a lone king needs a pyramid card of the partner value of its own — and there are fewer of them
         left than stock cards of that value.  (Pairs inside the pyramid can starve the stock so.)"""
-        counts = 0
-        rest = pyramid
-        for table in self._pyramid_tables:
-            counts += table[rest & 0xFF]
-            rest >>= 8
+        counts = self._summed(self._pyramid_tables, pyramid)
         target = self.target
         for value in range(1, MAX_VALUE):
             have = stock_counts >> (COUNT_BITS * value) & COUNT_MASK
@@ -602,12 +596,7 @@ class SearchSpace:
 
     def stock_counts(self, state: int) -> int:
         """How many cards of each value are left in the stock and waste (4 bits per value)."""
-        stock = state >> self.stock_shift & self.stock_mask
-        counts = 0
-        for table in self._count_tables:
-            counts += table[stock & 0xFF]
-            stock >>= 8
-        return counts
+        return self._summed(self._count_tables, state >> self.stock_shift & self.stock_mask)
 
     def relaxed_max(self, pyramid: int, counts: int) -> int:
         """The most pyramid cards (in all) that could be removed if every stock card were usable at
