@@ -534,6 +534,12 @@ def valid_rule_texts(draw: st.DrawFn) -> str:
                    passes=draw(st.sampled_from([None, 1, 2, 3, 9])), rows=draw(st.sampled_from([6, 7])),
                    scoring=draw(st.sampled_from(["none", "pyramide"])),
                    undo_limit=draw(st.one_of(st.none(), st.integers(1, 190).map(lambda n: int("9" * n)))))
+    # Giza's reserve takes the 24 cards a 7-row pyramid leaves of 52: with 48 cards only 6 rows fit, and
+    # a layout that takes every card leaves no stock to set options of
+    if 28 + base.reserve_size > deck:
+        options["rows"] = 6
+    if options["rows"] * (options["rows"] + 1) // 2 + base.reserve_size == deck:
+        options.update(passes=1, draw=1, waste_start=False, stock_top_usable=False, drawn_spot=False)
     rules = base.with_options(**options)
     written = {"True": "1", "False": "0", "None": "inf"}
     changed = [f"{SHORT_KEYS[k]}={written.get(str(v), v)}" for k, v in options.items() if v != getattr(base, k)]

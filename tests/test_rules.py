@@ -14,7 +14,7 @@ from pyramid_solitaire.moves import Move
 from pyramid_solitaire.rules import PRESET_ALIASES, PRESETS, Rules, RulesError, find_rules
 
 PRESET_IDS = ["classic", "pyramide", "thirteen", "msc", "traditional", "relaxed", "tuts_tomb", "spanish", "fourteen",
-              "overlap", "six_rows"]
+              "overlap", "six_rows", "giza", "reserve", "triangle"]
 
 
 # --- finding rule sets ------------------------------------------------------------------------------
@@ -146,6 +146,9 @@ _OPTION_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "rows": st.sampled_from([7, 6]),
     "scoring": st.sampled_from(["none", "pyramide"]),
     "undo_limit": st.one_of(st.none(), st.integers(1, 1000)),
+    "reserve": st.integers(0, 8),
+    "reserve_depth": st.integers(1, 3),
+    "inverted": st.booleans(),
 }
 
 
@@ -167,6 +170,13 @@ def rule_sets(draw: st.DrawFn) -> Rules:
     target = 12 if deck == 48 else 13 if target == 12 else target
     options["deck"], options["target"] = deck, target
     options["lone_kings"] = target != 14
+    # the layout must fit the deck; one that takes every card leaves no stock to set options of
+    rows = options.get("rows", rules.rows)
+    piles, depth = options.get("reserve", rules.reserve), options.get("reserve_depth", rules.reserve_depth)
+    if rows * (rows + 1) // 2 + piles * depth > deck:
+        options["reserve"] = piles = 0
+    if rows * (rows + 1) // 2 + piles * depth == deck:
+        options.update(passes=1, draw=1, waste_start=False, stock_top_usable=False, drawn_spot=False)
     return rules.with_options(**options)
 
 
@@ -208,6 +218,14 @@ def test_any_rule_set_round_trips_through_its_string_form(rules: Rules) -> None:
         ("classic(stock_top=true,drawn=true)", "drawn"),
         ("msc(drawn=true)", "drawn"),
         ("classic(passes=3", "classic(passes=3"),
+        ("classic(reserve=9)", "reserve"),
+        ("classic(reserve=2,reserve_depth=4)", "reserve_depth"),
+        ("classic(reserve=8,reserve_depth=3,deck=48,target=12)", "need 52 cards; the deck has 48"),
+        ("classic(reserve=8,reserve_depth=4)", "reserve_depth"),
+        ("giza(passes=3)", "no stock"),
+        ("giza(draw=3)", "draw"),
+        ("giza(stock_top=true)", "stock_top"),
+        ("pyramide(reserve=8,reserve_depth=3)", "waste_start"),
     ],
 )
 def test_bad_rule_set_text_raises_a_rules_error_naming_the_culprit(text: str, culprit: str) -> None:
@@ -309,3 +327,28 @@ def test_traditional_has_one_pass_a_drawn_spot_and_a_strict_win() -> None:
 
 def test_relaxed_is_traditional_with_a_relaxed_win() -> None:
     assert PRESETS["relaxed"] == PRESETS["traditional"].with_options(preset="relaxed", strict=False)
+
+
+def test_giza_deals_every_card_to_the_pyramid_and_eight_piles_of_three() -> None:
+    rules = PRESETS["giza"]
+    assert (rules.pyramid_size, rules.reserve, rules.reserve_depth, rules.stock_size) == (28, 8, 3, 0)
+    assert rules.strict  # every card must go; with no stock left over that is the only win
+    deal = Deal.from_number(7, "giza")
+    assert deal.pyramid == deal.cards[:28]
+    assert deal.reserve == deal.cards[28:]
+    assert deal.stock == ()
+
+
+def test_reserve_puts_seven_cards_under_the_pyramid_and_the_rest_in_the_stock() -> None:
+    rules = PRESETS["reserve"]
+    assert (rules.reserve, rules.reserve_depth, rules.stock_size, rules.passes) == (7, 1, 17, 3)
+    deal = Deal.from_number(7, "reserve")
+    assert len(deal.reserve) == 7
+    assert deal.stock == deal.cards[35:]
+    assert find_rules("reserve(reserve=6)").stock_size == 18  # "7 (or 6)" cards, seed 002
+
+
+def test_triangle_is_classic_upside_down() -> None:
+    rules = PRESETS["triangle"]
+    assert rules.inverted
+    assert rules.with_options(preset="classic", inverted=False) == PRESETS["classic"]

@@ -123,7 +123,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
             print(json.dumps(result.to_json(), ensure_ascii=False), flush=True)
             continue
         verdict = {True: "winnable", False: "not winnable", None: "unknown (time limit)"}[result.winnable]
-        print(f"{deal.code}  {verdict}  best {result.max_pyramid_removed}/{deal.rules.pyramid_size}"
+        print(f"{deal.code}  {verdict}  best {result.max_pyramid_removed}/{deal.rules.board_size}"
               f"  {result.seconds:.3f} s  {result.nodes} positions")
         if result.solution is not None:
             print(f"  {len(result.solution)} steps: " + "; ".join(str(m) for m in result.solution))

@@ -1,7 +1,8 @@
 """Deals: the notation of RULES.md, the documented shuffle, and deal codes.
 
 **Notation.** 52 card tokens (48 for the Spanish deck) separated by white space: the pyramid row by row
-from the apex, then the rest of the deck in dealing order, the first to be dealt first.
+from the apex, then the reserve piles if the rule set has them (pile by pile, each from its bottom card
+up), then the rest of the deck in dealing order, the first to be dealt first.
 
 **Shuffle** (version 1; see ``docs/deals.md``).  Deal number ``n`` seeds a SplitMix64 generator with
 ``n`` xor a fixed salt; a Fisher–Yates shuffle of the plain deck order (clubs, diamonds, hearts, spades,
@@ -122,7 +123,7 @@ def check_cards(cards: tuple[Card, ...], rules: Rules) -> tuple[Card, ...]:
 
 @dataclass(frozen=True)
 class Deal:
-    """An immutable deal for one rule set: ``cards`` in notation order (pyramid first, then the stock).
+    """An immutable deal for one rule set: ``cards`` in notation order (pyramid, reserve, stock).
 
     ``number`` is the shuffle number when the deal came from one (``None`` for a custom deal), and
     ``difficulty`` the letter its code carries.
@@ -172,9 +173,14 @@ class Deal:
         return self.cards[: self.rules.pyramid_size]
 
     @property
+    def reserve(self) -> tuple[Card, ...]:
+        """The reserve cards (none without a reserve): pile by pile, each from its bottom card up."""
+        return self.cards[self.rules.pyramid_size : self.rules.board_size]
+
+    @property
     def stock(self) -> tuple[Card, ...]:
         """The other cards in dealing order (with ``waste_start`` the first goes to the waste)."""
-        return self.cards[self.rules.pyramid_size :]
+        return self.cards[self.rules.board_size :]
 
     @property
     def code(self) -> str:
@@ -215,6 +221,9 @@ _CODE_OPTIONS: Final = (
     ("R", "rows"),
     ("G", "scoring"),
     ("U", "undo_limit"),
+    ("Y", "reserve"),
+    ("H", "reserve_depth"),
+    ("I", "inverted"),
 )
 _SCORING_CODES: Final = ("none", "pyramide")
 _PRESET_BY_CODE: Final = {code: name for name, code in PRESET_CODES.items()}

@@ -46,6 +46,9 @@ class Rules:
     ``open_pyramid`` shows every pyramid card from the start; otherwise rows above the last are face down
     until exposed.  ``target`` is the sum to make; ``lone_kings`` lets a card whose value is the target
     go alone.  ``undo_limit`` caps how many operations can be taken back (``None`` = no cap).
+    ``reserve`` deals that many piles of ``reserve_depth`` cards each, face up, after the pyramid (Giza:
+    8 of 3, no stock left; or a row of 7 single cards); a pile's top card is usable, and the reserve is part
+    of the layout the win must clear.  ``inverted`` lays the pyramid upside down (Triangle).
     """
 
     preset: str = "classic"
@@ -66,6 +69,9 @@ class Rules:
     rows: int = 7
     scoring: str = "none"
     undo_limit: int | None = None
+    reserve: int = 0
+    reserve_depth: int = 1
+    inverted: bool = False
 
     def __post_init__(self) -> None:
         if self.preset not in PRESET_CODES:
@@ -96,6 +102,17 @@ class Rules:
         if self.draw > 1 and (self.stock_top_usable or self.drawn_spot):
             raise RulesError(f"draw={self.draw} deals onto the waste, whose top card alone is usable: "
                              "it goes with neither stock_top nor drawn")
+        if not 0 <= self.reserve <= MAX_RESERVE_PILES:
+            raise RulesError(f"reserve must be 0-{MAX_RESERVE_PILES} piles, not {self.reserve}")
+        if not 1 <= self.reserve_depth <= MAX_RESERVE_DEPTH:
+            raise RulesError(f"reserve_depth must be 1-{MAX_RESERVE_DEPTH} cards a pile, not {self.reserve_depth}")
+        if self.stock_size < 0:
+            raise RulesError(f"a {self.pyramid_size}-card pyramid and {self.reserve} reserve piles of "
+                             f"{self.reserve_depth} need {self.board_size} cards; the deck has {self.deck}")
+        if self.stock_size == 0 and (self.passes != 1 or self.draw != 1 or self.waste_start
+                                     or self.stock_top_usable or self.drawn_spot):
+            raise RulesError("every card is dealt to the pyramid and the reserve, so there is no stock: "
+                             "passes, draw, waste_start, stock_top and drawn do not apply (leave them out)")
 
     # --- derived facts, each written once and used by play, hints, highlighting and the solver ---
 
@@ -111,9 +128,19 @@ class Rules:
         return self.rows * (self.rows + 1) // 2
 
     @property
+    def reserve_size(self) -> int:
+        """Cards dealt to the reserve piles."""
+        return self.reserve * self.reserve_depth
+
+    @property
+    def board_size(self) -> int:
+        """Cards of the layout the win must clear: the pyramid and the reserve."""
+        return self.pyramid_size + self.reserve_size
+
+    @property
     def stock_size(self) -> int:
         """Cards that start in the stock (and waste)."""
-        return self.deck - self.pyramid_size
+        return self.deck - self.board_size
 
     @property
     def max_recycles(self) -> int | None:
@@ -136,6 +163,9 @@ class Rules:
 
 MAX_PASSES: Final = 9
 MAX_DRAW: Final = 3
+#: Giza deals the 24 cards left after the pyramid into 8 piles of 3; no layout of the references has more.
+MAX_RESERVE_PILES: Final = 8
+MAX_RESERVE_DEPTH: Final = 3
 
 #: Option keys of the string form, by field name.  ``open`` is the field ``open_pyramid``.
 OPTION_KEYS: Final = {
@@ -156,6 +186,9 @@ OPTION_KEYS: Final = {
     "rows": "rows",
     "scoring": "scoring",
     "undo_limit": "undo_limit",
+    "reserve": "reserve",
+    "reserve_depth": "reserve_depth",
+    "inverted": "inverted",
 }
 FIELD_BY_KEY: Final = {key: name for name, key in OPTION_KEYS.items()}
 #: Other spellings accepted on input.
@@ -184,6 +217,9 @@ PRESET_CODES: Final = {
     "fourteen": "FT",
     "overlap": "OV",
     "six_rows": "SR",
+    "giza": "GZ",
+    "reserve": "RV",
+    "triangle": "TG",
 }
 #: Version digit of each preset in deal codes; bump it (and keep the old one decodable) if a preset changes.
 PRESET_VERSIONS: Final = {name: 1 for name in PRESET_CODES}
@@ -208,6 +244,9 @@ PRESET_ALIASES: Final = {
     "overlap-pairs": "overlap",
     "six-rows": "six_rows",
     "21": "six_rows",
+    "triangle-solitaire": "triangle",
+    "reserve-row": "reserve",
+    "pyramid-reserve": "reserve",
 }
 
 PRESETS.update(
@@ -231,6 +270,16 @@ PRESETS.update(
         "overlap": Rules(preset="overlap", overlap=True),
         # The smaller pyramid of RULES.md's options: 6 rows, 21 cards, 31 in the stock.
         "six_rows": Rules(preset="six_rows", rows=6),
+        # Giza (Michael Keller; seed 002): no stock, the 24 other cards face up in 8 piles of 3 whose top
+        # cards pair with exposed pyramid cards and with each other; every card must go (nothing is
+        # left over, so strict and relaxed wins are the same).
+        "giza": Rules(preset="giza", passes=1, strict=True, reserve=8, reserve_depth=3),
+        # The reserve row of seed 002: 7 cards face up under the pyramid, usable with exposed pyramid
+        # cards, the stock side and each other; classic otherwise.  It is part of the layout the win
+        # clears, as a tableau is (the stock and waste may keep cards, as in classic).
+        "reserve": Rules(preset="reserve", reserve=7),
+        # Triangle (seed 002): the pyramid upside down, its widest row on top and usable first.
+        "triangle": Rules(preset="triangle", inverted=True),
     }
 )
 

@@ -4,7 +4,9 @@ This module is the one place the rules of play are written.  :class:`~.game.Game
 validated path for outside input), the hints, the dead-card analysis and the solver all call it.
 
 **Places.**  Every card has a fixed *place*: its index in the deal notation (0 .. pyramid size - 1 for
-the pyramid, then the stock cards in dealing order), followed by the jokers.
+the layout — the pyramid, then any reserve piles — then the stock cards in dealing order), followed by
+the jokers.  A reserve pile is part of the cover graph (:mod:`.layout`), so "pyramid" below means the
+whole layout: its slots are exposed, removed and cleared for the win alike.
 
 **Position.**  Five integers: the pyramid slots still in place (bitmask), the stock cards still in play
 (bitmask over stock indices, whether in the stock, drawn or on the waste), ``ptr`` — how many stock
@@ -74,8 +76,10 @@ class Table:
         rules = deal.rules
         self.deal = deal
         self.rules: Rules = rules
-        self.layout: Layout = pyramid_layout(rules.rows)
-        self.pyramid_size = rules.pyramid_size
+        self.layout: Layout = pyramid_layout(rules.rows, rules.reserve, rules.reserve_depth, rules.inverted)
+        # The layout the win clears, pyramid and reserve: what the engine calls "the pyramid" throughout
+        # (its slots are ``Position.pyramid``; the pyramid proper is ``layout.pyramid_size``).
+        self.pyramid_size = rules.board_size
         self.stock_size = rules.stock_size
         jokers = tuple(Card.joker_card(n) for n in range(1, rules.jokers + 1))
         self.cards: tuple[Card, ...] = deal.cards + jokers
@@ -310,6 +314,8 @@ class Table:
         """Why a draw is refused now, or ``None``."""
         if self.won(pos):
             return Refusal("game-over")
+        if not self.stock_size:
+            return Refusal("no-stock")
         if pos.stock >> pos.ptr:
             return None
         if self.passes_used_up(pos):
@@ -320,6 +326,8 @@ class Table:
         """Why a recycle is refused now, or ``None``."""
         if self.won(pos):
             return Refusal("game-over")
+        if not self.stock_size:
+            return Refusal("no-stock")
         if pos.stock >> pos.ptr:
             return Refusal("stock-not-empty")
         if self.passes_used_up(pos):

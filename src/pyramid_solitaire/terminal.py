@@ -53,10 +53,15 @@ def render(game: Game, lang: str = "ja") -> str:
     view = game.view()
     rows = game.rules.rows
     lines = []
-    for row in range(1, rows + 1):
+    order = range(rows, 0, -1) if game.rules.inverted else range(1, rows + 1)
+    for row in order:
         cells = [_cell(s) for s in view["pyramid"] if s["row"] == row]
         indent = " " * ((rows - row) * CELL // 2)
         lines.append(indent + "".join(cells).rstrip())
+    # Reserve piles side by side, a line per level from the bottom card up: the last line holds the tops.
+    for level in range(game.rules.reserve_depth if game.rules.reserve else 0):
+        cells = [_cell(s) for s in view["pyramid"] if s["level"] == level]
+        lines.append("".join(cells).rstrip())
     stock = view["stock"]
     parts = [f"{TEXT['stock'][lang]}: {stock['label'][lang]}"]
     if stock["top"]:
@@ -67,9 +72,12 @@ def render(game: Game, lang: str = "ja") -> str:
     usable = set(view["usable"])
     waste = f"[{top}]" if top and top in usable else (top or "-")
     parts.append(f"{TEXT['waste'][lang]}: {waste} ({view['waste']['count']})")
+    if not game.table.stock_size:  # every card is in the layout (Giza): no stock, no waste
+        parts = []
     if view["jokers"]:
         parts.append(f"{TEXT['jokers'][lang]}: " + " ".join(f"[{j}]" for j in view["jokers"]))
-    lines.append("   ".join(parts))
+    if parts:
+        lines.append("   ".join(parts))
     figures = [f"{TEXT['moves'][lang]}: {view['moves']}"]
     if view["score"] is not None:
         figures.append(f"{TEXT['score'][lang]}: {view['score']}")

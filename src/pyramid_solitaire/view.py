@@ -1,8 +1,9 @@
 """The player's view of a game: exactly what a player at the table could see, and nothing more.
 
-Face-down pyramid cards appear as ``null``; the stock appears as a count (and, in ``msc``, its face-up
-top card); the waste as its top card and a count.  Every front end renders from this view, so none of
-them can show a card the player may not see.
+Face-down pyramid cards appear as ``null``; reserve piles are listed with the pyramid's slots (they are
+part of the layout) and say their pile and level instead of a row and column; the stock appears as a
+count (and, in ``msc``, its face-up top card); the waste as its top card and a count.  Every front end
+renders from this view, so none of them can show a card the player may not see.
 """
 
 from __future__ import annotations
@@ -26,15 +27,22 @@ def player_view(game: Game) -> dict[str, Any]:
     visible = table.visible(pos)
     usable = set(table.usable(pos))
     dead = game.dead_mask()
-    coverers = table.layout.coverers
+    layout = table.layout
+    coverers = layout.coverers
+    # Where each slot lies: (row, col) in the pyramid; (pile, level) in a reserve pile, level 0 its bottom.
+    where: list[tuple[int | None, int | None, int | None, int | None]] = [
+        (row, col, None, None) for row, col in layout.coords]
+    where += [(None, None, pile, level) for pile, slots in enumerate(layout.piles) for level in range(len(slots))]
     pyramid = []
-    for slot, (row, col) in enumerate(table.layout.coords):
+    for slot, (row, col, pile, level) in enumerate(where):
         in_place = bool(pos.pyramid >> slot & 1)
         face_up = in_place and bool(visible >> slot & 1)
         pyramid.append({
             "slot": slot,
             "row": row,
             "col": col,
+            "pile": pile,
+            "level": level,
             "card": str(table.cards[slot]) if face_up else None,
             "removed": not in_place,
             "face_up": face_up,

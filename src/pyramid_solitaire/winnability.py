@@ -52,7 +52,7 @@ from .study import (
 HEADLINE_RULES: Final = ("classic", "pyramide", "msc", "thirteen", "thirteen(jokers=2)", "thirteen(triples=true)")
 HEADLINE_TARGET: Final = 100_000
 #: The other Pyramid games of the references (issue 8), as they are added to the engine.
-FAMILY_RULES: Final = ("tuts_tomb", "spanish", "fourteen", "overlap", "six_rows")
+FAMILY_RULES: Final = ("tuts_tomb", "spanish", "fourteen", "overlap", "six_rows", "giza", "reserve", "triangle")
 FAMILY_TARGET: Final = 20_000
 #: The grid: ``GRID_BASE`` with every combination of these options, in this order (the last varies fastest).
 GRID_BASE: Final = "classic"
@@ -94,12 +94,13 @@ def file_name(rules: Rules | str) -> str:
 
 
 def plays_the_same(a: Rules, b: Rules) -> bool:
-    """True if ``a`` and ``b`` are the same game: every option equal but the preset's name (which the
-    engine and solver never read), and the same cards for the deals :data:`SAME_PLAY_DEALS`.  Their
+    """True if ``a`` and ``b`` are the same game: every option equal but the preset's name and the
+    drawing-only ``inverted`` (which the engine and solver never read: Triangle is the pyramid's cover
+    graph drawn upside down), and the same cards for the deals :data:`SAME_PLAY_DEALS`.  Their
     results files then agree in every column the table uses (verdicts and solver figures); only the
     ``difficulty`` rating differs, its random games being seeded with the rule-set string."""
     try:
-        same_options = dataclasses.replace(a, preset=b.preset) == b
+        same_options = dataclasses.replace(a, preset=b.preset, inverted=b.inverted) == b
     except RulesError:  # pragma: no cover - changing only the name breaks no rule of Rules
         return False
     return same_options and all(Deal.from_number(n, a).cards == Deal.from_number(n, b).cards
@@ -115,7 +116,7 @@ class PlanRow:
     rules: Rules
     target: int
     source: Rules
-    #: True for a grid cell that takes its deals from a headline row's file.
+    #: True for a row that takes its deals from a headline row's file.
     reused: bool = False
 
     @property
@@ -141,15 +142,16 @@ def grid_rules(base: str = GRID_BASE, passes: Iterable[int | None] = GRID_PASSES
 def build_plan(headline: Sequence[Rules | str], grid: Sequence[Rules | str], *,
                headline_target: int = HEADLINE_TARGET, grid_target: int = GRID_TARGET,
                family: Sequence[Rules | str] = (), family_target: int = FAMILY_TARGET) -> tuple[PlanRow, ...]:
-    """The plan: the headline rows, the family rows, then the grid rows, each grid cell reusing the file
-    of the first headline rule set that plays the same (checked with :func:`plays_the_same`)."""
-    if grid and headline and grid_target > headline_target:
-        raise ValueError("a grid cell reuses a headline file only up to the headline's target")
+    """The plan: the headline rows, the family rows, then the grid rows, each family or grid row reusing
+    the file of the first headline rule set that plays the same (checked with :func:`plays_the_same`)."""
+    reusing = [target for rows, target in ((grid, grid_target), (family, family_target)) if rows]
+    if headline and reusing and max(reusing) > headline_target:
+        raise ValueError("a grid or family row reuses a headline file only up to the headline's target")
     rows = [PlanRow(HEADLINE, r, headline_target, r) for r in map(find_rules, headline)]
-    rows += [PlanRow(FAMILY, r, family_target, r) for r in map(find_rules, family)]
-    for rules in map(find_rules, grid):
-        same = next((row.rules for row in rows[: len(headline)] if plays_the_same(rules, row.rules)), None)
-        rows.append(PlanRow(GRID, rules, grid_target, same or rules, same is not None))
+    for section, rule_sets, target in ((FAMILY, family, family_target), (GRID, grid, grid_target)):
+        for rules in map(find_rules, rule_sets):
+            same = next((row.rules for row in rows[: len(headline)] if plays_the_same(rules, row.rules)), None)
+            rows.append(PlanRow(section, rules, target, same or rules, same is not None))
     return tuple(rows)
 
 

@@ -30,7 +30,7 @@ from pyramid_solitaire.table import Table
 
 GOLDEN_DIR = Path(__file__).resolve().parents[1] / "golden" / "verdicts"
 PRESET_NAMES = ("classic", "pyramide", "thirteen", "msc", "traditional", "relaxed", "tuts_tomb", "spanish",
-                "fourteen", "overlap", "six_rows")
+                "fourteen", "overlap", "six_rows", "giza")
 DEALS = 200
 EXPENSIVE = ("traditional", "relaxed")
 EXPENSIVE_STEP = 10
@@ -82,7 +82,7 @@ def test_solver_gives_the_golden_verdicts(preset: str) -> None:
         else:
             for move in result.best_line or []:
                 game.push(move)
-            removed = deal.rules.pyramid_size - game.pyramid_left
+            removed = deal.rules.board_size - game.pyramid_left
             if removed != result.max_pyramid_removed:
                 failures.append(f"deal {number}: the best line removes {removed}, not {result.max_pyramid_removed}")
     assert not failures, f"{preset}: {len(failures)} deals differ:\n" + "\n".join(failures)
@@ -96,7 +96,7 @@ def test_golden_file_lists_deals_0_to_199(preset: str) -> None:
     verdicts = golden(preset)
     assert sorted(verdicts) == list(range(len(verdicts)))
     assert len(verdicts) >= DEALS
-    assert all(0 <= best <= PRESETS[preset].pyramid_size for _, best in verdicts.values())
+    assert all(0 <= best <= PRESETS[preset].board_size for _, best in verdicts.values())
 
 
 def _never_removable(table: Table) -> int:
@@ -118,7 +118,7 @@ def test_golden_verdicts_are_consistent_with_the_rules(preset: str) -> None:
     """Won means the whole pyramid removed; a lost deal (relaxed win) leaves a pyramid card; the cards
     a dead card at the deal locks in can never be removed."""
     strict = PRESETS[preset].strict
-    size = PRESETS[preset].pyramid_size
+    size = PRESETS[preset].board_size
     for number, (winnable, best) in golden(preset).items():
         never = _never_removable(Table(Deal.from_number(number, preset))).bit_count()
         if winnable:
@@ -154,3 +154,4 @@ def test_strict_and_relaxed_wins_remove_the_same_pyramid_cards() -> None:
     """``traditional`` and ``relaxed`` play the same moves until the pyramid is clear."""
     for number in range(DEALS):
         assert golden("traditional")[number][1] == golden("relaxed")[number][1], number
+

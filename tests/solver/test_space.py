@@ -16,6 +16,8 @@ RULE_SETS = [
     "classic(overlap=true)", "msc(stock_waste_pairs=false)", "classic(target=14,lone_kings=false)",
     "classic(deck=48,target=12)", "classic(rows=6)", "traditional(jokers=2,triples=true)",
     "tuts_tomb", "classic(draw=3,passes=2)", "classic(draw=2,strict=true)",
+    "giza", "giza(triples=true)", "reserve", "reserve(reserve=6,stock_top=true,strict=true)",
+    "classic(reserve=4,reserve_depth=2,overlap=true)", "thirteen(reserve=7)", "triangle",
 ]
 
 

@@ -50,6 +50,24 @@ def test_game_screen_has_no_serious_violations(browser: Browser, server: str) ->
         context.close()
 
 
+def test_the_layouts_of_giza_and_triangle_have_no_serious_violations(browser: Browser, server: str) -> None:
+    """Giza's reserve piles (no stock) on a phone and Triangle's upside-down pyramid on a desktop; each
+    reserve card's name says its pile."""
+    for options, code, name in ((PHONE, Deal.from_number(3, "giza").code, "giza-phone"),
+                                (DESKTOP, Deal.from_number(3, "triangle").code, "triangle-desktop")):
+        context, errors = open_context(browser, bypass_csp=True, **options)
+        page = context.new_page()
+        GamePage(page, server).open(f"/play/{code}")
+        assert audit(page) == []
+        labels = page.eval_on_selector_all("#pyramid .card", "els => els.map(e => e.getAttribute('aria-label'))")
+        giza = name.startswith("giza")
+        assert sum(1 for label in labels if label.startswith("リザーブ")) == (24 if giza else 0)
+        assert sum(1 for label in labels if label.startswith("リザーブ8、")) == (3 if giza else 0)
+        screenshot(page, f"a11y-{name}")
+        assert list(errors) == []
+        context.close()
+
+
 def test_rules_dialog_has_no_serious_violations(browser: Browser, server: str) -> None:
     """The Rules dialog open over the game, for Tut's Tomb (its fanned waste on the board) and for a
     game with options, on desktop and phone."""

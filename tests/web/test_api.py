@@ -216,9 +216,11 @@ def test_a_random_deal_of_each_rule_set(client: TestClient, preset: str) -> None
     assert game["difficulty"] == "R"
     assert game["code"].split("-")[1] == "R"
     assert Deal.from_code(game["code"]).rules == rules
-    assert len(game["pyramid"]) == rules.pyramid_size
+    # the layout: the pyramid's slots (a row each), then any reserve pile's (a pile each)
+    assert [e["row"] is not None for e in game["pyramid"]] == [True] * rules.pyramid_size + [False] * rules.reserve_size
     face_up = [e["face_up"] for e in game["pyramid"]]
     assert all(face_up) == rules.open_pyramid
+    assert game["has_stock"] == (rules.stock_size > 0)
 
 
 @pytest.mark.parametrize("difficulty", ["E", "N"])

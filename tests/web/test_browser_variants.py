@@ -1,6 +1,7 @@
-"""The Spanish-deck and sum-14 games in the browser (issue 8): chosen in the New Game dialog as a
-player does, a verified easy deal is dealt, won by clicking the solver's solution, and the Rules
-dialog explains the game's own sum."""
+"""The family games of issue 8 in the browser (Spanish deck, sum 14, overlap, six rows, Giza, the
+reserve row, Triangle): each chosen in the New Game dialog as a player does, a verified easy deal is
+dealt and shown whole, won by clicking the solver's solution, and the Rules dialog explains the game's
+own rule."""
 
 from __future__ import annotations
 
@@ -21,6 +22,9 @@ VARIANTS = {
     "overlap": ("重なり取り（覆うカードと組める）", "OV1",
                 "自分を覆っているカードが残り1枚だけなら、そのカードとも組めます。"),
     "six_rows": ("6段ピラミッド（21枚）", "SR1", "残りの31枚は裏向きのまま山札にします。"),
+    "giza": ("ギザ（山札なし、8つの山）", "GZ1", "カードはこれで全部配られるので、山札はありません。"),
+    "reserve": ("リザーブ（下に7枚）", "RV1", "次の7枚は表向きで、ピラミッドの下に1列に並べます。これがリザーブです。"),
+    "triangle": ("トライアングル（逆さピラミッド）", "TG1", "最初に使えるのは一番上の段の7枚だけです。"),
 }
 
 
@@ -43,8 +47,12 @@ def test_a_verified_easy_deal_is_dealt_and_won_by_clicking(desktop: tuple[Page, 
     assert re.fullmatch(rf"{letters}-E-[A-Z]+", code)
     assert game.text("#diff-badge") == "やさしい · クリア可能と確認済み"
     deal = Deal.from_code(code)
-    assert len(game.pyramid_cards()) == deal.rules.pyramid_size
-    assert sorted(filter(None, game.pyramid_cards())) == sorted(str(c) for c in deal.pyramid)
+    # the layout: the pyramid and any reserve piles (Giza, the reserve row), every card face up
+    assert len(game.pyramid_cards()) == deal.rules.board_size
+    assert sorted(filter(None, game.pyramid_cards())) == sorted(str(c) for c in deal.pyramid + deal.reserve)
+    # a game that deals every card to the layout has no stock to tap
+    assert page.locator("#stock-area .stock-btn").count() == (0 if preset == "giza" else 1)
+    screenshot(page, f"{preset}-start")
 
     page.click("#btn-rules")  # the game's own rules
     page.locator("#dlg-rules").wait_for(state="visible")

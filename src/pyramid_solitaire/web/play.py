@@ -379,6 +379,7 @@ class Session:
             "lang": lang,
             "preset": game.rules.preset,
             "drawn_spot": game.rules.drawn_spot,
+            "has_stock": table.stock_size > 0,
             "rule_fields": dataclasses.asdict(game.rules),
             "waste_fan": fan,
             "number": self.deal.number,

@@ -11,6 +11,9 @@ const CARD_RATIO = 1.4;
 const ROW_STEP = 0.48;
 // How far each card under the waste top shows when a draw of several cards leaves them fanned.
 const FAN_STEP = 0.3;
+// How much of each card under the top of a reserve pile shows (Giza's piles of 3): as much as of a
+// covered pyramid card, its rank and suit.
+const PILE_STEP = ROW_STEP;
 const WASTE_Z = 4;
 
 const elements = new Map();
@@ -93,14 +96,20 @@ function cardLabel(token, game, coveredBy) {
   return parts.join(t("list_sep"));
 }
 
-// Sizes from the board's width: the bottom row must fit, cards never grow past a readable maximum.
+// Sizes from the board's width: the widest row (the pyramid's base, or the reserve's piles side by
+// side) must fit, cards never grow past a readable maximum.
 export function measure(board, game, large) {
   const width = board.clientWidth;
-  const rows = Math.max(...game.pyramid.map((entry) => entry.row));
+  const inPyramid = game.pyramid.filter((entry) => entry.row !== null);
+  const rows = Math.max(...inPyramid.map((entry) => entry.row));
+  const reserve = game.pyramid.filter((entry) => entry.pile !== null);
+  const piles = reserve.length ? Math.max(...reserve.map((entry) => entry.pile)) + 1 : 0;
+  const depth = reserve.length ? Math.max(...reserve.map((entry) => entry.level)) + 1 : 0;
+  const across = Math.max(rows, piles);
   const gap = Math.max(3, Math.round(width * 0.008));
-  const cw = Math.floor(Math.min((width - (rows - 1) * gap) / rows, large ? MAX_LARGE_CARD : MAX_CARD));
+  const cw = Math.floor(Math.min((width - (across - 1) * gap) / across, large ? MAX_LARGE_CARD : MAX_CARD));
   const ch = Math.round(cw * CARD_RATIO);
-  return { width, rows, gap, cw, ch, step: Math.round(ch * ROW_STEP) };
+  return { width, rows, piles, depth, gap, cw, ch, step: Math.round(ch * ROW_STEP), pileStep: Math.round(ch * PILE_STEP) };
 }
 
 export function render(game, dom, settings) {
@@ -109,23 +118,36 @@ export function render(game, dom, settings) {
   dom.board.style.setProperty("--ch", `${m.ch}px`);
   const slotCard = new Map(game.pyramid.map((entry) => [entry.slot, entry.card]));
   const keep = new Set();
+  const inverted = Boolean(game.rule_fields.inverted);
+  dom.board.classList.toggle("inverted", inverted);
+  const pyramidHeight = m.ch + (m.rows - 1) * m.step;
+  const reserveY = pyramidHeight + m.gap * 4;
+  const reserveHeight = m.piles ? m.ch + (m.depth - 1) * m.pileStep + m.gap * 4 : 0;
 
-  // The pyramid: row r, column c, centred; lower rows overlap the ones above.
+  // The pyramid: row r, column c, centred; lower rows overlap the ones above (upside down in
+  // Triangle: row r is drawn that far from the bottom, and still overlaps the row it covers).
+  // Reserve piles go under it, side by side, each card overlapping the one under it.
   for (const entry of game.pyramid) {
     const key = `slot-${entry.slot}`;
     if (entry.removed) continue;
     keep.add(key);
     const element = keyed(key, dom.pyramid);
     element.dataset.slot = String(entry.slot);
-    const x = m.width / 2 + (entry.col - 1 - (entry.row - 1) / 2) * (m.cw + m.gap) - m.cw / 2;
-    place(element, x, (entry.row - 1) * m.step, entry.row);
+    if (entry.pile !== null) {
+      const x = m.width / 2 + (entry.pile - (m.piles - 1) / 2) * (m.cw + m.gap) - m.cw / 2;
+      place(element, x, reserveY + entry.level * m.pileStep, entry.level + 1);
+    } else {
+      const x = m.width / 2 + (entry.col - 1 - (entry.row - 1) / 2) * (m.cw + m.gap) - m.cw / 2;
+      place(element, x, (inverted ? m.rows - entry.row : entry.row - 1) * m.step, entry.row);
+    }
     const coveredBy = entry.covered_by.map((slot) => slotCard.get(slot)).filter(Boolean)
       .map((token) => game.names[token] || token);
     if (entry.card) {
       element.classList.add("card");
       fillFace(element, entry.card);
       stateClasses(element, entry.card, game);
-      element.setAttribute("aria-label", cardLabel(entry.card, game, coveredBy));
+      const where = entry.pile !== null ? `${t("reserve_pile", { n: entry.pile + 1 })}${t("list_sep")}` : "";
+      element.setAttribute("aria-label", where + cardLabel(entry.card, game, coveredBy));
       element.tabIndex = game.usable.includes(entry.card) ? 0 : -1;
     } else {
       fillBack(element);
@@ -135,7 +157,6 @@ export function render(game, dom, settings) {
       element.tabIndex = -1;
     }
   }
-  const pyramidHeight = m.ch + (m.rows - 1) * m.step;
 
   // Jokers at the top left.
   game.jokers.forEach((token, index) => {
@@ -176,8 +197,14 @@ export function render(game, dom, settings) {
     place(empty, m.width - m.cw, 0);
   }
 
-  // Stock (bottom left), then the face-up stock top (msc), the drawn spot (thirteen) and the waste.
-  const baseY = pyramidHeight + m.gap * 4;
+  // Stock (bottom left), then the face-up stock top (msc), the drawn spot (thirteen) and the waste;
+  // none of them in a game that deals every card to the layout (Giza).
+  const baseY = pyramidHeight + m.gap * 4 + reserveHeight;
+  if (!game.has_stock) {
+    dom.board.style.height = `${baseY}px`;
+    prune(keep);
+    return;
+  }
   let x = 0;
   keep.add("stock");
   const stock = keyed("stock", dom.stockArea);
@@ -223,7 +250,11 @@ export function render(game, dom, settings) {
     x += m.cw + m.gap * 2;
   }
   dom.board.style.height = `${baseY + m.ch + 28}px`;
+  prune(keep);
+}
 
+// Drop the elements of cards no longer shown.
+function prune(keep) {
   for (const [key, element] of elements) {
     if (!keep.has(key)) {
       element.remove();

@@ -31,19 +31,27 @@ function changedOptions(rules, preset) {
 // The sections of the rules: [heading key, paragraphs].  `game` is the state the server sent.
 export function guide(game, preset) {
   const r = game.rule_fields;
-  const pyramid = game.pyramid.length;
-  const vars = { pyramid, rows: r.rows, deck: r.deck, target: r.target, n: r.draw };
-  const stock = r.deck - pyramid;
+  // The layout's entries are the pyramid's slots (a row each) and the reserve's (a pile each).
+  const pyramid = game.pyramid.filter((entry) => entry.row !== null).length;
+  const reserve = game.pyramid.length - pyramid;
+  const vars = { pyramid, reserve, piles: r.reserve, depth: r.reserve_depth, rows: r.rows, deck: r.deck,
+    target: r.target, n: r.draw };
+  const stock = r.deck - pyramid - reserve;
   const intro = [t(`guide_about_${r.preset}`)];
   const changed = changedOptions(r, preset);
   if (changed.length) intro.push(t("guide_options", { list: changed.join(t("list_sep")) }));
 
-  const goal = [t(r.strict ? "guide_goal_strict" : "guide_goal_relaxed", vars)];
+  const goalKey = !reserve ? (r.strict ? "guide_goal_strict" : "guide_goal_relaxed")
+    : !game.has_stock ? "guide_goal_board_all" : r.strict ? "guide_goal_strict_board" : "guide_goal_board";
+  const goal = [t(goalKey, vars)];
 
-  const layout = [sentences(t(`guide_deck_${r.deck}${r.jokers ? "_jokers" : ""}`), t("guide_layout_pyramid", vars)),
-    t(r.open_pyramid ? "guide_layout_open" : "guide_layout_closed"),
-    r.waste_start ? t("guide_layout_waste_start", { stock: stock - 1 })
-      : t(r.stock_top_usable ? "guide_layout_stock_top" : "guide_layout_stock", { stock })];
+  const layout = [sentences(t(`guide_deck_${r.deck}${r.jokers ? "_jokers" : ""}`),
+    t(r.inverted ? "guide_layout_inverted" : "guide_layout_pyramid", vars)),
+  t(r.open_pyramid ? "guide_layout_open" : "guide_layout_closed")];
+  if (reserve) layout.push(t(r.reserve_depth > 1 ? "guide_layout_piles" : "guide_layout_row", vars));
+  if (!game.has_stock) layout.push(t("guide_layout_no_stock"));
+  else if (r.waste_start) layout.push(t("guide_layout_waste_start", { stock: stock - 1 }));
+  else layout.push(t(r.stock_top_usable ? "guide_layout_stock_top" : "guide_layout_stock", { stock }));
   if (r.jokers) layout.push(t(`guide_layout_jokers_${r.jokers}`));
 
   const remove = [t(`guide_values_${r.deck}`), sentences(t("guide_pairs", vars), t(`guide_pairs_${r.target}`)),
@@ -52,7 +60,9 @@ export function guide(game, preset) {
   if (r.jokers) remove.push(t("guide_jokers"));
   remove.push(t(r.overlap ? "guide_overlap_on" : "guide_overlap_off", vars));
 
-  const usable = [t("guide_usable_pyramid", vars), t("guide_usable_waste")];
+  const usable = [t(r.inverted ? "guide_usable_inverted" : "guide_usable_pyramid", vars)];
+  if (reserve) usable.push(t(r.reserve_depth > 1 ? "guide_usable_piles" : "guide_usable_row"), t("guide_pair_anywhere"));
+  if (game.has_stock) usable.push(t("guide_usable_waste"));
   if (r.stock_top_usable) usable.push(t("guide_usable_stock_top"));
   if (r.drawn_spot) usable.push(t("guide_usable_drawn"));
   if (r.stock_top_usable || r.drawn_spot) {
@@ -68,14 +78,18 @@ export function guide(game, preset) {
   if (r.draw > 1 && r.passes !== 1) stockTexts.push(t("guide_regroup", vars));
   stockTexts.push(t("guide_removed_gone"), t("guide_stock_label", { label: game.stock.label }));
 
-  const ends = r.passes === null ? "guide_end_unlimited" : r.passes === 1 ? "guide_end_one" : "guide_end_limited";
+  const ends = !game.has_stock ? "guide_end_no_stock" : r.passes === null ? "guide_end_unlimited"
+    : r.passes === 1 ? "guide_end_one" : "guide_end_limited";
   const end = [t(ends, { n: r.passes })];
 
-  const help = [t("guide_hint"), r.undo_limit === null ? t("guide_undo") : t("guide_undo_limit", { n: r.undo_limit }),
-    t("guide_dead")];
+  const noStock = game.has_stock ? "" : "_no_stock";
+  const help = [t(`guide_hint${noStock}`),
+    r.undo_limit === null ? t(`guide_undo${noStock}`) : t("guide_undo_limit", { n: r.undo_limit }), t("guide_dead")];
 
   const sections = [[null, intro], ["guide_h_goal", goal], ["guide_h_layout", layout], ["guide_h_remove", remove],
-    ["guide_h_usable", usable], ["guide_h_stock", stockTexts], ["guide_h_end", end]];
+    ["guide_h_usable", usable]];
+  if (game.has_stock) sections.push(["guide_h_stock", stockTexts]);
+  sections.push(["guide_h_end", end]);
   if (r.scoring === "pyramide") sections.push(["guide_h_score", [t("guide_score")]]);
   sections.push(["guide_h_help", help]);
   return sections;
