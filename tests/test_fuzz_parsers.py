@@ -538,7 +538,7 @@ def valid_rule_texts(draw: st.DrawFn) -> str:
     # a layout that takes every card leaves no stock to set options of
     if 28 + base.reserve_size > deck:
         options["rows"] = 6
-    if options["rows"] * (options["rows"] + 1) // 2 + base.reserve_size == deck:
+    if options["rows"] * (options["rows"] + 1) // 2 + base.reserve_size == deck or base.waste_piles > 1:
         options.update(passes=1, draw=1, waste_start=False, stock_top_usable=False, drawn_spot=False)
     rules = base.with_options(**options)
     written = {"True": "1", "False": "0", "None": "inf"}

@@ -1,5 +1,6 @@
 """The layout families of issue 8 that change the cover graph: Giza's 8 reserve piles of 3 (no stock), a
-reserve row of 7 under the pyramid, and Triangle, the pyramid upside down.
+reserve row of 7 under the pyramid, and Triangle, the pyramid upside down; and Apophis, whose stock is
+dealt onto three waste piles.
 
 What a player sees and may do is asserted through ``Game`` (its view, legal moves, refusals, status);
 the solver's answers are pinned by the golden verdict files like every preset's.
@@ -186,3 +187,70 @@ def test_triangle_draws_the_widest_row_on_top() -> None:
     assert lines[0].replace("[", " ").replace("]", " ").split() == bottom_row
     assert lines[6].split() == [str(game.deal.pyramid[0])]
     assert game.view()["pyramid"][0]["row"] == 1  # the apex keeps its slot, row and column
+
+
+# --- Apophis: three waste piles --------------------------------------------------------------------------
+
+
+def apophis() -> Game:
+    # pyramid base: no pair inside it; stock: 2c 5d Jc | 8c Qd 4c | ...
+    notation = make_notation(row_of(7, "Kd 9c 9d Ts 3s 6h 6s"), ["2c", "5d", "Jc", "8c", "Qd", "4c", "Ad"])
+    return Game(Deal.from_notation(notation, "apophis"))
+
+
+def waste_tops(game: Game) -> list[str | None]:
+    return [pile["top"] for pile in game.view()["waste_piles"]]
+
+
+def test_apophis_deals_a_card_onto_each_of_three_waste_piles_and_every_top_is_usable() -> None:
+    game = apophis()
+    assert waste_tops(game) == [None, None, None]
+    game.push("draw")
+    assert waste_tops(game) == ["2c", "5d", "Jc"]
+    assert [pile["count"] for pile in game.view()["waste_piles"]] == [1, 1, 1]
+    assert {"2c", "5d", "Jc"} <= set(game.view()["usable"])
+    assert game.stock_left == 21
+    legal = game.legal_moves()
+    assert Move.parse("2c+Jc") in legal  # two waste tops
+    assert Move.parse("Ts+3s") in legal and Move.parse("Kd") in legal
+    game.push("draw")
+    assert waste_tops(game) == ["8c", "Qd", "4c"]
+    assert game.view()["waste"]["count"] == 6
+    with pytest.raises(IllegalMoveError) as info:
+        game.push("2c+Jc")  # now under 8c and 4c
+    assert info.value.refusal.code == "not-usable"
+    game.push("9c+4c")  # the third pile's top with a pyramid card: Jc shows again
+    assert waste_tops(game) == ["8c", "Qd", "Jc"]
+    assert Move.parse("Qd+Ad") not in game.legal_moves()  # Ad is still in the stock
+    game.push("draw")  # Ad onto the first pile, and a card onto Qd's pile: Qd is under it now
+    assert waste_tops(game)[0] == "Ad"
+    assert "Qd" not in game.view()["usable"]
+    assert Move.parse("Qd+Ad") not in game.legal_moves()
+
+
+def test_apophis_deals_the_stock_once() -> None:
+    game = apophis()
+    while game.stock_left:
+        game.push("draw")
+    assert sum(pile["count"] for pile in game.view()["waste_piles"]) == 24
+    with pytest.raises(IllegalMoveError) as info:
+        game.tap_stock()
+    assert info.value.refusal.code == "passes-used-up"
+    assert info.value.refusal.message_en == "The only pass through the stock is used up."
+
+
+def test_apophis_wins_by_clearing_the_pyramid_as_the_solver_shows() -> None:
+    deal = next(d for d in (Deal.from_number(n, "apophis") for n in range(20)) if solve(d).winnable)
+    result = solve(deal)
+    assert result.solution is not None
+    game = Game(deal)
+    for move in result.solution:
+        game.push(move)
+    assert game.status == "won"
+    assert game.pyramid_left == 0
+
+
+def test_apophis_prints_each_waste_pile_in_the_terminal() -> None:
+    game = apophis()
+    game.push("draw")
+    assert "Waste: [2c](1) [5d](1) [Jc](1)" in render(game, "en")

@@ -14,7 +14,7 @@ from pyramid_solitaire.moves import Move
 from pyramid_solitaire.rules import PRESET_ALIASES, PRESETS, Rules, RulesError, find_rules
 
 PRESET_IDS = ["classic", "pyramide", "thirteen", "msc", "traditional", "relaxed", "tuts_tomb", "spanish", "fourteen",
-              "overlap", "six_rows", "giza", "reserve", "triangle"]
+              "overlap", "six_rows", "giza", "reserve", "triangle", "apophis"]
 
 
 # --- finding rule sets ------------------------------------------------------------------------------
@@ -149,6 +149,7 @@ _OPTION_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "reserve": st.integers(0, 8),
     "reserve_depth": st.integers(1, 3),
     "inverted": st.booleans(),
+    "waste_piles": st.integers(1, 3),
 }
 
 
@@ -175,7 +176,8 @@ def rule_sets(draw: st.DrawFn) -> Rules:
     piles, depth = options.get("reserve", rules.reserve), options.get("reserve_depth", rules.reserve_depth)
     if rows * (rows + 1) // 2 + piles * depth > deck:
         options["reserve"] = piles = 0
-    if rows * (rows + 1) // 2 + piles * depth == deck:
+    if (rows * (rows + 1) // 2 + piles * depth == deck
+            or options.get("waste_piles", rules.waste_piles) > 1):  # no stock, or one dealt once onto piles
         options.update(passes=1, draw=1, waste_start=False, stock_top_usable=False, drawn_spot=False)
     return rules.with_options(**options)
 
@@ -226,6 +228,10 @@ def test_any_rule_set_round_trips_through_its_string_form(rules: Rules) -> None:
         ("giza(draw=3)", "draw"),
         ("giza(stock_top=true)", "stock_top"),
         ("pyramide(reserve=8,reserve_depth=3)", "waste_start"),
+        ("apophis(passes=3)", "passes=1"),
+        ("apophis(draw=3)", "draw"),
+        ("apophis(stock_top=true)", "stock_top"),
+        ("classic(waste_piles=4)", "waste_piles must be 1-3"),
     ],
 )
 def test_bad_rule_set_text_raises_a_rules_error_naming_the_culprit(text: str, culprit: str) -> None:
@@ -352,3 +358,8 @@ def test_triangle_is_classic_upside_down() -> None:
     rules = PRESETS["triangle"]
     assert rules.inverted
     assert rules.with_options(preset="classic", inverted=False) == PRESETS["classic"]
+
+
+def test_apophis_deals_one_pass_onto_three_waste_piles() -> None:
+    rules = PRESETS["apophis"]
+    assert (rules.waste_piles, rules.passes, rules.deal_count, rules.strict) == (3, 1, 3, False)

@@ -224,6 +224,7 @@ _CODE_OPTIONS: Final = (
     ("Y", "reserve"),
     ("H", "reserve_depth"),
     ("I", "inverted"),
+    ("Q", "waste_piles"),
 )
 _SCORING_CODES: Final = ("none", "pyramide")
 _PRESET_BY_CODE: Final = {code: name for name, code in PRESET_CODES.items()}

@@ -49,6 +49,8 @@ class Rules:
     ``reserve`` deals that many piles of ``reserve_depth`` cards each, face up, after the pyramid (Giza:
     8 of 3, no stock left; or a row of 7 single cards); a pile's top card is usable, and the reserve is part
     of the layout the win must clear.  ``inverted`` lays the pyramid upside down (Triangle).
+    ``waste_piles`` (Apophis: 3) is the number of waste piles; a draw deals one card onto each, in turn,
+    and each pile's top card is usable.  The stock is then dealt once (``passes=1``).
     """
 
     preset: str = "classic"
@@ -72,6 +74,7 @@ class Rules:
     reserve: int = 0
     reserve_depth: int = 1
     inverted: bool = False
+    waste_piles: int = 1
 
     def __post_init__(self) -> None:
         if self.preset not in PRESET_CODES:
@@ -109,6 +112,15 @@ class Rules:
         if self.stock_size < 0:
             raise RulesError(f"a {self.pyramid_size}-card pyramid and {self.reserve} reserve piles of "
                              f"{self.reserve_depth} need {self.board_size} cards; the deck has {self.deck}")
+        if not 1 <= self.waste_piles <= MAX_WASTE_PILES:
+            raise RulesError(f"waste_piles must be 1-{MAX_WASTE_PILES}, not {self.waste_piles}")
+        if self.waste_piles > 1 and (self.passes != 1 or self.draw != 1 or self.stock_top_usable
+                                     or self.drawn_spot or self.waste_start):
+            # In one pass the cards go round the piles in dealing order, so a card's pile follows from
+            # its place in the stock; after a redeal it would depend on the cards removed meanwhile, and
+            # the sources say neither how the piles are gathered nor whether they are.
+            raise RulesError(f"waste_piles={self.waste_piles} deals the stock once, a card to each pile in "
+                             "turn: it goes with passes=1 and without draw, stock_top, drawn and waste_start")
         if self.stock_size == 0 and (self.passes != 1 or self.draw != 1 or self.waste_start
                                      or self.stock_top_usable or self.drawn_spot):
             raise RulesError("every card is dealt to the pyramid and the reserve, so there is no stock: "
@@ -143,6 +155,11 @@ class Rules:
         return self.deck - self.board_size
 
     @property
+    def deal_count(self) -> int:
+        """Stock cards one draw deals: ``draw`` onto the waste, or one onto each of ``waste_piles``."""
+        return self.draw * self.waste_piles
+
+    @property
     def max_recycles(self) -> int | None:
         """Recycles allowed (passes - 1); ``None`` when unlimited."""
         return None if self.passes is None else self.passes - 1
@@ -166,6 +183,8 @@ MAX_DRAW: Final = 3
 #: Giza deals the 24 cards left after the pyramid into 8 piles of 3; no layout of the references has more.
 MAX_RESERVE_PILES: Final = 8
 MAX_RESERVE_DEPTH: Final = 3
+#: Apophis has three waste piles.
+MAX_WASTE_PILES: Final = 3
 
 #: Option keys of the string form, by field name.  ``open`` is the field ``open_pyramid``.
 OPTION_KEYS: Final = {
@@ -189,6 +208,7 @@ OPTION_KEYS: Final = {
     "reserve": "reserve",
     "reserve_depth": "reserve_depth",
     "inverted": "inverted",
+    "waste_piles": "waste_piles",
 }
 FIELD_BY_KEY: Final = {key: name for name, key in OPTION_KEYS.items()}
 #: Other spellings accepted on input.
@@ -220,6 +240,7 @@ PRESET_CODES: Final = {
     "giza": "GZ",
     "reserve": "RV",
     "triangle": "TG",
+    "apophis": "AP",
 }
 #: Version digit of each preset in deal codes; bump it (and keep the old one decodable) if a preset changes.
 PRESET_VERSIONS: Final = {name: 1 for name in PRESET_CODES}
@@ -280,6 +301,9 @@ PRESETS.update(
         "reserve": Rules(preset="reserve", reserve=7),
         # Triangle (seed 002): the pyramid upside down, its widest row on top and usable first.
         "triangle": Rules(preset="triangle", inverted=True),
+        # Apophis (seed 002): three waste piles instead of one; a draw deals a card onto each.  One
+        # pass (see the check in Rules), won when the pyramid is clear, as classic.
+        "apophis": Rules(preset="apophis", passes=1, waste_piles=3),
     }
 )
 

@@ -88,6 +88,12 @@ class Table:
         self.joker_base = self.pyramid_size + self.stock_size
         self.target = rules.target
         self._lone_value = rules.target if rules.lone_kings else -1
+        self.deal_count = rules.deal_count
+        # With several waste piles (Apophis, one pass) the cards go round the piles in dealing order, so
+        # pile k holds the dealt stock indices i with i % piles == k: a mask per pile.
+        piles = rules.waste_piles
+        self.pile_masks: tuple[int, ...] = tuple(
+            sum(1 << i for i in range(k, self.stock_size, piles)) for k in range(piles)) if piles > 1 else ()
 
     # --- places -----------------------------------------------------------------------------------
 
@@ -128,6 +134,11 @@ class Table:
         below = pos.stock & ((1 << pos.ptr) - 1)
         return [self.pyramid_size + i for i in bits(below)]
 
+    def waste_piles(self, pos: Position) -> list[list[int]]:
+        """With several waste piles: the places on each, bottom first (empty without)."""
+        below = pos.stock & ((1 << pos.ptr) - 1)
+        return [[self.pyramid_size + i for i in bits(below & mask)] for mask in self.pile_masks]
+
     def drawn(self, pos: Position) -> int | None:
         """The place in the drawn spot (``drawn_spot`` rules), if any."""
         if self.rules.drawn_spot and pos.ptr and pos.stock >> (pos.ptr - 1) & 1:
@@ -155,6 +166,13 @@ class Table:
         drawn = self.drawn(pos)
         if drawn is not None:
             out.append(drawn)
+        if self.pile_masks:
+            below = pos.stock & ((1 << pos.ptr) - 1)
+            for mask in self.pile_masks:
+                on_pile = below & mask
+                if on_pile:
+                    out.append(self.pyramid_size + _highest(on_pile))
+            return out
         top = self.waste_top(pos)
         if top is not None:
             out.append(top)
@@ -292,8 +310,9 @@ class Table:
         return bool(pos.stock >> pos.ptr) and not self.won(pos)
 
     def draw(self, pos: Position) -> Position:
-        """Deal the stock's top card — or its top ``rules.draw`` cards, as many as are left (unchecked)."""
-        return pos._replace(ptr=dealt_to(pos.stock, pos.ptr, self.rules.draw))
+        """Deal the stock's top card — or its top ``rules.deal_count`` cards, as many as are left: onto the
+        waste, or one onto each waste pile (unchecked)."""
+        return pos._replace(ptr=dealt_to(pos.stock, pos.ptr, self.deal_count))
 
     def can_recycle(self, pos: Position) -> bool:
         """True when the stock is empty, a recycle is left and there is something to turn over."""

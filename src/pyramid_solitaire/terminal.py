@@ -71,7 +71,11 @@ def render(game: Game, lang: str = "ja") -> str:
     top = view["waste"]["top"]
     usable = set(view["usable"])
     waste = f"[{top}]" if top and top in usable else (top or "-")
-    parts.append(f"{TEXT['waste'][lang]}: {waste} ({view['waste']['count']})")
+    if view["waste_piles"]:  # Apophis: each pile's top (all usable) and count, left to right
+        waste = " ".join(f"[{p['top']}]({p['count']})" if p["top"] else "-(0)" for p in view["waste_piles"])
+        parts.append(f"{TEXT['waste'][lang]}: {waste}")
+    else:
+        parts.append(f"{TEXT['waste'][lang]}: {waste} ({view['waste']['count']})")
     if not game.table.stock_size:  # every card is in the layout (Giza): no stock, no waste
         parts = []
     if view["jokers"]:

@@ -76,6 +76,9 @@ def player_view(game: Game) -> dict[str, Any]:
             "top": _card(game, table.waste_top(pos)),
             "count": len(waste) - (1 if drawn is not None else 0),
         },
+        # several waste piles (Apophis): each pile's top and count, left to right; empty with one waste
+        "waste_piles": [{"top": _card(game, pile[-1] if pile else None), "count": len(pile)}
+                        for pile in table.waste_piles(pos)],
         "jokers": [str(table.cards[table.joker_base + j]) for j in bits(pos.jokers)],
         "usable": sorted(str(table.cards[p]) for p in usable),
         "legal_moves": [str(m) for m in game.legal_moves()],

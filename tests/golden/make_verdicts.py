@@ -53,7 +53,7 @@ from pyramid_solitaire.table import Action, Table
 
 OUT_DIR = Path(__file__).with_name("verdicts")
 PRESET_NAMES = ("classic", "pyramide", "thirteen", "msc", "traditional", "relaxed", "tuts_tomb", "spanish",
-                "fourteen", "overlap", "six_rows", "giza", "reserve", "triangle")
+                "fourteen", "overlap", "six_rows", "giza", "reserve", "triangle", "apophis")
 #: Deal numbers 0 .. DEALS - 1 of the shuffle.
 DEALS = 200
 #: Seconds per deal for the solver: far above the slowest deal (about ten seconds).

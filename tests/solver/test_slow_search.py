@@ -24,6 +24,7 @@ RULE_SETS = [
     "thirteen(jokers=2)", "thirteen(triples=true)", "classic(overlap=true)",
     "classic(target=14,lone_kings=false)", "classic(rows=6)", "tuts_tomb", "tuts_tomb(passes=2)",
     "giza", "reserve", "classic(reserve=4,reserve_depth=2,strict=true,passes=1)",
+    "apophis", "apophis(strict=true)", "apophis(triples=true)",
 ]
 #: Positions per rule set, and the fewest of each verdict the set must hold.
 COUNT = 40

@@ -18,6 +18,8 @@ RULE_SETS = [
     "tuts_tomb", "classic(draw=3,passes=2)", "classic(draw=2,strict=true)",
     "giza", "giza(triples=true)", "reserve", "reserve(reserve=6,stock_top=true,strict=true)",
     "classic(reserve=4,reserve_depth=2,overlap=true)", "thirteen(reserve=7)", "triangle",
+    "apophis", "apophis(triples=true,jokers=1)", "apophis(strict=true,stock_waste_pairs=false)",
+    "classic(waste_piles=2,passes=1,target=14,lone_kings=false)",
 ]
 
 

@@ -1,5 +1,5 @@
 """The family games of issue 8 in the browser (Spanish deck, sum 14, overlap, six rows, Giza, the
-reserve row, Triangle): each chosen in the New Game dialog as a player does, a verified easy deal is
+reserve row, Triangle, Apophis): each chosen in the New Game dialog as a player does, a verified easy deal is
 dealt and shown whole, won by clicking the solver's solution, and the Rules dialog explains the game's
 own rule."""
 
@@ -25,6 +25,7 @@ VARIANTS = {
     "giza": ("ギザ（山札なし、8つの山）", "GZ1", "カードはこれで全部配られるので、山札はありません。"),
     "reserve": ("リザーブ（下に7枚）", "RV1", "次の7枚は表向きで、ピラミッドの下に1列に並べます。これがリザーブです。"),
     "triangle": ("トライアングル（逆さピラミッド）", "TG1", "最初に使えるのは一番上の段の7枚だけです。"),
+    "apophis": ("アポフィス（捨て札3山）", "AP1", "捨て札の3つの山は、それぞれ一番上の1枚が使えます。"),
 }
 
 

@@ -78,7 +78,11 @@ class SearchSpace:
         self.unlimited = rules.passes is None
         self.max_recycles = rules.max_recycles
         self.drawn_spot = rules.drawn_spot
-        self.draw_count = rules.draw
+        self.draw_count = table.deal_count
+        self.pile_masks = table.pile_masks
+        # A usable stock-side king is taken at once when that never loses anything: with one card a
+        # draw, or with no recycle to come (see :meth:`successors`).
+        self.king_at_once = self.draw_count == 1 or rules.max_recycles == 0
         self.stock_top_usable = rules.stock_top_usable
         self.pairs_ok = rules.stock_waste_pairs
         self.strict = rules.strict
@@ -94,7 +98,7 @@ class SearchSpace:
         # Strict rules where at most one stock-side card is ever usable (the waste top): every stock
         # card must go with a pyramid card (or alone, a king), so see :meth:`_stock_starved`.
         self.one_stock_card = (rules.strict and not rules.drawn_spot and not rules.stock_top_usable
-                               and not rules.jokers and not rules.triples)
+                               and not rules.jokers and not rules.triples and rules.waste_piles == 1)
         self._pyramid_tables = self._value_count_tables(0, self.P) if self.one_stock_card else []
         self._relaxed: dict[int, int] = {}
         self._hopeless: dict[int, bool] = {}
@@ -171,8 +175,9 @@ class SearchSpace:
         An exposed pyramid king is taken at once (the only successor): it must go some time, it uses no
         other card, and taking it earlier only widens the choice.  When only the verdict matters
         (``shortest`` false) a usable stock-side king is also taken at once, for the same reason — but
-        only when one card is dealt a draw: with several, a card left on the waste changes how the
-        stock falls into groups after the next recycle, so keeping it may be better.
+        only when one card is dealt a draw or no recycle is left to come: with several cards a draw, a
+        card left on the waste changes how the stock falls into groups after the next recycle, so keeping
+        it may be better.
 
         For the shortest solution, a king on top of a stock whose top is usable (msc) is not drawn:
         any line after the draw can be played after removing the king instead, leaving out its steps
@@ -196,7 +201,11 @@ class SearchSpace:
             below = stock & ((1 << (ptr - 1)) - 1) if ptr > 1 else 0
         else:
             below = stock & ((1 << ptr) - 1)
-        if below:
+        if self.pile_masks:  # several waste piles (Apophis): each pile's top
+            for mask in self.pile_masks:
+                if below & mask:
+                    usable.append((below & mask).bit_length() - 1)
+        elif below:
             usable.append(below.bit_length() - 1)
         above = stock >> ptr
         if self.stock_top_usable and above:
@@ -214,7 +223,7 @@ class SearchSpace:
             value = values[P + index]
             if value == self.lone:
                 without = settle(state & ~(1 << (index + shift)))
-                if not shortest and self.draw_count == 1:
+                if not shortest and self.king_at_once:
                     return [((P + index,), without)]
                 out.append(((P + index,), without))
                 continue
@@ -223,11 +232,12 @@ class SearchSpace:
                 without = settle(state & ~(1 << (index + shift)))
                 for slot in slots:
                     out.append(((slot, P + index), without & ~(1 << slot)))
-        if len(usable) == 2 and self.pairs_ok:
-            a, b = usable
-            if values[P + a] + values[P + b] == self.target:
-                out.append(((P + min(a, b), P + max(a, b)),
-                            settle(state & ~(1 << (a + shift)) & ~(1 << (b + shift)))))
+        if len(usable) >= PAIR and self.pairs_ok:
+            for i, a in enumerate(usable):
+                for b in usable[i + 1:]:
+                    if values[P + a] + values[P + b] == self.target:
+                        out.append(((P + min(a, b), P + max(a, b)),
+                                    settle(state & ~(1 << (a + shift)) & ~(1 << (b + shift)))))
         jokers = state >> self.jok_shift
         if jokers:
             self._joker_moves(state, jokers, shape.exposed, usable, out)
@@ -278,11 +288,16 @@ class SearchSpace:
                 for b in exposed[i + 1:]:
                     if values[a] + values[b] == need:
                         out.append(((a, b, place), self._settle(state & ~(1 << a) & ~(1 << b) & ~(1 << place))))
-        if len(stock_places) == 2 and self.pairs_ok:
-            x, y = sorted(stock_places)
-            need = target - values[x] - values[y]
-            for slot in shape.by_need.get(target - need, ()):
-                out.append(((slot, x, y), self._settle(state & ~(1 << slot) & ~(1 << x) & ~(1 << y))))
+        if len(stock_places) >= PAIR and self.pairs_ok:
+            ordered = sorted(stock_places)
+            for i, x in enumerate(ordered):
+                for y in ordered[i + 1:]:
+                    need = target - values[x] - values[y]
+                    for slot in shape.by_need.get(target - need, ()):
+                        out.append(((slot, x, y), self._settle(state & ~(1 << slot) & ~(1 << x) & ~(1 << y))))
+            if len(ordered) == TRIPLE and sum(values[p] for p in ordered) == target:  # three waste tops
+                x, y, z = ordered
+                out.append(((x, y, z), self._settle(state & ~(1 << x) & ~(1 << y) & ~(1 << z))))
 
     def _generic_successors(self, state: int) -> list[tuple[Action, int]]:
         table = self.table

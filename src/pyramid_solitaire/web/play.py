@@ -428,7 +428,8 @@ def _refused(refusal: Refusal, cards: list[Card]) -> dict[str, Any]:
 def _shown_tokens(view: dict[str, Any]) -> set[str]:
     """Every card token the view shows (so names never reveal a hidden card)."""
     shown = {entry["card"] for entry in view["pyramid"] if entry["card"]}
-    for token in (view["stock"]["top"], view["drawn"], view["waste"]["top"]):
+    for token in (view["stock"]["top"], view["drawn"], view["waste"]["top"],
+                  *(pile["top"] for pile in view["waste_piles"])):
         if token:
             shown.add(token)
     shown.update(view["jokers"])

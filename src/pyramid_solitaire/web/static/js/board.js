@@ -211,7 +211,8 @@ export function render(game, dom, settings) {
   stock.className = `stock-btn${game.stock.count ? "" : " empty"}`;
   stock.textContent = game.stock.count ? String(game.stock.count) : "↺";
   const stockName = [game.stock.count ? t("stock") : t("stock_empty"), game.stock.label];
-  if (game.rule_fields.draw > 1) stockName.push(t("stock_draws", { n: game.rule_fields.draw }));
+  const perDraw = game.rule_fields.draw * game.rule_fields.waste_piles;
+  if (perDraw > 1) stockName.push(t("stock_draws", { n: perDraw }));
   stock.setAttribute("aria-label", stockName.join(t("list_sep")));
   stock.tabIndex = 0;
   place(stock, x, baseY);
@@ -225,7 +226,9 @@ export function render(game, dom, settings) {
   const spots = [];
   if (game.stock.top) spots.push(["stock-top", game.stock.top]);
   if (game.drawn_spot) spots.push(["drawn", game.drawn]);
-  spots.push(["waste", game.waste.top]);
+  // Apophis: a spot for each waste pile, its top card showing; otherwise the one waste.
+  if (game.waste_piles.length) game.waste_piles.forEach((pile, index) => spots.push([`waste-${index + 1}`, pile.top]));
+  else spots.push(["waste", game.waste.top]);
   for (const [key, token] of spots) {
     if (key === "waste") x = fanUnderWaste(game, dom, m, x, baseY, keep);
     if (token) {
@@ -234,7 +237,8 @@ export function render(game, dom, settings) {
       element.classList.add("card");
       fillFace(element, token);
       stateClasses(element, token, game);
-      const role = key === "waste" ? t("waste") : key === "drawn" ? t("drawn") : t("stock_top");
+      const role = key === "waste" ? t("waste") : key.startsWith("waste-") ? t("waste_pile", { n: key.slice(6) })
+        : key === "drawn" ? t("drawn") : t("stock_top");
       element.setAttribute("aria-label", `${role}${t("list_sep")}${cardLabel(token, game)}`);
       element.tabIndex = game.usable.includes(token) ? 0 : -1;
       place(element, x, baseY, WASTE_Z);
@@ -243,7 +247,8 @@ export function render(game, dom, settings) {
       keep.add(emptyKey);
       const empty = keyed(emptyKey, dom.stockArea, "div");
       empty.className = "slot-empty";
-      empty.textContent = key === "waste" ? t("waste") : t("drawn");
+      empty.textContent = key === "waste" ? t("waste") : key.startsWith("waste-") ? t("waste_pile", { n: key.slice(6) })
+        : t("drawn");
       empty.setAttribute("aria-hidden", "true");
       place(empty, x, baseY);
     }

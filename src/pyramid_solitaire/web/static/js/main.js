@@ -155,6 +155,13 @@ function describe(event, before) {
       say(t("deselected_msg"));
       break;
     case "draw": {
+      if (game.waste_piles.length && before) {
+        // Apophis: one card onto each waste pile; say the cards that came, pile by pile
+        const dealt = game.waste_piles.filter((pile, i) => pile.count > before.waste_piles[i].count && pile.top)
+          .map((pile) => pile.top);
+        say(t("draw_msg_piles", { cards: names(dealt) }));
+        break;
+      }
       const shown = game.drawn || game.waste.top;
       // A draw of several cards (Tut's Tomb) says how many came and which one is on top.
       const dealt = game.rule_fields.draw > 1 && before ? game.waste.count - before.waste.count : 1;

@@ -35,7 +35,7 @@ export function guide(game, preset) {
   const pyramid = game.pyramid.filter((entry) => entry.row !== null).length;
   const reserve = game.pyramid.length - pyramid;
   const vars = { pyramid, reserve, piles: r.reserve, depth: r.reserve_depth, rows: r.rows, deck: r.deck,
-    target: r.target, n: r.draw };
+    target: r.target, n: r.draw * r.waste_piles };
   const stock = r.deck - pyramid - reserve;
   const intro = [t(`guide_about_${r.preset}`)];
   const changed = changedOptions(r, preset);
@@ -62,16 +62,18 @@ export function guide(game, preset) {
 
   const usable = [t(r.inverted ? "guide_usable_inverted" : "guide_usable_pyramid", vars)];
   if (reserve) usable.push(t(r.reserve_depth > 1 ? "guide_usable_piles" : "guide_usable_row"), t("guide_pair_anywhere"));
-  if (game.has_stock) usable.push(t("guide_usable_waste"));
+  if (game.has_stock) {
+    usable.push(r.waste_piles > 1 ? t("guide_usable_waste_piles", { n: r.waste_piles }) : t("guide_usable_waste"));
+  }
   if (r.stock_top_usable) usable.push(t("guide_usable_stock_top"));
   if (r.drawn_spot) usable.push(t("guide_usable_drawn"));
-  if (r.stock_top_usable || r.drawn_spot) {
-    usable.push(t(!r.stock_waste_pairs ? "guide_no_stock_pairs"
+  if (r.stock_top_usable || r.drawn_spot || r.waste_piles > 1) {
+    usable.push(t(!r.stock_waste_pairs ? "guide_no_stock_pairs" : r.waste_piles > 1 ? "guide_pair_waste_piles"
       : r.drawn_spot ? "guide_pair_drawn_waste" : "guide_pair_stock_waste"));
   }
 
   const draws = r.drawn_spot ? "guide_draw_drawn" : r.stock_top_usable ? "guide_draw_stock_top"
-    : r.draw > 1 ? "guide_draw_n" : "guide_draw_1";
+    : r.waste_piles > 1 ? "guide_draw_piles" : r.draw > 1 ? "guide_draw_n" : "guide_draw_1";
   const stockTexts = [t(draws, vars)];
   if (r.passes === 1) stockTexts.push(t("guide_recycle_none"));
   else stockTexts.push(t(r.passes === null ? "guide_recycle_unlimited" : "guide_recycle_limited", { n: r.passes }));
