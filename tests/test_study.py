@@ -112,6 +112,37 @@ def test_a_study_resumes_after_a_prefix(reference: Path, tmp_path: Path) -> None
     assert path.read_text(encoding="utf-8").splitlines() == lines
 
 
+def test_unknown_deals_are_solved_again_on_request(reference: Path, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """A deal left unknown by the time limit stays so on a plain resume; --retry-unknown solves it again
+    and its decided row replaces the unknown one, to the same file as a study that never timed out."""
+    path = tmp_path / "retry.csv"
+    first = run_study(RULES, path, deals=DEALS, workers=1, time_limit=1e-9)  # past it at the first check
+    assert 0 < first.unknown < DEALS  # deals settled in under 512 positions are decided even so
+    again = run_study(RULES, path, deals=DEALS, workers=1, time_limit=TIME_LIMIT)
+    assert (again.solved, again.unknown) == (0, first.unknown)
+    assert main(["study", "--rules", RULES, "--deals", str(DEALS), "--workers", "2", "--time-limit",
+                 str(TIME_LIMIT), "--out", str(path), "--retry-unknown"]) == 0
+    verdicts = [row.verdict for row in _rows(reference)]
+    out = capsys.readouterr().out
+    assert f"won {verdicts.count('won')}, lost {verdicts.count('lost')}, unknown 0 (time limit)" in out
+    assert _results(path) == _results(reference)
+
+
+def test_the_time_limit_of_a_search_runs_on_the_clock_it_is_given() -> None:
+    """Studies count CPU seconds (time.process_time), so a worker waiting for a core loses no time."""
+    from pyramid_solitaire.solver.search import Counter, SearchTimeout
+
+    now = [0.0]
+    counter = Counter(deadline=5.0, clock=lambda: now[0])
+    for _ in range(2048):
+        counter.tick()  # the clock stands still: no timeout however many positions
+    now[0] = 6.0
+    with pytest.raises(SearchTimeout):
+        for _ in range(512):
+            counter.tick()
+
+
 def test_a_study_resumes_after_a_cut_in_the_middle_of_a_line(reference: Path, tmp_path: Path) -> None:
     lines = reference.read_text(encoding="utf-8").splitlines(keepends=True)
     kept = lines[1:21]

@@ -23,6 +23,7 @@ from pyramid_solitaire.winnability import (
     default_plan,
     file_name,
     grid_rules,
+    plan_status,
     plays_the_same,
     render_table,
     run_plan,
@@ -264,3 +265,14 @@ def test_bad_input_is_one_line_and_exit_2(tiny: None, args: list[str], message: 
     lines = err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("pyramid-solitaire: error: ") and message in lines[0], err
     assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
+
+
+def test_unknown_deals_are_solved_again_only_on_request(tmp_path: Path) -> None:
+    plan = _tiny_plan()
+    run_plan(plan, tmp_path, workers=1, time_limit=1e-9)  # past the limit at the first check
+    unknown = sum(len(status.unknown) for status in plan_status(plan, tmp_path) if not status.row.reused)
+    assert unknown > 0
+    assert [solved for _, solved in run_plan(plan, tmp_path, workers=1, time_limit=TIME_LIMIT)] == [0] * len(plan)
+    retried = run_plan(plan, tmp_path, workers=1, time_limit=TIME_LIMIT, retry_unknown=True)
+    assert sum(solved for _, solved in retried) == unknown  # each once, a reused file's too
+    assert all(not status.unknown for status in plan_status(plan, tmp_path))

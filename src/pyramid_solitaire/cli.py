@@ -134,7 +134,8 @@ def cmd_study(args: argparse.Namespace) -> int:
     """Solve deals S..S+N-1 into a resumable CSV file and print the win rate and times."""
     try:
         summary = run_study(args.rules, args.out, start=args.start, deals=args.deals, workers=args.workers,
-                            dask=args.dask, time_limit=args.time_limit, progress=sys.stderr)
+                            dask=args.dask, time_limit=args.time_limit, progress=sys.stderr,
+                            retry_unknown=args.retry_unknown)
     except StudyError as exc:
         raise UsageError(str(exc)) from None
     except KeyboardInterrupt:
@@ -152,7 +153,7 @@ def cmd_winnability_run(args: argparse.Namespace) -> int:
     plan = default_plan()
     try:
         solved = run_plan(plan, args.dir, upto=args.upto, workers=args.workers, dask=args.dask,
-                          time_limit=args.time_limit, progress=sys.stderr)
+                          time_limit=args.time_limit, progress=sys.stderr, retry_unknown=args.retry_unknown)
         statuses = plan_status(plan, args.dir)
     except StudyError as exc:
         raise UsageError(str(exc)) from None
@@ -333,8 +334,10 @@ def build_parser() -> argparse.ArgumentParser:
     stu.add_argument("--workers", type=int, metavar="K", help="local processes (default: every core)")
     stu.add_argument("--dask", metavar="tcp://HOST:PORT", help="run on the Dask cluster of this scheduler")
     stu.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="S",
-                     help=f"seconds per deal; past it the verdict is unknown (default {DEFAULT_TIME_LIMIT:g})")
+                     help=f"CPU seconds per deal, then the verdict is unknown (default {DEFAULT_TIME_LIMIT:g})")
     stu.add_argument("--out", required=True, metavar="FILE", help="results CSV (resumed if it exists)")
+    stu.add_argument("--retry-unknown", action="store_true",
+                     help="solve again the deals the file has as unknown (e.g. with a longer --time-limit)")
     stu.set_defaults(func=cmd_study)
 
     win = sub.add_parser("winnability", help="the win-rate table of docs/winnability.md: run its plan, write it")
@@ -346,7 +349,9 @@ def build_parser() -> argparse.ArgumentParser:
     engine.add_argument("--workers", type=int, metavar="K", help="local processes (default: every core)")
     engine.add_argument("--dask", metavar="tcp://HOST:PORT", help="run on the Dask cluster of this scheduler")
     win_run.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="S",
-                         help=f"seconds per deal; past it the verdict is unknown (default {DEFAULT_TIME_LIMIT:g})")
+                         help=f"CPU seconds per deal, then the verdict is unknown (default {DEFAULT_TIME_LIMIT:g})")
+    win_run.add_argument("--retry-unknown", action="store_true",
+                         help="solve again the deals the files have as unknown (e.g. with a longer --time-limit)")
     win_run.set_defaults(func=cmd_winnability_run)
     win_table = win_sub.add_parser("table", help="write the table as Markdown from the results files in --dir")
     win_table.add_argument("--dir", required=True, metavar="DIR", help="folder of the results files")

@@ -122,7 +122,9 @@ def study_deal(number: int, rules: str, time_limit: float) -> Row:
 
     started = time.monotonic()
     deal = Deal.from_number(number, find_rules(rules))
-    result = solve(deal, time_limit=time_limit)
+    # CPU seconds: a deal left unknown must be one the solver could not settle, not one whose worker
+    # waited for a core (several workers, or other work, on a loaded machine)
+    result = solve(deal, time_limit=time_limit, cpu_time=True)
     difficulty = rate(deal).rating if result.winnable else None
     return Row(number, deal.code, VERDICTS[result.winnable], result.length, result.max_pyramid_removed,
                difficulty, time.monotonic() - started, result.nodes)
@@ -173,8 +175,14 @@ class ResultsFile:
             if not row.code.startswith(self.prefix):
                 raise StudyError(f"{self.path} holds deals of other rules (line {line_number}: {row.code}), "
                                  f"not {self.rules}")
-            self.rows.setdefault(row.number, row)
+            self._keep(row)
         self._keep_bytes = len(complete)
+
+    def _keep(self, row: Row) -> None:
+        """The first row of a deal stands, unless it is unknown and a later one decides it (a retry)."""
+        held = self.rows.get(row.number)
+        if held is None or (held.verdict == UNKNOWN and row.verdict != UNKNOWN):
+            self.rows[row.number] = row
 
     def append(self, row: Row) -> None:
         """Add a row at the end of the file and flush it."""
@@ -186,7 +194,7 @@ class ResultsFile:
                 self._handle.write(HEADER + "\n")
         self._handle.write(row.to_line() + "\n")
         self._handle.flush()
-        self.rows.setdefault(row.number, row)
+        self._keep(row)
 
     def close(self) -> None:
         """Close the file (rows written so far stay)."""
@@ -440,10 +448,13 @@ class Summary:
 
 def run_study(rules: Rules | str, out: Path | str, *, start: int = 0, deals: int = DEFAULT_DEALS,
               workers: int | None = None, dask: str | None = None, time_limit: float = DEFAULT_TIME_LIMIT,
-              progress: TextIO | None = None, dask_timeout: float | None = None) -> Summary:
+              progress: TextIO | None = None, dask_timeout: float | None = None,
+              retry_unknown: bool = False) -> Summary:
     """Solve deals ``start .. start+deals-1`` under ``rules`` into the results file ``out`` (resuming it),
     on ``workers`` local processes (default: every core) or the Dask scheduler at ``dask``; show
-    progress on ``progress`` when given.  Raises :class:`StudyError` (or ``RulesError``) for bad input."""
+    progress on ``progress`` when given.  ``retry_unknown`` solves again the deals the file has as
+    unknown (with a longer ``time_limit``, say); a decided answer replaces the unknown one.  Raises
+    :class:`StudyError` (or ``RulesError``) for bad input."""
     rules = find_rules(rules)
     if deals <= 0:
         raise StudyError(f"the number of deals must be positive, not {deals}")
@@ -457,7 +468,8 @@ def run_study(rules: Rules | str, out: Path | str, *, start: int = 0, deals: int
         raise StudyError(f"the time limit must be a positive number of seconds, not {time_limit}")
     results = ResultsFile(Path(out), rules)
     numbers = range(start, start + deals)
-    todo = [n for n in numbers if n not in results.rows]
+    todo = [n for n in numbers if n not in results.rows
+            or (retry_unknown and results.rows[n].verdict == UNKNOWN)]
     client = dask_client(dask, dask_timeout) if dask is not None and todo else None
     bar = Progress(deals, deals - len(todo), progress, f"{rules}: ") if progress is not None else None
     solved = 0

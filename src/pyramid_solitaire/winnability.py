@@ -187,9 +187,10 @@ def _say(stream: TextIO | None, text: str) -> None:
 
 def run_plan(plan: Sequence[PlanRow], directory: Path | str, *, upto: int | None = None,
              workers: int | None = None, dask: str | None = None, time_limit: float = DEFAULT_TIME_LIMIT,
-             progress: TextIO | None = None) -> list[tuple[PlanRow, int]]:
+             progress: TextIO | None = None, retry_unknown: bool = False) -> list[tuple[PlanRow, int]]:
     """Run each row of ``plan`` in order — deals ``0 .. min(target, upto)-1`` into its results file in
     ``directory`` — skipping rows already done; return each row with the deals solved for it now.
+    ``retry_unknown`` also solves again, once, the deals of those ranges a file has as unknown.
 
     Every file is read and checked before anything is solved; bad input raises :class:`StudyError`.
     A ``KeyboardInterrupt`` stops the run with every finished deal saved (rerun to resume)."""
@@ -204,18 +205,22 @@ def run_plan(plan: Sequence[PlanRow], directory: Path | str, *, upto: int | None
         raise WinnabilityError(f"not a Dask scheduler address: {dask!r} (expected tcp://HOST:PORT)")
     if not time_limit > 0:
         raise WinnabilityError(f"the time limit must be a positive number of seconds, not {time_limit}")
-    done = {name: set(rows) for name, rows in _read_files(plan, folder).items()}
+    files = _read_files(plan, folder)
+    done = {name: set(rows) for name, rows in files.items()}
+    unknown = {name: {n for n, r in rows.items() if r.verdict == UNKNOWN} if retry_unknown else set()
+               for name, rows in files.items()}
     solved: list[tuple[PlanRow, int]] = []
     for row in plan:
         deals = row.target if upto is None else min(row.target, upto)
-        if done[row.file_name].issuperset(range(deals)):
+        if done[row.file_name].issuperset(range(deals)) and not unknown[row.file_name] & set(range(deals)):
             where = f" (in {row.file_name})" if row.reused else ""
             _say(progress, f"{row.rules}: deals 0-{deals - 1} done{where}")
             solved.append((row, 0))
             continue
         summary = run_study(row.source, folder / row.file_name, deals=deals, workers=workers, dask=dask,
-                            time_limit=time_limit, progress=progress)
+                            time_limit=time_limit, progress=progress, retry_unknown=retry_unknown)
         done[row.file_name].update(range(deals))
+        unknown[row.file_name].difference_update(range(deals))  # retried once in this run
         solved.append((row, summary.solved))
     return solved
 

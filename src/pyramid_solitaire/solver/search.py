@@ -32,17 +32,20 @@ class SearchTimeout(Exception):
 
 @dataclass
 class Counter:
-    """Positions expanded, and the deadline (``time.monotonic()`` seconds) if any."""
+    """Positions expanded, and the deadline if any, in seconds of ``clock``: ``time.monotonic`` (wall
+    time, for a player waiting) or ``time.process_time`` (this process's CPU time, for studies, so that a
+    loaded machine does not turn decided deals into unknown ones)."""
 
     deadline: float | None = None
     nodes: int = 0
     best_removed: int = 0
     best_line: list[Action] = field(default_factory=list)
+    clock: Callable[[], float] = time.monotonic
 
     def tick(self) -> None:
         """Count one expanded position; raise SearchTimeout past the deadline."""
         self.nodes += 1
-        if self.deadline is not None and self.nodes % CHECK_EVERY == 0 and time.monotonic() > self.deadline:
+        if self.deadline is not None and self.nodes % CHECK_EVERY == 0 and self.clock() > self.deadline:
             raise SearchTimeout
 
 
