@@ -30,7 +30,7 @@ from pyramid_solitaire.table import Table
 
 GOLDEN_DIR = Path(__file__).resolve().parents[1] / "golden" / "verdicts"
 PRESET_NAMES = ("classic", "pyramide", "thirteen", "msc", "traditional", "relaxed", "tuts_tomb", "spanish",
-                "fourteen", "overlap", "six_rows", "giza", "apophis")
+                "fourteen", "overlap", "six_rows", "giza", "apophis", "reserve", "triangle")
 DEALS = 200
 EXPENSIVE = ("traditional", "relaxed")
 EXPENSIVE_STEP = 10
@@ -155,3 +155,8 @@ def test_strict_and_relaxed_wins_remove_the_same_pyramid_cards() -> None:
     for number in range(DEALS):
         assert golden("traditional")[number][1] == golden("relaxed")[number][1], number
 
+
+def test_triangle_has_the_verdicts_of_classic() -> None:
+    """Triangle is the pyramid drawn upside down: the same cover graph, so the same game (its file is
+    written by the same independent checks as classic's)."""
+    assert golden("triangle") == golden("classic")
