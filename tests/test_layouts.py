@@ -93,6 +93,20 @@ def test_giza_refuses_a_covered_reserve_card_naming_the_card_on_it() -> None:
     assert [str(c) for c in refusal.details["covering"]] == ["2s"]
 
 
+def test_the_reserve_is_face_up_even_when_the_pyramid_is_not() -> None:
+    view = Game(Deal.from_number(3, "giza(open=false)")).view()
+    assert all(e["face_up"] for e in view["pyramid"] if e["pile"] is not None)
+    assert [e["face_up"] for e in view["pyramid"] if e["row"] is not None] == [False] * 21 + [True] * 7
+
+
+def test_giza_s_time_limit_also_stops_its_relaxed_game() -> None:
+    """With no stock the relaxed game behind the search's cut is the game itself, and the search may
+    expand fewer positions than it checks the clock after: the relaxed game checks it too."""
+    deal = Deal.from_number(1, "giza")
+    assert solve(deal).winnable is False
+    assert solve(deal, time_limit=1e-9).winnable is None
+
+
 def test_giza_has_no_stock_to_draw() -> None:
     game = giza()
     before = game.view()

@@ -229,6 +229,7 @@ def test_any_rule_set_round_trips_through_its_string_form(rules: Rules) -> None:
         ("giza(stock_top=true)", "stock_top"),
         ("pyramide(reserve=8,reserve_depth=3)", "waste_start"),
         ("apophis(passes=3)", "passes=1"),
+        ("giza(waste_piles=3)", "waste_piles"),
         ("apophis(draw=3)", "draw"),
         ("apophis(stock_top=true)", "stock_top"),
         ("classic(waste_piles=4)", "waste_piles must be 1-3"),

@@ -122,9 +122,10 @@ class Rules:
             raise RulesError(f"waste_piles={self.waste_piles} deals the stock once, a card to each pile in "
                              "turn: it goes with passes=1 and without draw, stock_top, drawn and waste_start")
         if self.stock_size == 0 and (self.passes != 1 or self.draw != 1 or self.waste_start
-                                     or self.stock_top_usable or self.drawn_spot):
+                                     or self.stock_top_usable or self.drawn_spot or self.waste_piles != 1):
             raise RulesError("every card is dealt to the pyramid and the reserve, so there is no stock: "
-                             "passes, draw, waste_start, stock_top and drawn do not apply (leave them out)")
+                             "passes, draw, waste_start, stock_top, drawn and waste_piles do not apply "
+                             "(leave them out)")
 
     # --- derived facts, each written once and used by play, hints, highlighting and the solver ---
 

@@ -2,8 +2,9 @@
 
 A study solves deals ``S .. S+N-1`` of the documented shuffle under one rule set.  Every engine runs
 the same function on each deal, :func:`study_deal`, so the results do not depend on the engine or on
-the number of workers — except for deals whose answer is ``unknown``: the solver's time limit is wall
-clock time, so a deal near the limit may be decided on one run and not on another.
+the number of workers — except for deals whose answer is ``unknown``: the solver's time limit is CPU
+time of the worker (so waiting for a core costs nothing), but a deal near the limit may still be
+decided on one machine and not on a slower one.  ``retry_unknown`` solves such deals again.
 
 **Results file** (CSV, one row per deal, header once): ``number, code, verdict, length, best,
 difficulty, seconds, nodes`` — see :data:`FIELDS` and ``docs/study.md``.  Rows are appended (and
@@ -179,9 +180,10 @@ class ResultsFile:
         self._keep_bytes = len(complete)
 
     def _keep(self, row: Row) -> None:
-        """The first row of a deal stands, unless it is unknown and a later one decides it (a retry)."""
+        """The first row of a deal stands, unless it is unknown: then a later one (a retry, with a longer
+        time limit as a rule) replaces it, decided or not."""
         held = self.rows.get(row.number)
-        if held is None or (held.verdict == UNKNOWN and row.verdict != UNKNOWN):
+        if held is None or held.verdict == UNKNOWN:
             self.rows[row.number] = row
 
     def append(self, row: Row) -> None:

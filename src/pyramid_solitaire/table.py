@@ -187,8 +187,11 @@ class Table:
         return self.layout.exposed(pos.pyramid)
 
     def visible(self, pos: Position) -> int:
-        """Bitmask of the pyramid slots shown face up."""
-        return pos.pyramid if self.rules.open_pyramid else self.exposed(pos)
+        """Bitmask of the layout's slots shown face up: without an open pyramid, the exposed pyramid
+        cards and every reserve card (the reserve is dealt face up)."""
+        if self.rules.open_pyramid:
+            return pos.pyramid
+        return self.exposed(pos) | pos.pyramid & ~((1 << self.layout.pyramid_size) - 1)
 
     def usable(self, pos: Position) -> list[int]:
         """Every place that may take part in a removal now (exposed, stock side, jokers)."""

@@ -250,6 +250,13 @@ def test_the_rules_catalogue_lists_every_preset_and_each_one_deals(client: TestC
 
 
 
+def test_the_new_game_dialog_learns_which_presets_have_no_passes_to_choose(client: TestClient) -> None:
+    """Giza has no stock and Apophis deals its stock once onto three piles: the dialog disables passes."""
+    presets = {p["id"]: p for p in client.get("/api/rules").json()["presets"]}
+    assert {name for name, p in presets.items() if p["passes_fixed"]} == {"giza", "apophis"}
+    assert {name for name, p in presets.items() if not p["has_stock"]} == {"giza"}
+
+
 def test_the_state_carries_the_rule_fields_and_a_draw_of_three_fans_the_waste(client: TestClient) -> None:
     """The Rules dialog reads every rule field from the state; Tut's Tomb deals three cards a draw,
     and the state lists them (bottom first) while only the top one is usable."""

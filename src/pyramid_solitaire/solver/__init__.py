@@ -81,6 +81,8 @@ def solve_position(table: Table, position: Position, *, shortest: bool = False,
     space = SearchSpace(table)
     clock = time.process_time if cpu_time else time.monotonic
     counter = Counter(deadline=None if time_limit is None else clock() + time_limit, clock=clock)
+    if time_limit is not None:
+        space.poll = counter.poll
     start = space.pack(position)
     winnable: bool | None
     solution: list[Action] | None = None

@@ -42,10 +42,19 @@ class Counter:
     best_line: list[Action] = field(default_factory=list)
     clock: Callable[[], float] = time.monotonic
 
+    polls: int = 0
+
     def tick(self) -> None:
         """Count one expanded position; raise SearchTimeout past the deadline."""
         self.nodes += 1
         if self.deadline is not None and self.nodes % CHECK_EVERY == 0 and self.clock() > self.deadline:
+            raise SearchTimeout
+
+    def poll(self) -> None:
+        """Raise SearchTimeout past the deadline (checked every few hundred calls; counts no position):
+        for work between positions, such as the relaxed game behind :meth:`SearchSpace.hopeless`."""
+        self.polls += 1
+        if self.deadline is not None and self.polls % CHECK_EVERY == 0 and self.clock() > self.deadline:
             raise SearchTimeout
 
 

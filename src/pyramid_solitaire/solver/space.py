@@ -12,6 +12,7 @@ random positions of every preset, so the fast path and the rules cannot drift ap
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
@@ -101,6 +102,8 @@ class SearchSpace:
                                and not rules.jokers and not rules.triples and rules.waste_piles == 1)
         self._pyramid_tables = self._value_count_tables(0, self.P) if self.one_stock_card else []
         self._relaxed: dict[int, int] = {}
+        #: called for each new state of the relaxed game (the search's deadline check), if set
+        self.poll: Callable[[], None] | None = None
         self._hopeless: dict[int, bool] = {}
         self._steps: dict[int, PyramidSteps] = {}
         self._step_idents: dict[tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]], int] = {}
@@ -623,6 +626,8 @@ class SearchSpace:
         found = self._relaxed.get(key)
         if found is not None:
             return found
+        if self.poll is not None:  # a relaxed game can be long: Giza's, with no stock, is the game itself
+            self.poll()
         full = self.P
         best = full - pyramid.bit_count()
         ceiling = self._ceiling(pyramid, counts)

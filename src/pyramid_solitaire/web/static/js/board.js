@@ -15,6 +15,8 @@ const FAN_STEP = 0.3;
 // covered pyramid card, its rank and suit.
 const PILE_STEP = ROW_STEP;
 const WASTE_Z = 4;
+// Room for the count under the removed pile.
+const REMOVED_LABEL = 18;
 
 const elements = new Map();
 
@@ -120,7 +122,9 @@ export function render(game, dom, settings) {
   const keep = new Set();
   const inverted = Boolean(game.rule_fields.inverted);
   dom.board.classList.toggle("inverted", inverted);
-  const pyramidHeight = m.ch + (m.rows - 1) * m.step;
+  // Triangle's widest row is on top: below the removed pile (top right) and the jokers (top left)
+  const offsetY = inverted ? m.ch + m.gap * 2 + REMOVED_LABEL : 0;
+  const pyramidHeight = offsetY + m.ch + (m.rows - 1) * m.step;
   const reserveY = pyramidHeight + m.gap * 4;
   const reserveHeight = m.piles ? m.ch + (m.depth - 1) * m.pileStep + m.gap * 4 : 0;
 
@@ -133,12 +137,13 @@ export function render(game, dom, settings) {
     keep.add(key);
     const element = keyed(key, dom.pyramid);
     element.dataset.slot = String(entry.slot);
+    element.classList.toggle("reserve", entry.pile !== null);
     if (entry.pile !== null) {
       const x = m.width / 2 + (entry.pile - (m.piles - 1) / 2) * (m.cw + m.gap) - m.cw / 2;
       place(element, x, reserveY + entry.level * m.pileStep, entry.level + 1);
     } else {
       const x = m.width / 2 + (entry.col - 1 - (entry.row - 1) / 2) * (m.cw + m.gap) - m.cw / 2;
-      place(element, x, (inverted ? m.rows - entry.row : entry.row - 1) * m.step, entry.row);
+      place(element, x, offsetY + (inverted ? m.rows - entry.row : entry.row - 1) * m.step, entry.row);
     }
     const coveredBy = entry.covered_by.map((slot) => slotCard.get(slot)).filter(Boolean)
       .map((token) => game.names[token] || token);

@@ -356,7 +356,8 @@ function fillRules() {
 function presetDefaults() {
   const preset = app.rules.presets.find((p) => p.id === $("new-rules").value);
   $("opt-passes").value = preset.passes === null ? "unlimited" : String(preset.passes);
-  $("opt-passes").disabled = !preset.has_stock; // Giza deals every card: no stock to pass through
+  // Giza deals every card (no stock to pass through); Apophis deals its stock once onto three piles
+  $("opt-passes").disabled = preset.passes_fixed;
   $("opt-jokers").value = String(preset.jokers);
   $("opt-triples").checked = preset.triples;
   $("opt-open").checked = preset.open_pyramid;
@@ -370,7 +371,7 @@ function chosenRules() {
   const preset = app.rules.presets.find((p) => p.id === $("new-rules").value);
   const options = [];
   const passes = $("opt-passes").value === "unlimited" ? null : Number($("opt-passes").value);
-  if (preset.has_stock && passes !== preset.passes) options.push(`passes=${passes === null ? "unlimited" : passes}`);
+  if (!preset.passes_fixed && passes !== preset.passes) options.push(`passes=${passes === null ? "unlimited" : passes}`);
   if (Number($("opt-jokers").value) !== preset.jokers) options.push(`jokers=${$("opt-jokers").value}`);
   for (const [id, key, field] of [["opt-triples", "triples", "triples"], ["opt-open", "open", "open_pyramid"],
     ["opt-overlap", "overlap", "overlap"], ["opt-strict", "strict", "strict"]]) {

@@ -47,7 +47,7 @@ export function guide(game, preset) {
 
   const layout = [sentences(t(`guide_deck_${r.deck}${r.jokers ? "_jokers" : ""}`),
     t(r.inverted ? "guide_layout_inverted" : "guide_layout_pyramid", vars)),
-  t(r.open_pyramid ? "guide_layout_open" : "guide_layout_closed")];
+  t(r.open_pyramid ? "guide_layout_open" : r.inverted ? "guide_layout_closed_inverted" : "guide_layout_closed")];
   if (reserve) layout.push(t(r.reserve_depth > 1 ? "guide_layout_piles" : "guide_layout_row", vars));
   if (!game.has_stock) layout.push(t("guide_layout_no_stock"));
   else if (r.waste_start) layout.push(t("guide_layout_waste_start", { stock: stock - 1 }));
