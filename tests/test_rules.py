@@ -176,6 +176,8 @@ def rule_sets(draw: st.DrawFn) -> Rules:
     piles, depth = options.get("reserve", rules.reserve), options.get("reserve_depth", rules.reserve_depth)
     if rows * (rows + 1) // 2 + piles * depth > deck:
         options["reserve"] = piles = 0
+    if rows * (rows + 1) // 2 + piles * depth == deck:  # no stock: no waste piles either
+        options["waste_piles"] = 1
     if (rows * (rows + 1) // 2 + piles * depth == deck
             or options.get("waste_piles", rules.waste_piles) > 1):  # no stock, or one dealt once onto piles
         options.update(passes=1, draw=1, waste_start=False, stock_top_usable=False, drawn_spot=False)
