@@ -6,6 +6,10 @@ from __future__ import annotations
 import io
 import logging
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -179,6 +183,69 @@ def test_an_interrupted_command_resumes_to_the_same_file(reference: Path, tmp_pa
     out = capsys.readouterr().out
     assert f"({DEALS}, {DEALS - 11} solved this run)" in out
     assert _results(path) == _results(reference)
+
+
+def _descendants(root: int) -> set[int]:
+    """The live processes under ``root`` (children, their children...), from /proc."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:  # gone meanwhile
+                continue
+            parents[int(entry.name)] = int(fields[1])
+    found: set[int] = set()
+    todo = [root]
+    while todo:
+        parent = todo.pop()
+        for pid, ppid in parents.items():
+            if ppid == parent and pid not in found:
+                found.add(pid)
+                todo.append(pid)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_sigterm_stops_a_study_like_ctrl_c_workers_included(tmp_path: Path) -> None:
+    """kill (SIGTERM) on a study with workers: exit 130 with the resume hint, every worker gone, and the
+    file resumes to the same results."""
+    path = tmp_path / "terminated.csv"
+    script = Path(sys.executable).parent / "pyramid-solitaire"
+    command = [str(script), "study", "--rules", "classic(passes=1)", "--deals", "3000", "--workers", "2",
+               "--out", str(path)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not (path.exists() and path.read_text(encoding="utf-8").count("\n") > 10):
+            assert process.poll() is None and time.monotonic() < deadline, "the study never got going"
+            time.sleep(0.1)
+        workers = _descendants(process.pid)
+        assert len(workers) >= 2  # the forkserver and its workers
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130
+    assert "run the same command again to resume" in err
+    deadline = time.monotonic() + 30
+    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in workers if _alive(pid)], "workers outlived the study"
+    saved = {row.number for row in _rows(path)}  # in the order they finished, each once
+    assert 10 <= len(saved) == len(_rows(path)) < 3000
+    deals = max(saved) + 3
+    summary = run_study("classic(passes=1)", path, deals=deals, workers=1, time_limit=TIME_LIMIT)
+    assert summary.solved == deals - len(saved)
+    assert [row.number for row in _rows(path)] == list(range(deals))
 
 
 @pytest.mark.parametrize("text", ["", "number,code,ver"])

@@ -9,9 +9,12 @@ from __future__ import annotations
 import argparse
 import json
 import secrets
+import signal
 import sys
 import unicodedata
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from types import FrameType
 from typing import Any
 
 from .deal import MAX_NUMBER, Deal, DealError, parse_deal
@@ -130,12 +133,28 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return 0
 
 
+@contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """Let SIGTERM (``kill``, a job scheduler, a container stopping) end a long run as Ctrl-C does: every
+    finished deal saved, the workers stopped, exit status 130.  Without it the process died at once
+    and left its worker processes running."""
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def cmd_study(args: argparse.Namespace) -> int:
     """Solve deals S..S+N-1 into a resumable CSV file and print the win rate and times."""
     try:
-        summary = run_study(args.rules, args.out, start=args.start, deals=args.deals, workers=args.workers,
-                            dask=args.dask, time_limit=args.time_limit, progress=sys.stderr,
-                            retry_unknown=args.retry_unknown)
+        with _terminate_as_interrupt():
+            summary = run_study(args.rules, args.out, start=args.start, deals=args.deals, workers=args.workers,
+                                dask=args.dask, time_limit=args.time_limit, progress=sys.stderr,
+                                retry_unknown=args.retry_unknown)
     except StudyError as exc:
         raise UsageError(str(exc)) from None
     except KeyboardInterrupt:
@@ -152,8 +171,9 @@ def cmd_winnability_run(args: argparse.Namespace) -> int:
 
     plan = default_plan()
     try:
-        solved = run_plan(plan, args.dir, upto=args.upto, workers=args.workers, dask=args.dask,
-                          time_limit=args.time_limit, progress=sys.stderr, retry_unknown=args.retry_unknown)
+        with _terminate_as_interrupt():
+            solved = run_plan(plan, args.dir, upto=args.upto, workers=args.workers, dask=args.dask,
+                              time_limit=args.time_limit, progress=sys.stderr, retry_unknown=args.retry_unknown)
         statuses = plan_status(plan, args.dir)
     except StudyError as exc:
         raise UsageError(str(exc)) from None

@@ -260,6 +260,13 @@ def local_results(numbers: Iterable[int], rules: str, time_limit: float,
                 yield future.result()
                 for number in islice(todo, 1):
                     pending.add(pool.submit(study_deal, number, rules, time_limit))
+    except BaseException:
+        # Stopped early (Ctrl-C, SIGTERM, an error): the deals in flight would not be saved anyway, so
+        # stop the workers now rather than wait up to a time limit for each.  (Ctrl-C in a terminal
+        # reaches them too; SIGTERM sent to this process alone does not.)
+        for process in multiprocessing.active_children():
+            process.terminate()
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
