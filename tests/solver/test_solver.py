@@ -12,7 +12,8 @@ from pyramid_solitaire import Deal, Game
 from pyramid_solitaire.cli import main
 from pyramid_solitaire.solver import solve, solve_position
 from pyramid_solitaire.solver.coach import coach_hint, first_losing_move
-from pyramid_solitaire.solver.difficulty import rate
+from pyramid_solitaire.solver.difficulty import MAX_ACTIONS, rate, sensible_choice
+from pyramid_solitaire.table import Table
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "msc-1500"
 
@@ -142,6 +143,28 @@ def test_difficulty_is_a_stable_share_of_sensible_wins() -> None:
     # a sensible player never wins a deal the solver proves unwinnable
     assert all(rating == 0 for rating, winnable in ratings.values() if winnable is False)
     assert any(rating > 0 for rating, _ in ratings.values())
+
+
+def test_a_sensible_game_stuck_in_endless_rounds_is_lost_exactly_as_if_played_to_the_end() -> None:
+    """With unlimited passes a playout stops when the same round comes back; playing every game to
+    MAX_ACTIONS instead, with the same random generator, must win exactly the same games."""
+    for rules in ("pyramide", "tuts_tomb", "classic(passes=unlimited,stock_top=true)"):
+        for number in range(4):
+            deal = Deal.from_number(number, rules)
+            table = Table(deal)
+            rng = random.Random(f"difficulty-v1:{deal.notation}:{deal.rules}")
+            wins = 0
+            for _ in range(8):
+                pos = table.start()
+                for _ in range(MAX_ACTIONS):
+                    if table.won(pos):
+                        break
+                    action = sensible_choice(table, pos, rng)
+                    if action is None:
+                        break
+                    pos = table.apply(pos, action)
+                wins += table.won(pos)
+            assert rate(deal, playouts=8).wins == wins, (rules, number)
 
 
 def test_solve_jsonl_prints_one_object_per_deal_in_input_order(

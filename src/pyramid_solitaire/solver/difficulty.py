@@ -76,12 +76,20 @@ def playout(table: Table, rng: random.Random, careless: bool = False) -> bool:
     """One sensible (or careless) game from the start; True if won."""
     pos = table.start()
     seen_positions: set[Position] = set()
+    # With unlimited passes a sensible game that comes back to the same cards, stock pointer and all
+    # (the recycles done aside: they only count up), has drawn and recycled without a removal in
+    # between, so none was possible anywhere on the way (it always removes when it can): the same
+    # round comes again for ever, with no random choice in it, and the game is lost.  The careless
+    # player may draw past a removal, so a return proves nothing for it; it plays to MAX_ACTIONS.
+    loops = table.rules.passes is None and not careless
     for _ in range(MAX_ACTIONS):
         if table.won(pos):
             return True
-        if pos in seen_positions and table.rules.passes is None:
-            return False  # endless recycling without progress
-        seen_positions.add(pos)
+        if loops:
+            key = pos._replace(recycles=0)
+            if key in seen_positions:
+                return False
+            seen_positions.add(key)
         action = careless_choice(table, pos, rng) if careless else sensible_choice(table, pos, rng)
         if action is None:
             return False
