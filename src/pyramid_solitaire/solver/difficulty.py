@@ -43,23 +43,39 @@ class Difficulty:
         return self.wins / self.playouts
 
 
-def sensible_choice(table: Table, pos: Position, rng: random.Random) -> Action | None:
-    """One move of the sensible player (see the module docstring)."""
-    removals = table.removals(pos)
-    if removals:
-        seen = table.visible(pos)
-        before = (dead_slots(table, pos) & seen).bit_count()
-        safe = [a for a in removals
-                if (dead_slots(table, table.remove(pos, a), visible_only=False, known=seen) & seen).bit_count()
-                <= before]
-        pool = safe or removals
-        with_pyramid = [a for a in pool if any(table.is_pyramid(p) for p in a)]
-        return rng.choice(with_pyramid or pool)
+def sensible_choice(table: Table, pos: Position, rng: random.Random,
+                    memo: dict[Position, list[tuple[int, ...]]] | None = None) -> Action | None:
+    """One move of the sensible player (see the module docstring).  ``memo`` keeps, per position, the
+    removals it picks among (the playouts of one deal meet the same positions again and again); the
+    random pick is made anew each time."""
+    choices = memo.get(pos) if memo is not None else None
+    if choices is None:
+        choices = _sensible_removals(table, pos)
+        if memo is not None:
+            memo[pos] = choices
+    if choices:
+        return rng.choice(choices)
     if table.can_draw(pos):
         return DRAW_ACTION
     if table.can_recycle(pos):
         return RECYCLE_ACTION
     return None
+
+
+def _sensible_removals(table: Table, pos: Position) -> list[tuple[int, ...]]:
+    """The removals the sensible player picks among: none that makes a new dead card it can see when
+    another does not, and those that take pyramid cards when there are any."""
+    removals = table.removals(pos)
+    if not removals:
+        return []
+    seen = table.visible(pos)
+    before = (dead_slots(table, pos) & seen).bit_count()
+    safe = [a for a in removals
+            if (dead_slots(table, table.remove(pos, a), visible_only=False, known=seen) & seen).bit_count()
+            <= before]
+    pool = safe or removals
+    with_pyramid = [a for a in pool if any(table.is_pyramid(p) for p in a)]
+    return with_pyramid or pool
 
 
 def careless_choice(table: Table, pos: Position, rng: random.Random) -> Action | None:
@@ -72,8 +88,9 @@ def careless_choice(table: Table, pos: Position, rng: random.Random) -> Action |
     return rng.choice(moves) if moves else None
 
 
-def playout(table: Table, rng: random.Random, careless: bool = False) -> bool:
-    """One sensible (or careless) game from the start; True if won."""
+def playout(table: Table, rng: random.Random, careless: bool = False,
+            memo: dict[Position, list[tuple[int, ...]]] | None = None) -> bool:
+    """One sensible (or careless) game from the start; True if won.  ``memo``: see sensible_choice."""
     pos = table.start()
     seen_positions: set[Position] = set()
     # With unlimited passes a sensible game that comes back to the same cards, stock pointer and all
@@ -90,7 +107,7 @@ def playout(table: Table, rng: random.Random, careless: bool = False) -> bool:
             if key in seen_positions:
                 return False
             seen_positions.add(key)
-        action = careless_choice(table, pos, rng) if careless else sensible_choice(table, pos, rng)
+        action = careless_choice(table, pos, rng) if careless else sensible_choice(table, pos, rng, memo)
         if action is None:
             return False
         pos = table.apply(pos, action)
@@ -101,5 +118,6 @@ def rate(deal: Deal, playouts: int = DEFAULT_PLAYOUTS, careless: bool = False) -
     """Play ``playouts`` sensible (or careless) games of ``deal`` and count the wins."""
     table = Table(deal)
     rng = random.Random(f"{'careless' if careless else 'difficulty'}-v1:{deal.notation}:{deal.rules}")
-    wins = sum(playout(table, rng, careless) for _ in range(playouts))
+    memo: dict[Position, list[tuple[int, ...]]] = {}
+    wins = sum(playout(table, rng, careless, memo) for _ in range(playouts))
     return Difficulty(wins, playouts)
