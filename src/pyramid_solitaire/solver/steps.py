@@ -1,0 +1,303 @@
+"""The lower bound on the steps still needed to win, behind the shortest-solution search (A*).
+
+:class:`StepsBound` belongs to one :class:`~.space.SearchSpace` and reads its packed positions: the
+removal steps the pyramid needs at least (:meth:`StepsBound._pyramid_steps`), and the extra steps of
+reaching the stock cards it must use (:meth:`StepsBound._sweep`).  Both are admissible: no line of
+play takes fewer steps, so A* finds a shortest solution (``tests/solver/test_shortest.py`` checks the
+bound against the known shortest lengths of msc-1500).
+"""
+
+from __future__ import annotations
+
+from typing import Final, NamedTuple
+
+from ..table import TRIPLE
+from .space import PTR_MASK, REC_BITS, SearchSpace
+
+UNREACHABLE: Final = 1 << 20
+#: entries each sweep memo holds at most before it is emptied
+SWEEP_CACHE: Final = 400_000
+
+
+class PyramidSteps(NamedTuple):
+    """What :meth:`StepsBound._pyramid_steps` knows about one pyramid shape."""
+
+    #: removal steps the pyramid needs at least
+    total: int
+    #: value → stock cards of that value the pyramid must use at least
+    deficits: dict[int, int]
+    #: by value: stock cards of that value whose use with a pyramid card the total already counts
+    free: list[int]
+    #: by value: pairs formed inside the pyramid that using stock cards instead may break
+    cap: list[int]
+    #: the same number for every shape with the same deficits, free and cap (a memo key)
+    ident: int
+
+
+
+class StepsBound:
+    """The A* bound of one deal's search space, with its memos (see the module docstring)."""
+
+    def __init__(self, space: SearchSpace) -> None:
+        self.values = space.values
+        self.stock_values = space.stock_values
+        self.target = space.target
+        self.lone = space.lone
+        self.triples = space.triples
+        self.S = space.S
+        self.pyramid_full = space.pyramid_full
+        self.stock_shift = space.stock_shift
+        self.stock_mask = space.stock_mask
+        self.ptr_shift = space.ptr_shift
+        self.rec_shift = space.rec_shift
+        self.jok_shift = space.jok_shift
+        self.drawn_spot = space.drawn_spot
+        self.draw_count = space.draw_count
+        self.stock_top_usable = space.stock_top_usable
+        self.max_recycles = space.max_recycles
+        #: for each pyramid slot, the places of the cards that could still meet it (see space)
+        self._dead_masks = space.dead_masks
+        self._steps: dict[int, PyramidSteps] = {}
+        self._step_idents: dict[tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]], int] = {}
+        self._ahead_sweeps: dict[int, tuple[dict[int, list[int]], int]] = {}
+        self._waste_sweeps: dict[int, dict[int, list[int]]] = {}
+
+    def _pyramid_steps(self, pyramid: int) -> PyramidSteps:
+        """Removal steps the pyramid needs at least, and what that count assumes of the stock, cached
+        per shape.
+
+        Lone cards take a step each.  For two values v and w that pair, at most m pairs can be made
+        inside the pyramid, m the largest set of disjoint v-w pairs of cards that can ever meet (neither
+        lies under the other); every other card of the two values needs a step of its own with a stock
+        card, so the stock must supply at least d_w = n_v - m cards of value w and d_v = n_w - m of
+        value v (the *deficits*).  Each step lowers the total by one at most (removing a matched pair
+        lowers m by one).
+
+        The count is exact about stock cards: if play forms m' pairs inside the pyramid and uses s_w
+        stock cards of value w with pyramid cards, the pyramid cards of the two values take
+        n_v + n_w - m' = (n_v + n_w - m) + (m - m') removal steps, and s_w - d_w = s_v - d_v = m - m'.
+        So the first d_w stock cards of value w used with the pyramid are *free* (their steps are in
+        the total), and each further one costs a step — one step for a further w and a further v
+        together, m of those at most (``cap``)."""
+        found = self._steps.get(pyramid)
+        if found is not None:
+            return found
+        target = self.target
+        counts = [0] * (max(self.values, default=0) + target + 1)
+        values = self.values
+        rest = pyramid
+        while rest:
+            low = rest & -rest
+            counts[values[low.bit_length() - 1]] += 1
+            rest ^= low
+        total = counts[target] if self.lone == target else 0
+        deficits: dict[int, int] = {}
+        free = [0] * (target + 1)
+        cap = [0] * (target + 1)
+        slots_by_value: dict[int, list[int]] = {}
+        rest = pyramid
+        while rest:
+            low = rest & -rest
+            slot = low.bit_length() - 1
+            slots_by_value.setdefault(values[slot], []).append(slot)
+            rest ^= low
+        for value in range(1, target // 2 + 1):
+            other = target - value
+            if other == value:
+                total += (counts[value] + 1) // 2
+                if counts[value] % 2:
+                    deficits[value] = 1
+                    free[value] = 1
+                cap[value] = counts[value] // 2
+                continue
+            # pyramid pairs: a maximum matching of cards that can meet (see _meeting_masks)
+            matched = self._matching(slots_by_value.get(value, []), slots_by_value.get(other, []))
+            total += counts[value] + counts[other] - matched
+            cap[value] = cap[other] = matched
+            for scarce, plenty in ((other, value), (value, other)):
+                if counts[plenty] > matched:
+                    deficits[scarce] = free[scarce] = counts[plenty] - matched
+        signature = (tuple(sorted(deficits.items())), tuple(free), tuple(cap))
+        ident = self._step_idents.setdefault(signature, len(self._step_idents))
+        found = PyramidSteps(total, deficits, free, cap, ident)
+        self._steps[pyramid] = found
+        return found
+
+    def _matching(self, lows: list[int], highs: list[int]) -> int:
+        """Most disjoint pairs (a, b), a from ``lows``, b from ``highs``, that can ever meet."""
+        masks = self._dead_masks
+        partner: dict[int, int] = {}
+
+        def augment(a: int, tried: set[int]) -> bool:
+            for b in highs:
+                if masks[a] >> b & 1 and b not in tried:
+                    tried.add(b)
+                    if b not in partner or augment(partner[b], tried):
+                        partner[b] = a
+                        return True
+            return False
+
+        return sum(1 for a in lows if augment(a, set()))
+
+    def bound(self, state: int) -> int:
+        """A lower bound on the steps still needed to win from ``state``.
+
+        Removal steps: see :meth:`_pyramid_steps`; each step lowers that count by one at most.  On top
+        of them come the *extra* steps: draws, recycles, removals that use no pyramid card, and the
+        step each further stock card used with the pyramid beyond the free ones costs (see
+        :meth:`_pyramid_steps`).  Every value the pyramid must take from the stock has to become usable
+        at some time; reaching its cards, forward through the stock, down the waste, or round through
+        a recycle, makes every card in front of them leave its place first: by a draw, or by a removal.
+        :meth:`_sweep` says what each card that leaves costs at least, counting the cards of one
+        route together.  The costliest value bounds the extra steps.  (Computed for the waste-top
+        and stock-top models dealing one card a draw; with a drawn spot, or several cards a draw (one
+        draw then passes several cards), only the removal steps are counted.)"""
+        pyramid = state & self.pyramid_full
+        if self.triples:  # a triple may take three pyramid cards in one step
+            return -(-pyramid.bit_count() // TRIPLE)
+        steps = self._pyramid_steps(pyramid)
+        total, deficits = steps.total, steps.deficits
+        if state >> self.jok_shift:  # a joker may stand in for any stock card the pyramid needs
+            return total
+        if not deficits or self.drawn_spot or self.draw_count > 1:
+            return total
+        stock = state >> self.stock_shift & self.stock_mask
+        ptr = state >> self.ptr_shift & PTR_MASK
+        msc = self.stock_top_usable
+        # The two sweeps depend only on the cards on their side and on what the pyramid needs
+        # (``ident``), so they are memoised on that (the caches are emptied when they grow large).
+        rest = stock >> ptr << ptr
+        key = steps.ident << self.S | rest
+        ahead_found = self._ahead_sweeps.get(key)
+        if ahead_found is None:
+            if len(self._ahead_sweeps) >= SWEEP_CACHE:
+                self._ahead_sweeps.clear()
+            ahead_found = self._ahead_sweeps[key] = self._sweep_ahead(rest, steps)
+        right, ahead = ahead_found
+        waste = stock & ((1 << ptr) - 1)
+        key = steps.ident << self.S | waste
+        left = self._waste_sweeps.get(key)
+        if left is None:
+            if len(self._waste_sweeps) >= SWEEP_CACHE:
+                self._waste_sweeps.clear()
+            left = {}
+            if waste:
+                self._sweep(waste, False, steps, left)
+            self._waste_sweeps[key] = left
+        rec = state >> self.rec_shift & ((1 << REC_BITS) - 1)
+        can_recycle = ahead >= 0 and (self.max_recycles is None or rec < self.max_recycles)
+        # Round through a recycle (needed only if some value is short ahead, so the forward sweep
+        # went to the end and ``ahead`` is known): every card ahead leaves first.
+        round_trip = ahead + 1 if can_recycle else UNREACHABLE
+        extra = 0
+        for value, count in deficits.items():
+            lefts = left.get(value, ())
+            rights = right.get(value, ())
+            if count == 1:  # the common case, spelt out
+                reach = round_trip
+                if rights and rights[0] < reach:
+                    reach = rights[0]
+                if lefts and lefts[0] < reach:
+                    reach = lefts[0]
+                if reach > extra:
+                    extra = reach
+                continue
+            reach = round_trip
+            for from_left in range(max(0, count - len(rights)), min(count, len(lefts)) + 1):
+                from_right = count - from_left
+                cost_left = lefts[from_left - 1] if from_left else 0
+                cost_right = rights[from_right - 1] if from_right else 0
+                # in msc one step can pass a card on each side (a stock-waste pair)
+                cost = (cost_left if cost_left > cost_right else cost_right) if msc else cost_left + cost_right
+                if cost < reach:
+                    reach = cost
+            if reach > extra:
+                extra = reach
+        return total + (extra if extra < UNREACHABLE else 0)
+
+    def _sweep_ahead(self, rest: int, steps: PyramidSteps) -> tuple[dict[int, list[int]], int]:
+        """The forward sweep over the cards ahead, ``rest``: the costs of reaching the needed cards
+        by value, and the cost of passing them all (-1 if not needed: every value was found often
+        enough ahead).  With a recycle the cost of getting back round to the waste is that plus one
+        (without a usable stock top, plus one draw more)."""
+        deficits = steps.deficits
+        right: dict[int, list[int]] = {}
+        if self.stock_top_usable:
+            # its top is usable where it lies: each card in front of a needed one leaves by a draw or
+            # a removal
+            return right, self._sweep(rest, True, steps, right)
+        # otherwise each card must be drawn
+        passed = 0
+        short = len(deficits)
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            passed += 1
+            value = self.stock_values[low.bit_length() - 1]
+            if value in deficits:
+                found = right.setdefault(value, [])
+                if len(found) == deficits[value]:
+                    continue
+                found.append(passed)
+                if len(found) == deficits[value]:
+                    short -= 1
+                    if not short:
+                        return right, -1
+        return right, passed + 1  # after a recycle the first card must be drawn again
+
+    def _sweep(self, cards: int, upward: bool, steps: PyramidSteps, found: dict[int, list[int]]) -> int:
+        """Let the stock cards ``cards`` (a mask of stock indices) leave one by one, from the lowest
+        index up or from the highest down, and append the cost so far at each card of a value the
+        pyramid needs to ``found[value]``, as many as it needs (``steps.deficits``).  Returns the cost
+        once all have left, or -1 when the sweep stopped early because every needed value had been
+        found often enough (later costs only grow).
+
+        What a card leaving costs at least, given those that left before it on the same route: it
+        leaves by a draw (a step), a removal with no pyramid card (a step for each card of the route:
+        a lone king, or a stock-waste pair, whose other card is not on the same side) or a removal
+        with a pyramid card.  The last is free for the first ``free[value]`` cards; beyond them, a
+        further card of value w and a further one of its partner v cost one step together (see
+        :meth:`_pyramid_steps`), at most ``cap`` times; so the route's cost for the two values is
+        e_w + e_v - min(e_w, e_v, cap) with e the cards beyond the free ones, and each card adds 0
+        or 1 to it.  With an even target, cards of half its value cost half a step each beyond the
+        free ones."""
+        stock_values = self.stock_values
+        target = self.target
+        lone = self.lone
+        free = steps.free
+        cap = steps.cap
+        wanted = steps.deficits
+        width = len(free)
+        used = [0] * width
+        cost = 0
+        short = len(wanted)
+        while cards:
+            if upward:
+                low = cards & -cards
+                cards ^= low
+                value = stock_values[low.bit_length() - 1]
+            else:
+                top = cards.bit_length() - 1
+                cards ^= 1 << top
+                value = stock_values[top]
+            other = target - value
+            if value == lone or not 0 < other < width:
+                cost += 1
+            else:
+                count = used[value] + 1
+                used[value] = count
+                beyond = count - free[value]
+                if beyond > 0:
+                    if other == value:
+                        cost += 1 - beyond % 2
+                    elif beyond > used[other] - free[other] or beyond > cap[value]:
+                        cost += 1
+            if value in wanted:
+                got = found.setdefault(value, [])
+                if len(got) < wanted[value]:
+                    got.append(cost)
+                    if len(got) == wanted[value]:
+                        short -= 1
+                        if not short:
+                            return -1
+        return cost
