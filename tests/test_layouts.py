@@ -268,3 +268,8 @@ def test_apophis_prints_each_waste_pile_in_the_terminal() -> None:
     game = apophis()
     game.push("draw")
     assert "Waste: [2c](1) [5d](1) [Jc](1)" in render(game, "en")
+    spent = Game(Deal.from_notation(game.deal.notation, "apophis(waste_uses=1)"))
+    spent.push("draw")
+    spent.push("2c+Jc")  # two waste tops in one removal: the one use
+    assert "Waste: -(0) [5d](1) -(0)" not in render(spent, "en")
+    assert "Waste: -(0) 5d(1) -(0)   Waste uses left: 0" in render(spent, "en")  # no longer usable

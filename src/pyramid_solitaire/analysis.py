@@ -4,8 +4,10 @@
 the value it needs that is still in play (pyramid, stock or waste) lies in the triangle of cards that
 cover it — those must all go before it is exposed — or none is left at all.  Kings (a card worth the
 target, where lone cards go) are never dead, and nothing is dead while a joker is in play.  With the
-``overlap`` option a partner that directly covers the card still counts.  With ``triples`` a card is
-dead only if no partner and no two cards summing to what it needs can meet it either.  Once dead, a
+``overlap`` option a partner that directly covers the card still counts.  Once a limit on waste
+uses is spent, a stock card counts as a partner only where the stock top or a drawn card is usable.
+With ``triples`` a card is dead only if no partner and no two cards summing to what it needs can meet
+it either.  Once dead, a
 card stays dead however play goes on, so the deal can no longer be won (the converse is not true: a
 deal can be lost without any dead card).
 
@@ -37,6 +39,10 @@ def dead_slots(table: Table, pos: Position, visible_only: bool = True, known: in
     for place in alive:
         by_value[values[place]].append(place)
     lone = rules.target if rules.lone_kings else None
+    # with a limit on waste uses spent, a game whose stock cards are only used from the waste can use
+    # none of them again (and uses never come back): they can meet nothing
+    stock_usable = (table.waste_limit is None or pos.waste_used < table.waste_limit
+                    or rules.stock_top_usable or rules.drawn_spot)
     candidates = table.visible(pos) if visible_only else pos.pyramid
     dead = 0
     for slot in bits(candidates):
@@ -47,7 +53,7 @@ def dead_slots(table: Table, pos: Position, visible_only: bool = True, known: in
 
         def can_meet(place: int, slot: int = slot, blocked: int = blocked) -> bool:
             if place >= table.pyramid_size:
-                return True
+                return stock_usable
             if place == slot:
                 return False
             return not blocked >> place & 1 or (overlap and bool(coverers[slot] >> place & 1))

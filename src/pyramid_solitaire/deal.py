@@ -225,6 +225,7 @@ _CODE_OPTIONS: Final = (
     ("H", "reserve_depth"),
     ("I", "inverted"),
     ("Q", "waste_piles"),
+    ("Z", "waste_uses"),
 )
 _SCORING_CODES: Final = ("none", "pyramide")
 _PRESET_BY_CODE: Final = {code: name for name, code in PRESET_CODES.items()}
@@ -287,7 +288,7 @@ def parse_rules_code(text: str) -> Rules:
             if number > 1:
                 raise CodeError(f"option {letter} takes 0 or 1, not {number}")
             value = bool(number)
-        elif field_name in ("passes", "undo_limit") and number == 0:
+        elif field_name in ("passes", "undo_limit", "waste_uses") and number == 0:
             value = None
         else:
             value = number

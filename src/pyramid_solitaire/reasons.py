@@ -36,6 +36,8 @@ MESSAGES: Final[Mapping[str, tuple[str, str]]] = {
                          "Two cards from the stock side cannot be paired with each other in these rules."),
     "passes-used-up": ("{passes}周めくり終えました", "{passes_en} through the stock {passes_verb_en} used up."),
     "stock-empty": ("山札がありません", "The stock is empty."),
+    "waste-uses-used-up": ("捨て札はもう使えません（{uses}回まで）",
+                           "The waste's uses are spent (the limit is {uses})."),
     "no-stock": ("このゲームには山札がありません。すべてのカードがピラミッドとリザーブに配られています",
                  "This game has no stock: every card is dealt to the pyramid and the reserve."),
     "stock-not-empty": ("山札が残っているうちは捨て札を戻せません",

@@ -8,10 +8,11 @@ the layout — the pyramid, then any reserve piles — then the stock cards in d
 the jokers.  A reserve pile is part of the cover graph (:mod:`.layout`), so "pyramid" below means the
 whole layout: its slots are exposed, removed and cleared for the win alike.
 
-**Position.**  Five integers: the pyramid slots still in place (bitmask), the stock cards still in play
+**Position.**  Six integers: the pyramid slots still in place (bitmask), the stock cards still in play
 (bitmask over stock indices, whether in the stock, drawn or on the waste), ``ptr`` — how many stock
 indices have been dealt in this pass (those below it that remain form the waste, the rest the stock;
-cards never change order) — the recycles done, and the jokers still in play.  The score and the dead
+cards never change order) — the recycles done, the jokers still in play, and the removals that took a
+waste card (for a limit on waste uses).  The score and the dead
 cards are derived from it, so undo is just going back to an earlier position.
 """
 
@@ -40,13 +41,15 @@ TRIPLE: Final = 3
 
 
 class Position(NamedTuple):
-    """Where every card is (see the module docstring).  Immutable and hashable."""
+    """Where every card is (see the module docstring).  Immutable and hashable.  ``waste_used`` counts
+    the removals that took a card from the waste, for rule sets that limit them (``waste_uses``)."""
 
     pyramid: int
     stock: int
     ptr: int
     recycles: int
     jokers: int
+    waste_used: int = 0
 
 
 def _highest(mask: int) -> int:
@@ -89,6 +92,7 @@ class Table:
         self.target = rules.target
         self._lone_value = rules.target if rules.lone_kings else -1
         self.deal_count = rules.deal_count
+        self.waste_limit = rules.waste_uses
         # With several waste piles (Apophis, one pass) the cards go round the piles in dealing order, so
         # pile k holds the dealt stock indices i with i % piles == k: a mask per pile.
         piles = rules.waste_piles
@@ -160,22 +164,28 @@ class Table:
         """The pass through the stock now under way, from 1."""
         return pos.recycles + 1
 
+    def waste_cards(self, pos: Position) -> list[int]:
+        """The waste's usable places, whether or not its uses are used up: its top, or each pile's."""
+        if self.pile_masks:
+            below = pos.stock & ((1 << pos.ptr) - 1)
+            return [self.pyramid_size + _highest(below & mask) for mask in self.pile_masks if below & mask]
+        top = self.waste_top(pos)
+        return [] if top is None else [top]
+
+    def waste_uses_left(self, pos: Position) -> int | None:
+        """Removals that may still take a waste card (``None`` without a limit)."""
+        return None if self.waste_limit is None else max(0, self.waste_limit - pos.waste_used)
+
     def usable_stock(self, pos: Position) -> list[int]:
         """The stock-side places that may be used now."""
         out = []
         drawn = self.drawn(pos)
         if drawn is not None:
             out.append(drawn)
+        if self.waste_limit is None or pos.waste_used < self.waste_limit:
+            out.extend(self.waste_cards(pos))
         if self.pile_masks:
-            below = pos.stock & ((1 << pos.ptr) - 1)
-            for mask in self.pile_masks:
-                on_pile = below & mask
-                if on_pile:
-                    out.append(self.pyramid_size + _highest(on_pile))
             return out
-        top = self.waste_top(pos)
-        if top is not None:
-            out.append(top)
         if self.rules.stock_top_usable:
             stock_top = self.stock_top(pos)
             if stock_top is not None:
@@ -297,6 +307,8 @@ class Table:
                 return Refusal("removed", {"card": card})
             if place in usable:
                 continue
+            if self.waste_limit is not None and place in self.waste_cards(pos):
+                return Refusal("waste-uses-used-up", {"uses": self.waste_limit})
             if self.is_pyramid(place) and visible >> place & 1:
                 if len(places) == PAIR and tuple(sorted(places, key=lambda p: p != place)) in overlap:
                     continue
@@ -363,6 +375,9 @@ class Table:
     def remove(self, pos: Position, places: tuple[int, ...]) -> Position:
         """Remove the cards at ``places`` (unchecked)."""
         pyramid, stock, jokers = pos.pyramid, pos.stock, pos.jokers
+        used = pos.waste_used
+        if self.waste_limit is not None and any(p in self.waste_cards(pos) for p in places):
+            used += 1
         for place in places:
             if place < self.pyramid_size:
                 pyramid &= ~(1 << place)
@@ -370,7 +385,7 @@ class Table:
                 stock &= ~(1 << (place - self.pyramid_size))
             else:
                 jokers &= ~(1 << (place - self.joker_base))
-        return Position(pyramid, stock, pos.ptr, pos.recycles, jokers)
+        return Position(pyramid, stock, pos.ptr, pos.recycles, jokers, used)
 
     def actions(self, pos: Position) -> list[Action]:
         """Every legal action: removals first, then a draw or a recycle."""

@@ -24,6 +24,7 @@ TEXT = {
     "stock": {"ja": "山札", "en": "Stock"},
     "drawn": {"ja": "めくり札", "en": "Drawn"},
     "waste": {"ja": "捨て札", "en": "Waste"},
+    "uses-left": {"ja": "捨て札を使える残り{n}回", "en": "Waste uses left: {n}"},
     "score": {"ja": "得点", "en": "Score"},
     "moves": {"ja": "手数", "en": "Moves"},
     "hint": {"ja": "ヒント", "en": "Hint"},
@@ -72,10 +73,13 @@ def render(game: Game, lang: str = "ja") -> str:
     usable = set(view["usable"])
     waste = f"[{top}]" if top and top in usable else (top or "-")
     if view["waste_piles"]:  # Apophis: each pile's top (all usable) and count, left to right
-        waste = " ".join(f"[{p['top']}]({p['count']})" if p["top"] else "-(0)" for p in view["waste_piles"])
+        waste = " ".join(f"[{p['top']}]({p['count']})" if p["top"] in usable
+                         else f"{p['top']}({p['count']})" if p["top"] else "-(0)" for p in view["waste_piles"])
         parts.append(f"{TEXT['waste'][lang]}: {waste}")
     else:
         parts.append(f"{TEXT['waste'][lang]}: {waste} ({view['waste']['count']})")
+    if view["waste"]["uses_left"] is not None:  # a limit on waste uses (seed 004)
+        parts.append(TEXT["uses-left"][lang].format(n=view["waste"]["uses_left"]))
     if not game.table.stock_size:  # every card is in the layout (Giza): no stock, no waste
         parts = []
     if view["jokers"]:

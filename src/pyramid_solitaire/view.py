@@ -75,6 +75,7 @@ def player_view(game: Game) -> dict[str, Any]:
         "waste": {
             "top": _card(game, table.waste_top(pos)),
             "count": len(waste) - (1 if drawn is not None else 0),
+            "uses_left": table.waste_uses_left(pos),  # None without a limit on waste uses
         },
         # several waste piles (Apophis): each pile's top and count, left to right; empty with one waste
         "waste_piles": [{"top": _card(game, pile[-1] if pile else None), "count": len(pile)}

@@ -18,11 +18,12 @@ How each line is made, and checked before it is written:
 * an unwinnable verdict: a reference search — plain exhaustive depth-first search over every position
   reachable from the start, using the solver's move generation (checked against ``Table.actions`` by
   ``tests/solver/test_space.py``) and position keys, but none of its pruning (no dead-card cut, no
-  relaxed-game bound) — must also find no win; ``max_pyramid_removed`` is the reference's count (the
-  fewest pyramid cards left over all positions it visited), and the line reaching it must replay through
-  ``Game.push``.  Where the solver's own ``max_pyramid_removed`` differs, the script writes the
-  reference's value and lists the deal as a SOLVER DISAGREEMENT (the golden test will then fail until
-  the solver is fixed).
+  relaxed-game bound; besides the transposition table it only skips a position when the same one with
+  fewer recycles, or fewer waste uses spent, was seen) — must also find no win;
+  ``max_pyramid_removed`` is the reference's count (the fewest pyramid cards left over all positions it
+  visited), and the line reaching it must replay through ``Game.push``.  Where the solver's own
+  ``max_pyramid_removed`` differs, the script writes the reference's value and lists the deal as a
+  SOLVER DISAGREEMENT (the golden test will then fail until the solver is fixed).
 
 The reference search visits up to several million positions for some deals (memory up to ~1 GB per
 worker); a whole run takes the better part of an hour on two cores.
@@ -53,7 +54,7 @@ from pyramid_solitaire.table import Action, Table
 
 OUT_DIR = Path(__file__).with_name("verdicts")
 PRESET_NAMES = ("classic", "pyramide", "thirteen", "msc", "traditional", "relaxed", "tuts_tomb", "spanish",
-                "fourteen", "overlap", "six_rows", "giza", "reserve", "triangle", "apophis")
+                "fourteen", "overlap", "six_rows", "giza", "reserve", "triangle", "apophis", "limited_waste")
 #: Deal numbers 0 .. DEALS - 1 of the shuffle.
 DEALS = 200
 #: Seconds per deal for the solver: far above the slowest deal (about ten seconds).

@@ -30,7 +30,7 @@ from pyramid_solitaire.table import Table
 
 GOLDEN_DIR = Path(__file__).resolve().parents[1] / "golden" / "verdicts"
 PRESET_NAMES = ("classic", "pyramide", "thirteen", "msc", "traditional", "relaxed", "tuts_tomb", "spanish",
-                "fourteen", "overlap", "six_rows", "giza", "apophis", "reserve", "triangle")
+                "fourteen", "overlap", "six_rows", "giza", "apophis", "reserve", "triangle", "limited_waste")
 DEALS = 200
 EXPENSIVE = ("traditional", "relaxed")
 EXPENSIVE_STEP = 10

@@ -25,6 +25,8 @@ RULE_SETS = [
     "classic(target=14,lone_kings=false)", "classic(rows=6)", "tuts_tomb", "tuts_tomb(passes=2)",
     "giza", "reserve", "classic(reserve=4,reserve_depth=2,strict=true,passes=1)",
     "apophis", "apophis(strict=true)", "apophis(triples=true)",
+    "classic(waste_uses=14)", "classic(waste_uses=26,strict=true)", "msc(waste_uses=8)",
+    "thirteen(waste_uses=6,jokers=1)", "apophis(waste_uses=10)",
 ]
 #: Positions per rule set, and the fewest of each verdict the set must hold.
 COUNT = 40

@@ -20,6 +20,8 @@ RULE_SETS = [
     "classic(reserve=4,reserve_depth=2,overlap=true)", "thirteen(reserve=7)", "triangle",
     "apophis", "apophis(triples=true,jokers=1)", "apophis(strict=true,stock_waste_pairs=false)",
     "classic(waste_piles=2,passes=1,target=14,lone_kings=false)",
+    "classic(waste_uses=12)", "classic(waste_uses=10,strict=true)", "msc(waste_uses=6)",
+    "thirteen(waste_uses=5,jokers=1)", "apophis(waste_uses=9,triples=true)", "tuts_tomb(waste_uses=12)",
 ]
 
 
@@ -59,13 +61,33 @@ def test_fast_successors_are_exactly_the_legal_actions(rules: str) -> None:
         assert len(got) == len(expected), "no action may be generated twice"
 
 
+@pytest.mark.parametrize("rules", [r for r in RULE_SETS if "waste_uses" in r])
+def test_for_the_verdict_a_king_is_taken_at_once_only_where_it_spends_no_waste_use(rules: str) -> None:
+    """Only the verdict's successors take a usable king alone; under a limit on waste uses that never
+    happens to a king on the waste (leaving it buried may save a use), and the rest stay legal."""
+    taken_at_once = 0
+    for fast, generic, state in _random_states(rules, deals=6, steps=60):
+        expected = {(a, s) for a, s in generic.successors(state)}
+        got = fast.successors(state)
+        assert set(got) <= expected, (rules, fast.unpack(state))
+        if len(got) == 1 and isinstance(got[0][0], tuple) and len(got[0][0]) == 1 and len(expected) > 1:
+            taken_at_once += 1
+            pos = fast.unpack(state)
+            assert got[0][0][0] not in fast.table.waste_cards(pos), (rules, pos)
+            assert fast.unpack(got[0][1]).waste_used == pos.waste_used
+        else:
+            assert set(got) == expected, (rules, fast.unpack(state))
+    assert taken_at_once, "no king was taken at once: the check above never ran"
+
+
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_pack_and_unpack_are_inverse(rules: str) -> None:
     for fast, _, state in _random_states(rules, deals=2, steps=30):
         assert fast.pack(fast.unpack(state)) == state
 
 
-@pytest.mark.parametrize("rules", ["classic", "msc", "thirteen(jokers=2)", "thirteen(triples=true)"])
+@pytest.mark.parametrize("rules", ["classic", "msc", "thirteen(jokers=2)", "thirteen(triples=true)",
+                                   "classic(waste_uses=12)", "apophis(waste_uses=9,triples=true)"])
 def test_relaxed_bound_never_below_what_play_reaches(rules: str) -> None:
     """Along random play the relaxed bound from the start covers every position reached."""
     for fast, _, state in _random_states(rules, deals=6, steps=80):

@@ -169,7 +169,7 @@ def test_a_new_game_by_code_deals_exactly_that_deal(client: TestClient) -> None:
     assert [e["card"] for e in game["pyramid"]] == [str(c) for c in deal.pyramid]
     assert game["stock"] == {"count": 24, "pass": 1, "passes": 3, "top": None, "usable": False,
                              "label": "1/3周目 · 残り 24"}
-    assert game["waste"] == {"top": None, "count": 0}
+    assert game["waste"] == {"top": None, "count": 0, "uses_left": None}
     assert game["moves"] == 0 and game["version"] == 0
     assert game["selected"] == [] and game["partners"] == []
     assert game["removed"] == {"count": 0, "top": []}
@@ -201,7 +201,7 @@ def test_a_new_game_by_notation_has_a_full_code_that_deals_it_again(client: Test
 def test_a_pyramide_deal_in_notation_starts_with_its_waste_card(client: TestClient) -> None:
     game = new_game(client, deal=SEED_000, rules="pyramide")
     assert game["code"].startswith("PY1-X-")
-    assert game["waste"] == {"top": "7d", "count": 1}
+    assert game["waste"] == {"top": "7d", "count": 1, "uses_left": None}
     assert game["stock"]["count"] == 23
     assert game["stock"]["label"] == "1周目 · 残り 23"
     assert game["score"] == 0
@@ -255,6 +255,23 @@ def test_the_new_game_dialog_learns_which_presets_have_no_passes_to_choose(clien
     presets = {p["id"]: p for p in client.get("/api/rules").json()["presets"]}
     assert {name for name, p in presets.items() if p["passes_fixed"]} == {"giza", "apophis"}
     assert {name for name, p in presets.items() if not p["has_stock"]} == {"giza"}
+    # and which has a limit on waste uses, to preset its own select
+    limited = {name: p["waste_uses"] for name, p in presets.items() if p["waste_uses"] is not None}
+    assert limited == {"limited_waste": 12}
+
+
+def test_a_waste_card_whose_uses_are_spent_is_refused_with_the_reason(client: TestClient) -> None:
+    notation = make_notation(row_of(7, "Kd 9c 9d Ts 3s 6h 6s"), ["4c", "4d"])
+    game = new_game(client, deal=notation, rules="classic(waste_uses=1)")
+    assert game["waste"]["uses_left"] == 1
+    post(client, game, "stock")
+    post(client, game, "move", {"move": "9c+4c"})
+    game, _ = post(client, game, "stock")
+    assert game["waste"]["uses_left"] == 0 and game["waste"]["top"] == "4d"
+    before = state(client, game)
+    body = error(client.post(f"/api/games/{game['id']}/move", json={"move": "9d+4d"}), 409, "waste-uses-used-up")
+    assert body["message"] == "捨て札はもう使えません（1回まで）"
+    assert still(state(client, game)) == still(before)
 
 
 def test_the_state_carries_the_rule_fields_and_a_draw_of_three_fans_the_waste(client: TestClient) -> None:
@@ -269,7 +286,7 @@ def test_the_state_carries_the_rule_fields_and_a_draw_of_three_fans_the_waste(cl
     after, _ = stock(client, game)
     first, second, third = (str(c) for c in deal.stock[:3])
     assert after["waste_fan"] == [first, second, third]
-    assert after["waste"] == {"top": third, "count": 3}
+    assert after["waste"] == {"top": third, "count": 3, "uses_left": None}
     assert third in after["usable"] and first not in after["usable"] and second not in after["usable"]
     assert {first, second, third} <= set(after["names"])  # the fanned cards are shown, so named
     after, event = tap(client, game, second)
@@ -314,11 +331,11 @@ def test_seed_001_worked_example_by_taps(client: TestClient) -> None:
     play_by_taps(client, game, "3c+Ts")
     after, event = stock(client, game)
     assert event == {"kind": "draw", "move": "draw", "cards": []}
-    assert after["waste"] == {"top": "Ad", "count": 1}
+    assert after["waste"] == {"top": "Ad", "count": 1, "uses_left": None}
     assert after["stock"]["label"] == "1/3周目 · 残り 23"
     assert "Ad" in after["usable"]
     after = play_by_taps(client, game, "Qh+Ad")
-    assert after["waste"] == {"top": None, "count": 0}
+    assert after["waste"] == {"top": None, "count": 0, "uses_left": None}
     assert after["removed"] == {"count": 7, "top": ["Qh", "Ad"]}
     assert after["moves"] == 5  # Ks, 6h+7d, 3c+Ts, draw, Qh+Ad; the refusal is no move
     assert after["status"] == "playing"
@@ -510,7 +527,7 @@ def test_the_stock_draws_recycles_and_is_refused_once_three_passes_are_used_up(c
             after, event = stock(client, game, lang="en")
             assert event == {"kind": "recycle", "move": "recycle", "cards": []}
             assert after["stock"]["label"] == f"Pass {number + 1}/3 · 24 left"
-            assert after["waste"] == {"top": None, "count": 0}
+            assert after["waste"] == {"top": None, "count": 0, "uses_left": None}
     before = state(client, game)
     assert before["moves"] == 3 * 24 + 2
     after, event = stock(client, game)

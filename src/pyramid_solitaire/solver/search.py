@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..table import Action
-from .space import REC_BITS, SearchSpace
+from .space import REC_BITS, USE_MASK, SearchSpace
 
 CHECK_EVERY = 512
 
@@ -70,7 +70,8 @@ def _depth_first(space: SearchSpace, start: int, counter: Counter, visit: Visit)
     done was seen: that one can make every move this one can, and the same again after each, so it
     reaches all this one reaches; it has been or will be searched in full, or it was cut, and both
     cuts (the relaxed game, the best line found) depend only on the cards left and the best line so
-    far, which never gets worse."""
+    far, which never gets worse.  Likewise with a limit on waste uses, for the same position with fewer
+    uses spent (the relaxed game's bound only grows with the uses left)."""
     start = space.canonical(start)
     seen: set[int] = {start}
     path: list[Action] = []
@@ -80,6 +81,9 @@ def _depth_first(space: SearchSpace, start: int, counter: Counter, visit: Visit)
     rec_shift = space.rec_shift
     rec_mask = (1 << REC_BITS) - 1 if space.max_recycles is not None else 0
     rec_one = 1 << rec_shift
+    use_shift = space.use_shift
+    use_mask = USE_MASK if space.waste_limit is not None else 0
+    use_one = 1 << use_shift
     while stack:
         step = next(stack[-1], None)
         if step is None:
@@ -98,6 +102,15 @@ def _depth_first(space: SearchSpace, start: int, counter: Counter, visit: Visit)
                 fewer -= rec_one
                 recycles -= 1
             if recycles:
+                continue
+        used = state >> use_shift & use_mask
+        if used:
+            # skipped if the same position with fewer waste uses spent was seen (see above)
+            fewer = state
+            while used and fewer - use_one not in seen:
+                fewer -= use_one
+                used -= 1
+            if used:
                 continue
         seen.add(state)
         tick()

@@ -21,9 +21,14 @@ from ..table import DRAW_ACTION, PAIR, RECYCLE_ACTION, TRIPLE, Action, Position,
 PTR_BITS: Final = 6
 PTR_MASK: Final = (1 << PTR_BITS) - 1
 REC_BITS: Final = 4
+#: bits of the count of waste uses (rules.MAX_WASTE_USES is 48)
+USE_BITS: Final = 6
+USE_MASK: Final = (1 << USE_BITS) - 1
 COUNT_BITS: Final = 4
 COUNT_MASK: Final = (1 << COUNT_BITS) - 1
 MAX_VALUE: Final = 16
+#: where the relaxed game's counts keep the waste uses left (above the 16 value counts; 0: no limit)
+BAG_USES_SHIFT: Final = COUNT_BITS * MAX_VALUE
 
 
 @dataclass(frozen=True)
@@ -67,13 +72,20 @@ class SearchSpace:
         # draw, or with no recycle to come (see :meth:`successors`).
         self.king_at_once = self.draw_count == 1 or rules.max_recycles == 0
         self.stock_top_usable = rules.stock_top_usable
+        #: a limit on the removals that take a waste card (None: no limit), and whether every stock card
+        #: is used from the waste (no usable stock top, no drawn spot): then the limit bounds the relaxed
+        #: game too, each removal with stock cards costing one use
+        self.waste_limit = rules.waste_uses
+        self.waste_only = not rules.stock_top_usable and not rules.drawn_spot
+        self.cards_per_use = 1 if rules.waste_piles == 1 else rules.waste_piles
         self.pairs_ok = rules.stock_waste_pairs
         self.strict = rules.strict
         self._shapes: dict[int, PyramidShape] = {}
         self.stock_shift = self.P
         self.ptr_shift = self.P + self.S
         self.rec_shift = self.ptr_shift + PTR_BITS
-        self.jok_shift = self.rec_shift + REC_BITS
+        self.use_shift = self.rec_shift + REC_BITS
+        self.jok_shift = self.use_shift + USE_BITS
         self.stock_mask = (1 << self.S) - 1
         self.dead_masks = self._meeting_masks()
         # stock value counts: 4 bits per value, summed from per-byte tables of the stock mask
@@ -95,15 +107,19 @@ class SearchSpace:
     # --- keys ----------------------------------------------------------------------------------------
 
     def pack(self, pos: Position) -> int:
-        """The position as one integer (exact: ``unpack`` gives it back)."""
+        """The position as one integer (exact: ``unpack`` gives it back).  With unlimited passes the
+        recycles done are left out (they change nothing, and their count is not bounded: it would spill
+        out of its bits into the next field)."""
+        recycles = 0 if self.unlimited else pos.recycles
         return (pos.pyramid | pos.stock << self.stock_shift | pos.ptr << self.ptr_shift
-                | pos.recycles << self.rec_shift | pos.jokers << self.jok_shift)
+                | recycles << self.rec_shift | pos.waste_used << self.use_shift | pos.jokers << self.jok_shift)
 
     def unpack(self, state: int) -> Position:
         """The position of a packed integer."""
         return Position(state & self.pyramid_full, state >> self.stock_shift & self.stock_mask,
                         state >> self.ptr_shift & ((1 << PTR_BITS) - 1),
-                        state >> self.rec_shift & ((1 << REC_BITS) - 1), state >> self.jok_shift)
+                        state >> self.rec_shift & ((1 << REC_BITS) - 1), state >> self.jok_shift,
+                        state >> self.use_shift & ((1 << USE_BITS) - 1))
 
     def canonical(self, state: int) -> int:
         """The one state standing for every position that plays exactly like ``state``.
@@ -155,6 +171,20 @@ class SearchSpace:
     # --- successors --------------------------------------------------------------------------------
 
     def successors(self, state: int, shortest: bool = False) -> list[tuple[Action, int]]:
+        """Legal (action, next state) pairs, the most promising first (see :meth:`_successors`).  With a
+        limit on waste uses, each removal that takes a waste card counts one use."""
+        if self.waste_limit is None or not self.fast:
+            return self._successors(state, shortest, True)
+        used = state >> self.use_shift & USE_MASK
+        out = self._successors(state, shortest, used < self.waste_limit)
+        # waste cards are the stock indices under the pointer (under the drawn card with a drawn spot)
+        first = self.P
+        below = first + (state >> self.ptr_shift & PTR_MASK) - (1 if self.drawn_spot else 0)
+        one = 1 << self.use_shift
+        return [(action, after + one if isinstance(action, tuple) and any(first <= p < below for p in action)
+                 else after) for action, after in out]
+
+    def _successors(self, state: int, shortest: bool, waste_ok: bool) -> list[tuple[Action, int]]:
         """Legal (action, next state) pairs, the most promising first.
 
         An exposed pyramid king is taken at once (the only successor): it must go some time, it uses no
@@ -162,7 +192,9 @@ class SearchSpace:
         (``shortest`` false) a usable stock-side king is also taken at once, for the same reason — but
         only when one card is dealt a draw or no recycle is left to come: with several cards a draw, a
         card left on the waste changes how the stock falls into groups after the next recycle, so keeping
-        it may be better.
+        it may be better.  Nor, under a limit on waste uses, when the king is on the waste: taking it
+        spends a use, and leaving it buried may be better.  ``waste_ok`` false (the uses are spent)
+        leaves the waste out of the usable cards.
 
         For the shortest solution, a king on top of a stock whose top is usable (msc) is not drawn:
         any line after the draw can be played after removing the king instead, leaving out its steps
@@ -186,7 +218,9 @@ class SearchSpace:
             below = stock & ((1 << (ptr - 1)) - 1) if ptr > 1 else 0
         else:
             below = stock & ((1 << ptr) - 1)
-        if self.pile_masks:  # several waste piles (Apophis): each pile's top
+        if not waste_ok:
+            pass
+        elif self.pile_masks:  # several waste piles (Apophis): each pile's top
             for mask in self.pile_masks:
                 if below & mask:
                     usable.append((below & mask).bit_length() - 1)
@@ -199,6 +233,8 @@ class SearchSpace:
         shift = self.stock_shift
         P = self.P
         settle = self._settle
+        # a waste king costs a use when uses are limited, so it is not taken at once then
+        waste_end = -1 if self.waste_limit is None else ptr - 1 if self.drawn_spot else ptr
         # removals of pyramid cards only come first: the verdict's depth-first search finds wins
         # sooner (msc-1500 deal 776: 311 k positions searched before, 147 after)
         rest = state & ~self.pyramid_full
@@ -208,7 +244,7 @@ class SearchSpace:
             value = values[P + index]
             if value == self.lone:
                 without = settle(state & ~(1 << (index + shift)))
-                if not shortest and self.king_at_once:
+                if not shortest and self.king_at_once and index >= waste_end:
                     return [((P + index,), without)]
                 out.append(((P + index,), without))
                 continue
@@ -366,8 +402,9 @@ class SearchSpace:
         """The most pyramid cards (in all) that could be removed if every stock card were usable at
         any time — a relaxation of every stock model, so an upper bound on what real play reaches.
 
-        ``counts`` holds the stock cards left per value (4 bits each) and the jokers left (value 0).
-        Memoised on (pyramid, counts); exposed kings are taken at once, as in play."""
+        ``counts`` holds the stock cards left per value (4 bits each) and the jokers left (value 0), and
+        above them the waste uses left when a limit bounds the game (see :meth:`bag`).  Memoised on
+        (pyramid, counts); exposed kings are taken at once, as in play."""
         key = counts << self.P | pyramid
         found = self._relaxed.get(key)
         if found is not None:
@@ -392,9 +429,10 @@ class SearchSpace:
     def _relaxed_moves(self, pyramid: int, counts: int, shape: PyramidShape) -> list[tuple[int, int]]:
         """(pyramid, counts) after each removal of the relaxed game."""
         out = [(after, counts) for _, after in shape.removals]
+        spend = self._spend
         for need, slots in shape.by_need.items():
             if 0 < need < MAX_VALUE and counts >> (COUNT_BITS * need) & COUNT_MASK:
-                fewer = counts - (1 << (COUNT_BITS * need))
+                fewer = spend(counts - (1 << (COUNT_BITS * need)))
                 out.extend((pyramid & ~(1 << slot), fewer) for slot in slots)
         if counts & COUNT_MASK:  # a joker takes any exposed card
             fewer = counts - 1
@@ -412,14 +450,23 @@ class SearchSpace:
                     have_low = counts >> (COUNT_BITS * low) & COUNT_MASK
                     have_high = counts >> (COUNT_BITS * high) & COUNT_MASK
                     if have_low and have_high and (low != high or have_low >= PAIR):
-                        fewer = counts - (1 << (COUNT_BITS * low)) - (1 << (COUNT_BITS * high))
+                        fewer = spend(counts - (1 << (COUNT_BITS * low)) - (1 << (COUNT_BITS * high)))
                         out.append((pyramid & ~(1 << slot), fewer))
             for i, a in enumerate(exposed):  # two pyramid cards and one from the bag
                 for b in exposed[i + 1:]:
                     need = target - values[a] - values[b]
                     if 0 < need < MAX_VALUE and counts >> (COUNT_BITS * need) & COUNT_MASK:
-                        out.append((pyramid & ~(1 << a) & ~(1 << b), counts - (1 << (COUNT_BITS * need))))
+                        out.append((pyramid & ~(1 << a) & ~(1 << b), spend(counts - (1 << (COUNT_BITS * need)))))
         return out
+
+    @staticmethod
+    def _spend(counts: int) -> int:
+        """``counts`` after a removal that took cards from the bag: one waste use fewer, if they are
+        limited; with none left the bag's cards can no longer be used, so they are dropped (jokers stay)."""
+        if not counts >> BAG_USES_SHIFT:
+            return counts
+        counts -= 1 << BAG_USES_SHIFT
+        return counts if counts >> BAG_USES_SHIFT else counts & COUNT_MASK
 
     def _ceiling(self, pyramid: int, counts: int) -> int:
         """Pyramid cards removed in all at the very most: every card but the dead ones and those lying
@@ -457,8 +504,14 @@ class SearchSpace:
         return dead
 
     def bag(self, state: int) -> int:
-        """The relaxed game's counts for ``state``: stock values left and jokers left."""
-        return self.stock_counts(state) + (state >> self.jok_shift).bit_count()
+        """The relaxed game's counts for ``state``: stock values left and jokers left — and, when every
+        stock card is used from the waste and its uses are limited, the uses left (at BAG_USES_SHIFT):
+        each removal with bag cards then spends one, and with none left the bag is empty."""
+        counts = self.stock_counts(state) + (state >> self.jok_shift).bit_count()
+        if self.waste_limit is None or not self.waste_only:
+            return counts
+        left = self.waste_limit - (state >> self.use_shift & USE_MASK)
+        return counts | left << BAG_USES_SHIFT if left > 0 else counts & COUNT_MASK
 
     def reachable_bound(self, state: int) -> int:
         """An upper bound on the pyramid cards removed in all, from ``state`` on (see relaxed_max)."""
@@ -470,6 +523,12 @@ class SearchSpace:
         Memoised on (pyramid, counts), as :meth:`relaxed_max` is."""
         pyramid = state & self.pyramid_full
         counts = self.bag(state)
+        if self.strict and self.waste_limit is not None and self.waste_only:
+            # every stock card must go, each through the waste: a use takes one card (a card from each
+            # waste pile at most)
+            left = self.waste_limit - (state >> self.use_shift & USE_MASK)
+            if (state >> self.stock_shift & self.stock_mask).bit_count() > left * self.cards_per_use:
+                return True
         key = counts << self.P | pyramid
         found = self._hopeless.get(key)
         if found is None:

@@ -237,7 +237,7 @@ def rules_catalogue() -> dict[str, Any]:
     presets = [{"id": name, "rules": str(rules), "aliases": sorted(a for a, p in PRESET_ALIASES.items() if p == name),
                 "passes": rules.passes, "jokers": rules.jokers, "triples": rules.triples,
                 "open_pyramid": rules.open_pyramid, "overlap": rules.overlap, "strict": rules.strict,
-                "draw": rules.draw, "has_stock": rules.stock_size > 0,
+                "draw": rules.draw, "has_stock": rules.stock_size > 0, "waste_uses": rules.waste_uses,
                 # no stock (Giza) or a stock dealt once onto several waste piles (Apophis)
                 "passes_fixed": rules.stock_size == 0 or rules.waste_piles > 1}
                for name, rules in PRESETS.items()]

@@ -218,7 +218,8 @@ class Session:
 
     def _unusable_tapped(self, place: int, card: Card) -> dict[str, Any]:
         """A card that cannot be used now.  Only public facts are told: a removed card is removed, a
-        face-up pyramid card is covered by the face-up cards named; anything else (a card in the stock,
+        face-up pyramid card is covered by the face-up cards named, a waste top whose uses are spent says
+        so; anything else (a card in the stock,
         under the waste top, or face down) is just "not usable", so a tap cannot probe hidden cards."""
         table = self.game.table
         pos = self.game.position
@@ -226,6 +227,9 @@ class Session:
             return _refused(Refusal("removed", {"card": card}), [card])
         if table.is_pyramid(place) and table.visible(pos) >> place & 1:
             return self._covered_event(Refusal("covered", {"covering": self._visible_coverers(place)}), [card], place)
+        if table.waste_limit is not None and place in table.waste_cards(pos):
+            # a face-up waste card whose uses are spent: the count is public, so the reason is told
+            return _refused(Refusal("waste-uses-used-up", {"uses": table.waste_limit}), [card])
         return _refused(Refusal("not-usable"), [])
 
     def _extensions(self, chosen: list[Card]) -> list[set[int]]:

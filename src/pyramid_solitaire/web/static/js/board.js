@@ -15,6 +15,8 @@ const FAN_STEP = 0.3;
 // covered pyramid card, its rank and suit.
 const PILE_STEP = ROW_STEP;
 const WASTE_Z = 4;
+// the line under the stock's label where a limit on waste uses shows the uses left
+const USES_LINE = 20;
 // Room for the count under the removed pile.
 const REMOVED_LABEL = 18;
 
@@ -244,7 +246,9 @@ export function render(game, dom, settings) {
       stateClasses(element, token, game);
       const role = key === "waste" ? t("waste") : key.startsWith("waste-") ? t("waste_pile", { n: key.slice(6) })
         : key === "drawn" ? t("drawn") : t("stock_top");
-      element.setAttribute("aria-label", `${role}${t("list_sep")}${cardLabel(token, game)}`);
+      const uses = key.startsWith("waste") && game.waste.uses_left !== null
+        ? `${t("list_sep")}${t("waste_uses_left", { n: game.waste.uses_left })}` : "";
+      element.setAttribute("aria-label", `${role}${t("list_sep")}${cardLabel(token, game)}${uses}`);
       element.tabIndex = game.usable.includes(token) ? 0 : -1;
       place(element, x, baseY, WASTE_Z);
     } else {
@@ -257,9 +261,20 @@ export function render(game, dom, settings) {
       empty.setAttribute("aria-hidden", "true");
       place(empty, x, baseY);
     }
+    if ((key === "waste" || key === "waste-1") && game.waste.uses_left !== null) {
+      // a limit on waste uses (seed 004): how many are left, under the (first) waste spot, on a line
+      // of its own: the stock's label beside it can be as wide as two cards (1/3周目・残り 22)
+      keep.add("waste-uses");
+      const left = keyed("waste-uses", dom.stockArea, "span");
+      left.className = "stock-label";
+      left.id = "waste-uses";
+      left.textContent = t("waste_uses_label", { n: game.waste.uses_left });
+      place(left, x, baseY + m.ch + 4 + USES_LINE);
+    }
     x += m.cw + m.gap * 2;
   }
-  dom.board.style.height = `${baseY + m.ch + 28}px`;
+  const usesLine = game.waste.uses_left !== null ? USES_LINE : 0;
+  dom.board.style.height = `${baseY + m.ch + 28 + usesLine}px`;
   prune(keep);
 }
 

@@ -363,6 +363,8 @@ function presetDefaults() {
   $("opt-open").checked = preset.open_pyramid;
   $("opt-overlap").checked = preset.overlap;
   $("opt-strict").checked = preset.strict;
+  $("opt-waste-uses").value = preset.waste_uses === null ? "unlimited" : String(preset.waste_uses);
+  $("opt-waste-uses").disabled = !preset.has_stock; // Giza: no stock, so no waste to use
   $("new-options").classList.toggle("thirteen", preset.id === "thirteen");
 }
 
@@ -377,6 +379,8 @@ function chosenRules() {
     ["opt-overlap", "overlap", "overlap"], ["opt-strict", "strict", "strict"]]) {
     if ($(id).checked !== preset[field]) options.push(`${key}=${$(id).checked}`);
   }
+  const uses = $("opt-waste-uses").value === "unlimited" ? null : Number($("opt-waste-uses").value);
+  if (preset.has_stock && uses !== preset.waste_uses) options.push(`waste_uses=${uses === null ? "unlimited" : uses}`);
   return options.length ? `${preset.id}(${options.join(",")})` : preset.id;
 }
 

@@ -8,11 +8,11 @@ let opener = null;
 
 // The options the New Game dialog offers, with the field each one sets and the text naming it.
 const OPTIONS = [["passes", "passes"], ["draw", "guide_opt_draw"], ["jokers", "jokers_option"], ["triples", "triples"],
-  ["open_pyramid", "open_pyramid"], ["overlap", "overlap"], ["strict", "strict_win"]];
+  ["open_pyramid", "open_pyramid"], ["overlap", "overlap"], ["strict", "strict_win"], ["waste_uses", "waste_uses_option"]];
 
 function optionValue(field, value) {
   if (typeof value === "boolean") return t(value ? "guide_on" : "guide_off");
-  if (field === "passes" && value === null) return t("passes_unlimited");
+  if ((field === "passes" || field === "waste_uses") && value === null) return t("passes_unlimited");
   return String(value);
 }
 
@@ -71,6 +71,7 @@ export function guide(game, preset) {
     usable.push(t(!r.stock_waste_pairs ? "guide_no_stock_pairs" : r.waste_piles > 1 ? "guide_pair_waste_piles"
       : r.drawn_spot ? "guide_pair_drawn_waste" : "guide_pair_stock_waste"));
   }
+  if (game.has_stock && r.waste_uses !== null) usable.push(t("guide_waste_uses", { n: r.waste_uses }));
 
   const draws = r.drawn_spot ? "guide_draw_drawn" : r.stock_top_usable ? "guide_draw_stock_top"
     : r.waste_piles > 1 ? "guide_draw_piles" : r.draw > 1 ? "guide_draw_n" : "guide_draw_1";
