@@ -68,6 +68,30 @@ def test_the_layouts_of_giza_and_triangle_have_no_serious_violations(browser: Br
         context.close()
 
 
+def test_the_waste_uses_left_are_clear_of_the_stock_label_and_read_with_the_waste(browser: Browser,
+                                                                                  server: str) -> None:
+    """limited_waste on a phone: the count under the waste keeps clear of the stock's label (they
+    overlapped when both sat on one line) and the waste card's name ends with it; the New Game dialog
+    with its waste-use select passes the audit too."""
+    context, errors = open_context(browser, bypass_csp=True, **PHONE)
+    page = context.new_page()
+    game = GamePage(page, server).open(f"/play/{Deal.from_number(4, 'limited_waste').code}")
+    game.tap_stock()
+    uses = page.locator("#waste-uses").bounding_box()
+    label = page.locator("#stock-label").bounding_box()
+    assert uses is not None and label is not None
+    assert uses["y"] >= label["y"] + label["height"], (uses, label)  # on a line of its own
+    assert page.locator("#waste-uses").inner_text() == "捨て札：残り12回"
+    waste = page.get_attribute('#stock-area [data-key="waste"]', "aria-label") or ""
+    assert waste.startswith("捨て札、") and waste.endswith("残り12回")
+    assert audit(page) == []
+    screenshot(page, "a11y-limited-waste-phone")
+    game.new_game_dialog()
+    assert audit(page) == []
+    assert list(errors) == []
+    context.close()
+
+
 def test_rules_dialog_has_no_serious_violations(browser: Browser, server: str) -> None:
     """The Rules dialog open over the game, for Tut's Tomb (its fanned waste on the board) and for a
     game with options, on desktop and phone."""
