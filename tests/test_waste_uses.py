@@ -143,11 +143,21 @@ def test_the_limit_is_part_of_the_rule_set_string_and_the_deal_code() -> None:
     ("classic(waste_uses=0)", "waste_uses must be 1-48 or unlimited, not 0"),
     ("classic(waste_uses=49)", "not 49"),
     ("giza(waste_uses=3)", "waste_uses"),
+    # a strict win needs each of the 24 stock cards to go from the waste, one a use
+    ("classic(waste_uses=23,strict=true)", "waste_uses=23 can take 23 at most, so no deal could be won"),
+    ("limited_waste(strict=true)", "a strict win removes all 24 stock cards"),
+    ("apophis(waste_uses=11,strict=true)", "waste_uses=11 can take 22 at most"),
 ])
 def test_a_bad_limit_is_refused_naming_it(text: str, named: str) -> None:
     with pytest.raises(RulesError) as info:
         find_rules(text)
     assert named in str(info.value)
+
+
+def test_a_strict_win_is_allowed_where_the_uses_can_take_every_stock_card() -> None:
+    assert find_rules("classic(waste_uses=24,strict=true)").waste_uses == 24
+    assert find_rules("msc(waste_uses=3,strict=true)").waste_uses == 3  # the stock top is not the waste
+    assert find_rules("traditional(waste_uses=3)").strict  # nor is the drawn card
 
 
 def test_limited_waste_is_won_as_the_solver_shows_within_its_twelve_uses() -> None:

@@ -117,6 +117,15 @@ class Rules:
                              f"{self.reserve_depth} need {self.board_size} cards; the deck has {self.deck}")
         if self.waste_uses is not None and not 1 <= self.waste_uses <= MAX_WASTE_USES:
             raise RulesError(f"waste_uses must be 1-{MAX_WASTE_USES} or unlimited, not {self.waste_uses}")
+        if (self.waste_uses is not None and self.strict and not self.stock_top_usable and not self.drawn_spot
+                and self.stock_size > 0):
+            # every stock card must go, and each only from the waste: a use takes one card (with several
+            # waste piles, the tops of two, or of three in a triple)
+            per_use = 1 if self.waste_piles == 1 else min(self.waste_piles, TRIPLE_CARDS if self.triples else 2)
+            if self.waste_uses * per_use < self.stock_size:
+                raise RulesError(f"a strict win removes all {self.stock_size} stock cards, each from the waste: "
+                                 f"waste_uses={self.waste_uses} can take {self.waste_uses * per_use} at most, so "
+                                 "no deal could be won")
         if not 1 <= self.waste_piles <= MAX_WASTE_PILES:
             raise RulesError(f"waste_piles must be 1-{MAX_WASTE_PILES}, not {self.waste_piles}")
         if self.waste_piles > 1 and (self.passes != 1 or self.draw != 1 or self.stock_top_usable
@@ -193,6 +202,8 @@ MAX_RESERVE_PILES: Final = 8
 MAX_RESERVE_DEPTH: Final = 3
 #: Apophis has three waste piles.
 MAX_WASTE_PILES: Final = 3
+#: The cards of a triple (the most one removal takes).
+TRIPLE_CARDS: Final = 3
 #: The most waste uses a limit may allow (a 52-card deal has at most 48 stock cards).
 MAX_WASTE_USES: Final = 48
 

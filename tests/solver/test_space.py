@@ -20,7 +20,7 @@ RULE_SETS = [
     "classic(reserve=4,reserve_depth=2,overlap=true)", "thirteen(reserve=7)", "triangle",
     "apophis", "apophis(triples=true,jokers=1)", "apophis(strict=true,stock_waste_pairs=false)",
     "classic(waste_piles=2,passes=1,target=14,lone_kings=false)",
-    "classic(waste_uses=12)", "classic(waste_uses=10,strict=true)", "msc(waste_uses=6)",
+    "classic(waste_uses=12)", "classic(waste_uses=24,strict=true)", "msc(waste_uses=6)",
     "thirteen(waste_uses=5,jokers=1)", "apophis(waste_uses=9,triples=true)", "tuts_tomb(waste_uses=12)",
 ]
 
