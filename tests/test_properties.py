@@ -65,7 +65,7 @@ def check_conservation(game: Game) -> None:
     assert len(set(everything)) == len(everything)
     view = game.view()
     pyramid_in_place = sum(1 for e in view["pyramid"] if not e["removed"])
-    stock_side = sum(1 for p in range(table.pyramid_size, table.joker_base) if table.alive(pos, p))
+    stock_side = sum(1 for p in range(table.board_size, table.joker_base) if table.alive(pos, p))
     assert pyramid_in_place == game.pyramid_left
     assert stock_side == view["stock"]["count"] + view["waste"]["count"] + (1 if view["drawn"] else 0)
     if game.rules.scoring == "pyramide":

@@ -34,7 +34,7 @@ def dead_slots(table: Table, pos: Position, visible_only: bool = True, known: in
     triangle = table.layout.triangle
     coverers = table.layout.coverers
     overlap = rules.overlap and rules.open_pyramid
-    alive = bits(pos.pyramid) + [table.pyramid_size + i for i in bits(pos.stock)]
+    alive = bits(pos.pyramid) + [table.board_size + i for i in bits(pos.stock)]
     by_value: dict[int, list[int]] = defaultdict(list)
     for place in alive:
         by_value[values[place]].append(place)
@@ -52,7 +52,7 @@ def dead_slots(table: Table, pos: Position, visible_only: bool = True, known: in
         blocked = triangle[slot]
 
         def can_meet(place: int, slot: int = slot, blocked: int = blocked) -> bool:
-            if place >= table.pyramid_size:
+            if place >= table.board_size:
                 return stock_usable
             if place == slot:
                 return False
@@ -80,7 +80,7 @@ def _triple_possible(table: Table, slot: int, by_value: dict[int, list[int]], ca
     for a, b in combinations(free, 2):
         if table.values[a] + table.values[b] != need:
             continue
-        if (a < table.pyramid_size and b < table.pyramid_size and known >> a & 1 and known >> b & 1
+        if (a < table.board_size and b < table.board_size and known >> a & 1 and known >> b & 1
                 and (triangle[a] >> b & 1 or triangle[b] >> a & 1)):
             continue
         return True

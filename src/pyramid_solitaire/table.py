@@ -82,13 +82,13 @@ class Table:
         self.layout: Layout = pyramid_layout(rules.rows, rules.reserve, rules.reserve_depth, rules.inverted)
         # The layout the win clears, pyramid and reserve: what the engine calls "the pyramid" throughout
         # (its slots are ``Position.pyramid``; the pyramid proper is ``layout.pyramid_size``).
-        self.pyramid_size = rules.board_size
+        self.board_size = rules.board_size
         self.stock_size = rules.stock_size
         jokers = tuple(Card.joker_card(n) for n in range(1, rules.jokers + 1))
         self.cards: tuple[Card, ...] = deal.cards + jokers
         self.values: tuple[int, ...] = tuple(0 if c.is_joker else rules.value(c) for c in self.cards)
         self.place_of: dict[Card, int] = {card: place for place, card in enumerate(self.cards)}
-        self.joker_base = self.pyramid_size + self.stock_size
+        self.joker_base = self.board_size + self.stock_size
         self.target = rules.target
         self._lone_value = rules.target if rules.lone_kings else -1
         self.deal_count = rules.deal_count
@@ -103,11 +103,11 @@ class Table:
 
     def is_pyramid(self, place: int) -> bool:
         """True for a pyramid slot."""
-        return place < self.pyramid_size
+        return place < self.board_size
 
     def is_stock(self, place: int) -> bool:
         """True for a stock card (in the stock, drawn or on the waste)."""
-        return self.pyramid_size <= place < self.joker_base
+        return self.board_size <= place < self.joker_base
 
     def is_joker(self, place: int) -> bool:
         """True for a joker."""
@@ -115,10 +115,10 @@ class Table:
 
     def alive(self, pos: Position, place: int) -> bool:
         """True while the card at ``place`` has not been removed."""
-        if place < self.pyramid_size:
+        if place < self.board_size:
             return bool(pos.pyramid >> place & 1)
         if place < self.joker_base:
-            return bool(pos.stock >> (place - self.pyramid_size) & 1)
+            return bool(pos.stock >> (place - self.board_size) & 1)
         return bool(pos.jokers >> (place - self.joker_base) & 1)
 
     # --- the start and the stock ------------------------------------------------------------------
@@ -126,7 +126,7 @@ class Table:
     def start(self) -> Position:
         """The position before the first move."""
         ptr = 1 if self.rules.waste_start else 0
-        return Position((1 << self.pyramid_size) - 1, (1 << self.stock_size) - 1, ptr, 0,
+        return Position((1 << self.board_size) - 1, (1 << self.stock_size) - 1, ptr, 0,
                         (1 << self.rules.jokers) - 1)
 
     def stock_left(self, pos: Position) -> int:
@@ -136,29 +136,29 @@ class Table:
     def waste(self, pos: Position) -> list[int]:
         """Places on the waste (and in the drawn spot), bottom first; the last is the most recent."""
         below = pos.stock & ((1 << pos.ptr) - 1)
-        return [self.pyramid_size + i for i in bits(below)]
+        return [self.board_size + i for i in bits(below)]
 
     def waste_piles(self, pos: Position) -> list[list[int]]:
         """With several waste piles: the places on each, bottom first (empty without)."""
         below = pos.stock & ((1 << pos.ptr) - 1)
-        return [[self.pyramid_size + i for i in bits(below & mask)] for mask in self.pile_masks]
+        return [[self.board_size + i for i in bits(below & mask)] for mask in self.pile_masks]
 
     def drawn(self, pos: Position) -> int | None:
         """The place in the drawn spot (``drawn_spot`` rules), if any."""
         if self.rules.drawn_spot and pos.ptr and pos.stock >> (pos.ptr - 1) & 1:
-            return self.pyramid_size + pos.ptr - 1
+            return self.board_size + pos.ptr - 1
         return None
 
     def waste_top(self, pos: Position) -> int | None:
         """The place on top of the waste pile (under the drawn spot in ``drawn_spot`` rules)."""
         limit = pos.ptr - 1 if self.rules.drawn_spot and pos.ptr else pos.ptr
         below = pos.stock & ((1 << limit) - 1)
-        return self.pyramid_size + _highest(below) if below else None
+        return self.board_size + _highest(below) if below else None
 
     def stock_top(self, pos: Position) -> int | None:
         """The place on top of the stock (face up and usable in ``msc``)."""
         above = pos.stock >> pos.ptr
-        return self.pyramid_size + pos.ptr + _lowest(above) if above else None
+        return self.board_size + pos.ptr + _lowest(above) if above else None
 
     def pass_number(self, pos: Position) -> int:
         """The pass through the stock now under way, from 1."""
@@ -168,7 +168,7 @@ class Table:
         """The waste's usable places, whether or not its uses are used up: its top, or each pile's."""
         if self.pile_masks:
             below = pos.stock & ((1 << pos.ptr) - 1)
-            return [self.pyramid_size + _highest(below & mask) for mask in self.pile_masks if below & mask]
+            return [self.board_size + _highest(below & mask) for mask in self.pile_masks if below & mask]
         top = self.waste_top(pos)
         return [] if top is None else [top]
 
@@ -379,10 +379,10 @@ class Table:
         if self.waste_limit is not None and any(p in self.waste_cards(pos) for p in places):
             used += 1
         for place in places:
-            if place < self.pyramid_size:
+            if place < self.board_size:
                 pyramid &= ~(1 << place)
             elif place < self.joker_base:
-                stock &= ~(1 << (place - self.pyramid_size))
+                stock &= ~(1 << (place - self.board_size))
             else:
                 jokers &= ~(1 << (place - self.joker_base))
         return Position(pyramid, stock, pos.ptr, pos.recycles, jokers, used)
@@ -426,7 +426,7 @@ class Table:
         """Points under the rule set's scheme (``None`` when it keeps no score)."""
         if self.rules.scoring != "pyramide":
             return None
-        return PYRAMIDE_POINTS_PER_CARD * (self.pyramid_size - pos.pyramid.bit_count())
+        return PYRAMIDE_POINTS_PER_CARD * (self.board_size - pos.pyramid.bit_count())
 
     # --- naming -------------------------------------------------------------------------------------
 

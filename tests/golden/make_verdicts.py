@@ -117,8 +117,8 @@ def verdict(job: tuple[str, int]) -> Line:
         else:
             reference = max(counter.best_removed, 0)
             game = _replay(deal, _texts(table, counter.best_line))
-            if table.pyramid_size - game.pyramid_left != reference:
-                line.problem = f"the reference's best line removes {table.pyramid_size - game.pyramid_left}"
+            if table.board_size - game.pyramid_left != reference:
+                line.problem = f"the reference's best line removes {table.board_size - game.pyramid_left}"
             line.max_removed = reference
     line.seconds = time.monotonic() - started
     return line

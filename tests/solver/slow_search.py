@@ -43,7 +43,7 @@ def slow_search(table: Table, start: Position, limit: int | None = None) -> Slow
 
     Stops early only once a won position is found: both answers are then settled (a won position
     has an empty pyramid, so every pyramid card is removed)."""
-    size = table.pyramid_size
+    size = table.board_size
     unlimited = table.rules.passes is None
 
     def key(pos: Position) -> Position:

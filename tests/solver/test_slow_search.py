@@ -45,7 +45,7 @@ def _replay(table: Table, pos: Position, moves: list[str]) -> tuple[Position, st
 
 
 def _problems(case: SmallCase, result: SolveResult) -> list[str]:
-    table, size = case.table, case.table.pyramid_size
+    table, size = case.table, case.table.board_size
     expected = case.expected
     if result.winnable is None:
         return [f"solver timed out after {TIME_LIMIT} s"]

@@ -93,7 +93,7 @@ def solve_position(table: Table, position: Position, *, shortest: bool = False,
         winnable = line is not None
         solution = line
         if winnable:
-            counter.best_removed = table.pyramid_size
+            counter.best_removed = table.board_size
     except SearchTimeout:
         winnable = None
         solution = None

@@ -38,7 +38,7 @@ def coach_hint(game: Game, time_limit: float | None = 5.0) -> CoachHint:
     if result.winnable:
         assert result.solution is not None
         move = result.solution[0] if result.solution else None
-        return CoachHint(move, True, game.table.pyramid_size)
+        return CoachHint(move, True, game.table.board_size)
     line = result.best_line or []
     return CoachHint(line[0] if line else None, False, result.max_pyramid_removed)
 

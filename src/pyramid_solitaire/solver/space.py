@@ -51,7 +51,7 @@ class SearchSpace:
         rules = table.rules
         self.table = table
         self.rules = rules
-        self.P = table.pyramid_size
+        self.P = table.board_size
         self.S = table.stock_size
         self.pyramid_full = (1 << self.P) - 1
         self.values = table.values

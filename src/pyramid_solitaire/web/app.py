@@ -385,7 +385,7 @@ def create_app(db: str | Store | None = None, limiter: RateLimiter | None = None
             session = load(game_id, request)
         session.find_best()
         return {"best_removed": session.best_removed, "best_exact": session.best_exact,
-                "pyramid_size": session.game.table.pyramid_size}
+                "pyramid_size": session.game.table.board_size}
 
     @app.post("/api/games/{game_id}/tap")
     def tap(game_id: str, body: Tap, request: Request, version: Version = None, lang: Lang = "ja") -> dict[str, Any]:

@@ -85,7 +85,7 @@ class Session:
     @property
     def pyramid_removed(self) -> int:
         """Pyramid cards removed so far."""
-        return self.game.table.pyramid_size - self.game.pyramid_left
+        return self.game.table.board_size - self.game.pyramid_left
 
     @property
     def over(self) -> bool:
@@ -157,8 +157,8 @@ class Session:
         game = self.game
         table = game.table
         if isinstance(target, int):
-            if not 0 <= target < table.pyramid_size:
-                raise BadTap(f"no pyramid slot {target} (slots are 0-{table.pyramid_size - 1})")
+            if not 0 <= target < table.board_size:
+                raise BadTap(f"no pyramid slot {target} (slots are 0-{table.board_size - 1})")
             if not table.visible(game.position) >> target & 1 and game.position.pyramid >> target & 1:
                 return self._hidden_tapped(target)
             card = table.cards[target]
@@ -416,7 +416,7 @@ class Session:
             "hints": self.hints_used,
             "stock_left": game.stock_left,
             "pyramid_removed": self.pyramid_removed,
-            "pyramid_size": game.table.pyramid_size,
+            "pyramid_size": game.table.board_size,
             "best_removed": None if self.status == WON else self.best_removed,
             "best_exact": self.best_exact,
             "score": game.score,
