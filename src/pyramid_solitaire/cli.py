@@ -12,10 +12,10 @@ import secrets
 import signal
 import sys
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .deal import MAX_NUMBER, Deal, DealError, parse_deal
 from .game import Game
@@ -24,6 +24,11 @@ from .record import RecordError, read_record, replay
 from .rules import RulesError, find_rules
 from .study import DEFAULT_DEALS, DEFAULT_TIME_LIMIT, StudyError, run_study
 from .terminal import play, render
+
+if TYPE_CHECKING:
+    from .winnability import PlanRow, RowStatus
+
+T = TypeVar("T")
 
 EXIT_REFUSED = 1
 EXIT_BAD_INPUT = 2
@@ -148,18 +153,26 @@ def _terminate_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def cmd_study(args: argparse.Namespace) -> int:
-    """Solve deals S..S+N-1 into a resumable CSV file and print the win rate and times."""
+def _long_run(results: str, job: Callable[[], T]) -> T | None:
+    """Run a study-like ``job`` under :func:`_terminate_as_interrupt`: its StudyError becomes a usage
+    error, and an interruption (Ctrl-C or SIGTERM) says where the results are and gives ``None``."""
     try:
         with _terminate_as_interrupt():
-            summary = run_study(args.rules, args.out, start=args.start, deals=args.deals, workers=args.workers,
-                                dask=args.dask, time_limit=args.time_limit, progress=sys.stderr,
-                                retry_unknown=args.retry_unknown)
+            return job()
     except StudyError as exc:
         raise UsageError(str(exc)) from None
     except KeyboardInterrupt:
-        print(f"{PROG}: interrupted; the results so far are in {args.out}: run the same command again to resume",
+        print(f"{PROG}: interrupted; the results so far are in {results}: run the same command again to resume",
               file=sys.stderr)
+        return None
+
+
+def cmd_study(args: argparse.Namespace) -> int:
+    """Solve deals S..S+N-1 into a resumable CSV file and print the win rate and times."""
+    summary = _long_run(args.out, lambda: run_study(
+        args.rules, args.out, start=args.start, deals=args.deals, workers=args.workers, dask=args.dask,
+        time_limit=args.time_limit, progress=sys.stderr, retry_unknown=args.retry_unknown))
+    if summary is None:
         return EXIT_INTERRUPTED
     print("\n".join(summary.lines()))
     return 0
@@ -170,18 +183,16 @@ def cmd_winnability_run(args: argparse.Namespace) -> int:
     from .winnability import default_plan, plan_status, run_plan
 
     plan = default_plan()
-    try:
-        with _terminate_as_interrupt():
-            solved = run_plan(plan, args.dir, upto=args.upto, workers=args.workers, dask=args.dask,
-                              time_limit=args.time_limit, progress=sys.stderr, retry_unknown=args.retry_unknown)
-        statuses = plan_status(plan, args.dir)
-    except StudyError as exc:
-        raise UsageError(str(exc)) from None
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted; the results so far are in {args.dir}: run the same command again to resume",
-              file=sys.stderr)
+
+    def job() -> tuple[list[tuple[PlanRow, int]], list[RowStatus]]:
+        solved = run_plan(plan, args.dir, upto=args.upto, workers=args.workers, dask=args.dask,
+                          time_limit=args.time_limit, progress=sys.stderr, retry_unknown=args.retry_unknown)
+        return solved, plan_status(plan, args.dir)
+
+    done = _long_run(args.dir, job)
+    if done is None:
         return EXIT_INTERRUPTED
-    for (row, count), status in zip(solved, statuses, strict=True):
+    for (row, count), status in zip(*done, strict=True):
         state = "done" if status.complete else "in progress"
         print(f"{row.rules}: {status.done:,} of {row.target:,} deals, {state} ({count:,} solved this run)")
     return 0
