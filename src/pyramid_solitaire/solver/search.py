@@ -164,14 +164,17 @@ def win_or_best(space: SearchSpace, start: int, counter: Counter) -> list[Action
     if space.won(start):
         return []
     bound = space.reachable_bound
+    full = space.pyramid_full
 
     def visit(action: Action, state: int, path: list[Action]) -> int:
         if isinstance(action, tuple):
             _note_best(space, counter, action, state, path)
             if space.won(state):
                 return FOUND
-        reach = bound(state)
-        if reach >= P and not space.hopeless(state):
+        counts = space.bag(state)
+        reach = space.relaxed_max(state & full, counts)
+        # when the relaxed game clears the pyramid, only the stock's own cuts can still call it hopeless
+        if reach >= P and not space.hopeless_though_cleared(state, counts):
             return EXPAND
         return EXPAND if reach > counter.best_removed else CUT
 

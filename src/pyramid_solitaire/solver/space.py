@@ -517,18 +517,30 @@ class SearchSpace:
         """An upper bound on the pyramid cards removed in all, from ``state`` on (see relaxed_max)."""
         return self.relaxed_max(state & self.pyramid_full, self.bag(state))
 
+    def hopeless_though_cleared(self, state: int, counts: int) -> bool:
+        """:meth:`hopeless` for a state whose relaxed game clears the pyramid (``counts`` its bag): then
+        only the stock's own cuts can tell, as a dead card would have stopped the relaxed game."""
+        if self._short_of_uses(state):
+            return True
+        return self.one_stock_card and self._stock_starved(state & self.pyramid_full, counts)
+
+    def _short_of_uses(self, state: int) -> bool:
+        """Strict rules with a limit on waste uses where every stock card goes through the waste: more
+        stock cards are left than the uses left can take (a use takes one card, a card from each waste
+        pile at most)."""
+        if not (self.strict and self.waste_limit is not None and self.waste_only):
+            return False
+        left = self.waste_limit - (state >> self.use_shift & USE_MASK)
+        return (state >> self.stock_shift & self.stock_mask).bit_count() > left * self.cards_per_use
+
     def hopeless(self, state: int) -> bool:
         """True if ``state`` can certainly not be won: not even the relaxed game clears the pyramid (or,
         in strict rules with one usable stock-side card, a stock card is starved of partners).
         Memoised on (pyramid, counts), as :meth:`relaxed_max` is."""
         pyramid = state & self.pyramid_full
         counts = self.bag(state)
-        if self.strict and self.waste_limit is not None and self.waste_only:
-            # every stock card must go, each through the waste: a use takes one card (a card from each
-            # waste pile at most)
-            left = self.waste_limit - (state >> self.use_shift & USE_MASK)
-            if (state >> self.stock_shift & self.stock_mask).bit_count() > left * self.cards_per_use:
-                return True
+        if self._short_of_uses(state):
+            return True
         key = counts << self.P | pyramid
         found = self._hopeless.get(key)
         if found is None:
