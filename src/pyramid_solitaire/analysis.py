@@ -41,8 +41,7 @@ def dead_slots(table: Table, pos: Position, visible_only: bool = True, known: in
     lone = rules.target if rules.lone_kings else None
     # with a limit on waste uses spent, a game whose stock cards are only used from the waste can use
     # none of them again (and uses never come back): they can meet nothing
-    stock_usable = (table.waste_limit is None or pos.waste_used < table.waste_limit
-                    or rules.stock_top_usable or rules.drawn_spot)
+    stock_usable = table.waste_uses_left(pos) != 0 or not rules.stock_only_from_waste
     candidates = table.visible(pos) if visible_only else pos.pyramid
     dead = 0
     for slot in bits(candidates):

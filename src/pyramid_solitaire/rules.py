@@ -117,11 +117,9 @@ class Rules:
                              f"{self.reserve_depth} need {self.board_size} cards; the deck has {self.deck}")
         if self.waste_uses is not None and not 1 <= self.waste_uses <= MAX_WASTE_USES:
             raise RulesError(f"waste_uses must be 1-{MAX_WASTE_USES} or unlimited, not {self.waste_uses}")
-        if (self.waste_uses is not None and self.strict and not self.stock_top_usable and not self.drawn_spot
-                and self.stock_size > 0):
-            # every stock card must go, and each only from the waste: a use takes one card (with several
-            # waste piles, the tops of two, or of three in a triple)
-            per_use = 1 if self.waste_piles == 1 else min(self.waste_piles, TRIPLE_CARDS if self.triples else 2)
+        if self.waste_uses is not None and self.strict and self.stock_only_from_waste and self.stock_size > 0:
+            # every stock card must go, and each only from the waste
+            per_use = self.stock_cards_per_waste_use
             if self.waste_uses * per_use < self.stock_size:
                 raise RulesError(f"a strict win removes all {self.stock_size} stock cards, each from the waste: "
                                  f"waste_uses={self.waste_uses} can take {self.waste_uses * per_use} at most, so "
@@ -177,6 +175,18 @@ class Rules:
         return self.draw * self.waste_piles
 
     @property
+    def stock_only_from_waste(self) -> bool:
+        """True when a stock card can only be used from the waste (no usable stock top, no drawn spot):
+        then a limit on waste uses bounds every use of a stock card."""
+        return not self.stock_top_usable and not self.drawn_spot
+
+    @property
+    def stock_cards_per_waste_use(self) -> int:
+        """The most stock cards one removal can take from the waste: its one top, or with several
+        waste piles the tops of two (three in a triple)."""
+        return 1 if self.waste_piles == 1 else min(self.waste_piles, TRIPLE_CARDS if self.triples else PAIR_CARDS)
+
+    @property
     def max_recycles(self) -> int | None:
         """Recycles allowed (passes - 1); ``None`` when unlimited."""
         return None if self.passes is None else self.passes - 1
@@ -202,7 +212,8 @@ MAX_RESERVE_PILES: Final = 8
 MAX_RESERVE_DEPTH: Final = 3
 #: Apophis has three waste piles.
 MAX_WASTE_PILES: Final = 3
-#: The cards of a triple (the most one removal takes).
+#: The cards of a pair and of a triple (the most one removal takes).
+PAIR_CARDS: Final = 2
 TRIPLE_CARDS: Final = 3
 #: The most waste uses a limit may allow (a 52-card deal has at most 48 stock cards).
 MAX_WASTE_USES: Final = 48

@@ -176,13 +176,19 @@ class Table:
         """Removals that may still take a waste card (``None`` without a limit)."""
         return None if self.waste_limit is None else max(0, self.waste_limit - pos.waste_used)
 
+    def spent_waste(self, pos: Position, place: int) -> Refusal | None:
+        """The refusal for a waste card whose uses are spent (``place`` not usable), else ``None``."""
+        if self.waste_limit is not None and place in self.waste_cards(pos):
+            return Refusal("waste-uses-used-up", {"uses": self.waste_limit})
+        return None
+
     def usable_stock(self, pos: Position) -> list[int]:
         """The stock-side places that may be used now."""
         out = []
         drawn = self.drawn(pos)
         if drawn is not None:
             out.append(drawn)
-        if self.waste_limit is None or pos.waste_used < self.waste_limit:
+        if self.waste_uses_left(pos) != 0:
             out.extend(self.waste_cards(pos))
         if self.pile_masks:
             return out
@@ -307,8 +313,9 @@ class Table:
                 return Refusal("removed", {"card": card})
             if place in usable:
                 continue
-            if self.waste_limit is not None and place in self.waste_cards(pos):
-                return Refusal("waste-uses-used-up", {"uses": self.waste_limit})
+            spent = self.spent_waste(pos, place)
+            if spent is not None:
+                return spent
             if self.is_pyramid(place) and visible >> place & 1:
                 if len(places) == PAIR and tuple(sorted(places, key=lambda p: p != place)) in overlap:
                     continue
@@ -376,7 +383,7 @@ class Table:
         """Remove the cards at ``places`` (unchecked)."""
         pyramid, stock, jokers = pos.pyramid, pos.stock, pos.jokers
         used = pos.waste_used
-        if self.waste_limit is not None and any(p in self.waste_cards(pos) for p in places):
+        if self.waste_limit is not None and not set(places).isdisjoint(self.waste_cards(pos)):
             used += 1
         for place in places:
             if place < self.board_size:

@@ -94,24 +94,10 @@ def _depth_first(space: SearchSpace, start: int, counter: Counter, visit: Visit)
         action, state = step
         if state in seen:
             continue
-        recycles = state >> rec_shift & rec_mask
-        if recycles:
-            # skipped if the same position with fewer recycles done was seen (see above)
-            fewer = state
-            while recycles and fewer - rec_one not in seen:
-                fewer -= rec_one
-                recycles -= 1
-            if recycles:
-                continue
-        used = state >> use_shift & use_mask
-        if used:
-            # skipped if the same position with fewer waste uses spent was seen (see above)
-            fewer = state
-            while used and fewer - use_one not in seen:
-                fewer -= use_one
-                used -= 1
-            if used:
-                continue
+        # skipped if the same position with fewer recycles done, or fewer waste uses spent, was seen
+        if (_seen_with_fewer(seen, state, state >> rec_shift & rec_mask, rec_one)
+                or _seen_with_fewer(seen, state, state >> use_shift & use_mask, use_one)):
+            continue
         seen.add(state)
         tick()
         verdict = visit(action, state, path)
@@ -122,6 +108,17 @@ def _depth_first(space: SearchSpace, start: int, counter: Counter, visit: Visit)
         path.append(action)
         stack.append(iter(successors(state)))
     return None
+
+
+def _seen_with_fewer(seen: set[int], state: int, count: int, one: int) -> bool:
+    """True if ``state`` with a field of it (now ``count``, a unit of it ``one`` in the packed state)
+    lowered by 1 .. count is in ``seen``."""
+    while count:
+        state -= one
+        if state in seen:
+            return True
+        count -= 1
+    return False
 
 
 def _note_best(space: SearchSpace, counter: Counter, action: Action, state: int, path: list[Action]) -> int:

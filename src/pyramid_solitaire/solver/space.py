@@ -76,8 +76,8 @@ class SearchSpace:
         #: is used from the waste (no usable stock top, no drawn spot): then the limit bounds the relaxed
         #: game too, each removal with stock cards costing one use
         self.waste_limit = rules.waste_uses
-        self.waste_only = not rules.stock_top_usable and not rules.drawn_spot
-        self.cards_per_use = 1 if rules.waste_piles == 1 else rules.waste_piles
+        self.waste_only = rules.stock_only_from_waste
+        self.cards_per_use = rules.stock_cards_per_waste_use
         self.pairs_ok = rules.stock_waste_pairs
         self.strict = rules.strict
         self._shapes: dict[int, PyramidShape] = {}
@@ -526,8 +526,7 @@ class SearchSpace:
 
     def _short_of_uses(self, state: int) -> bool:
         """Strict rules with a limit on waste uses where every stock card goes through the waste: more
-        stock cards are left than the uses left can take (a use takes one card, a card from each waste
-        pile at most)."""
+        stock cards are left than the uses left can take (``Rules.stock_cards_per_waste_use`` each)."""
         if not (self.strict and self.waste_limit is not None and self.waste_only):
             return False
         left = self.waste_limit - (state >> self.use_shift & USE_MASK)

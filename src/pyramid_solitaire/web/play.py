@@ -227,9 +227,9 @@ class Session:
             return _refused(Refusal("removed", {"card": card}), [card])
         if table.is_pyramid(place) and table.visible(pos) >> place & 1:
             return self._covered_event(Refusal("covered", {"covering": self._visible_coverers(place)}), [card], place)
-        if table.waste_limit is not None and place in table.waste_cards(pos):
-            # a face-up waste card whose uses are spent: the count is public, so the reason is told
-            return _refused(Refusal("waste-uses-used-up", {"uses": table.waste_limit}), [card])
+        spent = table.spent_waste(pos, place)
+        if spent is not None:  # a face-up waste card whose uses are spent: the count is public
+            return _refused(spent, [card])
         return _refused(Refusal("not-usable"), [])
 
     def _extensions(self, chosen: list[Card]) -> list[set[int]]:
