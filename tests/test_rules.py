@@ -182,18 +182,15 @@ def rule_sets(draw: st.DrawFn) -> Rules:
     if (rows * (rows + 1) // 2 + piles * depth == deck
             or options.get("waste_piles", rules.waste_piles) > 1):  # no stock, or one dealt once onto piles
         options.update(passes=1, draw=1, waste_start=False, stock_top_usable=False, drawn_spot=False)
-    stock = deck - rows * (rows + 1) // 2 - piles * depth
-    if not stock:  # no stock, no waste to limit
-        options["waste_uses"] = None
-    # a strict win must take every stock card, each from the waste when neither the stock top nor a
-    # drawn card is usable: the uses must be able to take them all (Rules refuses the rest)
-    uses = options.get("waste_uses", rules.waste_uses)
-    piles_of_waste = options.get("waste_piles", rules.waste_piles)
-    per_use = 1 if piles_of_waste == 1 else min(piles_of_waste, 3 if options.get("triples", rules.triples) else 2)
-    if (uses is not None and options.get("strict", rules.strict) and uses * per_use < stock
-            and not options.get("stock_top_usable", rules.stock_top_usable)
-            and not options.get("drawn_spot", rules.drawn_spot)):
-        options["waste_uses"] = None
+    uses = options.pop("waste_uses", rules.waste_uses)
+    unlimited = rules.with_options(**options, waste_uses=None)
+    # a limit needs a stock; and a strict win must take every stock card, each from the waste where
+    # neither the stock top nor a drawn card is usable, so the uses must be able to take them all
+    if uses is not None and (not unlimited.stock_size or (
+            unlimited.strict and unlimited.stock_only_from_waste
+            and uses * unlimited.stock_cards_per_waste_use < unlimited.stock_size)):
+        uses = None
+    options["waste_uses"] = uses
     return rules.with_options(**options)
 
 
