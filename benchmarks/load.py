@@ -282,7 +282,7 @@ class Player:
 
     async def play_deal(self, game: Track, moves: list[str]) -> bool:
         """The solver's solution tap by tap, with detours; False if the player stops before the end."""
-        for move in moves:
+        for index, move in enumerate(moves):
             if not self.schedule.playing():
                 return False
             if self.rng.random() < DETOUR and not await self.act(game, "hint", None, "hint"):
@@ -292,7 +292,8 @@ class Player:
             for kind, arg, path, body in steps:
                 if not await self.act(game, kind, arg, path, body):
                     return False
-            detour = self.rng.random() < DETOUR
+            # no undo after the winning move: the game is over, and the page offers none then
+            detour = self.rng.random() < DETOUR and index < len(moves) - 1
             if detour and (not await self.act(game, "undo", None, "undo")
                            or not await self.act(game, "redo", None, "redo")):
                 return False
