@@ -540,6 +540,14 @@ def valid_rule_texts(draw: st.DrawFn) -> str:
         options["rows"] = 6
     if options["rows"] * (options["rows"] + 1) // 2 + base.reserve_size == deck or base.waste_piles > 1:
         options.update(passes=1, draw=1, waste_start=False, stock_top_usable=False, drawn_spot=False)
+    # a waste-use limit fits any game with a stock, except a strict one whose stock cards, each taken from
+    # the waste, outnumber what the uses can take (Rules refuses it: no deal could be won)
+    uses = draw(st.sampled_from([None, base.waste_uses, 1, 8, 48]))
+    unlimited = base.with_options(**options, waste_uses=None)
+    if unlimited.stock_size == 0 or (uses is not None and unlimited.strict and unlimited.stock_only_from_waste
+                                     and uses * unlimited.stock_cards_per_waste_use < unlimited.stock_size):
+        uses = None
+    options["waste_uses"] = uses
     rules = base.with_options(**options)
     written = {"True": "1", "False": "0", "None": "inf"}
     changed = [f"{SHORT_KEYS[k]}={written.get(str(v), v)}" for k, v in options.items() if v != getattr(base, k)]
