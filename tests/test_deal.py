@@ -338,7 +338,7 @@ def test_the_full_code_of_a_numbered_deal_decodes_to_the_same_cards(number: int)
         ("CL1-N-AAAAAAAA", "this one has 8"),
         ("CL1P3-N-AAAAAAA", "CL1P3"),
         ("TH1T1J2-N-AAAAAAA", "TH1T1J2"),
-        ("CL1F1-N-AAAAAAA", "'F'"),
+        ("CL1E1-N-AAAAAAA", "'E'"),
         ("CL1S2-N-AAAAAAA", "option S takes 0 or 1"),
         ("TH1J3-N-AAAAAAA", "jokers"),
         ("CL1-X-AAA", "this one has 3"),

@@ -14,7 +14,7 @@ from pyramid_solitaire.moves import Move
 from pyramid_solitaire.rules import PRESET_ALIASES, PRESETS, Rules, RulesError, find_rules
 
 PRESET_IDS = ["classic", "pyramide", "thirteen", "msc", "traditional", "relaxed", "tuts_tomb", "spanish", "fourteen",
-              "overlap", "six_rows", "giza", "reserve", "triangle", "apophis", "limited_waste"]
+              "overlap", "six_rows", "giza", "reserve", "triangle", "apophis", "limited_waste", "cells"]
 
 
 # --- finding rule sets ------------------------------------------------------------------------------

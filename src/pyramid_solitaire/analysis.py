@@ -7,7 +7,9 @@ target, where lone cards go) are never dead, and nothing is dead while a joker i
 ``overlap`` option a partner that directly covers the card still counts.  Once a limit on waste
 uses is spent, a stock card counts as a partner only where the stock top or a drawn card is usable.
 With ``triples`` a card is dead only if no partner and no two cards summing to what it needs can meet
-it either.  Once dead, a
+it either.  With free cells the triangle blocks nothing: a card covering another can be parked, and the
+two then meet (so there a card is dead only when no partner is left in play, and a parked card can be
+dead too).  Once dead, a
 card stays dead however play goes on, so the deal can no longer be won (the converse is not true: a
 deal can be lost without any dead card).
 
@@ -34,7 +36,8 @@ def dead_slots(table: Table, pos: Position, visible_only: bool = True, known: in
     triangle = table.layout.triangle
     coverers = table.layout.coverers
     overlap = rules.overlap and rules.open_pyramid
-    alive = bits(pos.pyramid) + [table.board_size + i for i in bits(pos.stock)]
+    alive = bits(pos.pyramid) + [table.board_size + i for i in bits(pos.stock)] + bits(pos.cells)
+    cells = table.cell_count
     by_value: dict[int, list[int]] = defaultdict(list)
     for place in alive:
         by_value[values[place]].append(place)
@@ -42,15 +45,18 @@ def dead_slots(table: Table, pos: Position, visible_only: bool = True, known: in
     # with a limit on waste uses spent, a game whose stock cards are only used from the waste can use
     # none of them again (and uses never come back): they can meet nothing
     stock_usable = table.waste_uses_left(pos) != 0 or not rules.stock_only_from_waste
-    candidates = table.visible(pos) if visible_only else pos.pyramid
+    parked = pos.cells & table.board_mask
+    candidates = (table.visible(pos) if visible_only else pos.pyramid) | parked
     dead = 0
     for slot in bits(candidates):
         value = values[slot]
         if value == lone:
             continue
-        blocked = triangle[slot]
+        blocked = 0 if cells else triangle[slot]
 
         def can_meet(place: int, slot: int = slot, blocked: int = blocked) -> bool:
+            if pos.cells >> place & 1:
+                return place != slot
             if place >= table.board_size:
                 return stock_usable
             if place == slot:
@@ -60,7 +66,7 @@ def dead_slots(table: Table, pos: Position, visible_only: bool = True, known: in
         if any(can_meet(p) for p in by_value.get(rules.target - value, ())):
             continue
         if rules.triples and _triple_possible(table, slot, by_value, can_meet,
-                                              known if known is not None
+                                              0 if cells else known if known is not None
                                               else pos.pyramid if not visible_only else table.visible(pos)):
             continue
         dead |= 1 << slot
@@ -89,7 +95,8 @@ def _triple_possible(table: Table, slot: int, by_value: dict[int, list[int]], ca
 def plain_hint(table: Table, pos: Position) -> Action | None:
     """The hint of seed 001 from what the player can see: a removable pair or king, else draw (or
     recycle).  Among removals it prefers one that makes no new dead card, then the most pyramid cards,
-    then the most cards newly exposed."""
+    then the most cards newly exposed.  With free cells, when nothing else is left, it parks a card
+    after which a removal is possible (the first such, in place order), if any."""
     removals = table.removals(pos)
     if removals:
         # Only cards visible now are judged, so that cards a removal would turn face up (still
@@ -110,4 +117,7 @@ def plain_hint(table: Table, pos: Position) -> Action | None:
         return DRAW_ACTION
     if table.can_recycle(pos):
         return RECYCLE_ACTION
+    for place in table.parks(pos):
+        if table.removals(table.park(pos, place)):
+            return place
     return None

@@ -226,6 +226,7 @@ _CODE_OPTIONS: Final = (
     ("I", "inverted"),
     ("Q", "waste_piles"),
     ("Z", "waste_uses"),
+    ("F", "cells"),
 )
 _SCORING_CODES: Final = ("none", "pyramide")
 _PRESET_BY_CODE: Final = {code: name for name, code in PRESET_CODES.items()}

@@ -17,7 +17,7 @@ from typing import Any
 from .analysis import dead_slots, plain_hint
 from .deal import Deal, parse_deal
 from .layout import bits
-from .moves import DRAW, RECYCLE, Move
+from .moves import DRAW, PARK, RECYCLE, Move
 from .reasons import STATUS_MESSAGES, IllegalMoveError, Refusal
 from .rules import Rules
 from .table import DRAW_ACTION, PLAYING, RECYCLE_ACTION, WON, Action, Position, Table
@@ -70,8 +70,8 @@ class Game:
 
     @property
     def pyramid_left(self) -> int:
-        """Pyramid cards still in place."""
-        return self.position.pyramid.bit_count()
+        """Pyramid cards not yet removed (in place, or parked in a free cell)."""
+        return self.table.pyramid_left(self.position)
 
     @property
     def stock_left(self) -> int:
@@ -112,7 +112,7 @@ class Game:
         places = self.table.places_of(move.cards)
         if isinstance(places, Refusal):
             return places
-        return places
+        return places[0] if move.kind == PARK else places
 
     def to_move(self, action: Action) -> Move:
         """The move that names a table action."""
@@ -120,6 +120,8 @@ class Game:
             return Move.draw()
         if action == RECYCLE_ACTION:
             return Move.recycle()
+        if isinstance(action, int):
+            return Move.park(self.table.cards[action])
         return Move.remove(*self.table.action_cards(action))
 
     def check(self, move: Move) -> Refusal | None:
@@ -131,6 +133,8 @@ class Game:
             return self.table.draw_refusal(self.position)
         if action == RECYCLE_ACTION:
             return self.table.recycle_refusal(self.position)
+        if isinstance(action, int):
+            return self.table.park_refusal(self.position, action)
         assert isinstance(action, tuple)
         return self.table.refusal(self.position, action)
 
@@ -289,5 +293,6 @@ class Game:
             "pyramid_left": self.pyramid_left,
             "stock_left": self.stock_left,
             "waste": waste,
+            "cells": [str(table.cards[p]) for p in table.in_cells(self.position)],
             "pass": self.pass_number,
         }

@@ -1,8 +1,9 @@
 """The Move value object: its ``str`` is the move notation of RULES.md and it parses back.
 
-``Kd`` (a lone king), ``Tc+3s`` (a pair), ``2c+4d+7h`` (a triple, where allowed), ``draw``,
-``recycle``.  Cards are named, not positions, so a record reads the same in every layout.  Two removals
-of the same cards are the same move whatever order the cards were written in.
+``Kd`` (a lone king), ``Tc+3s`` (a pair), ``2c+4d+7h`` (a triple, where allowed), ``Qs>cell`` (park
+the queen of spades in a free cell, where the rules have them), ``draw``, ``recycle``.  Cards are
+named, not positions, so a record reads the same in every layout.  Two removals of the same cards are
+the same move whatever order the cards were written in.
 """
 
 from __future__ import annotations
@@ -16,6 +17,9 @@ from .cards import Card, CardError
 DRAW: Final = "draw"
 RECYCLE: Final = "recycle"
 REMOVE: Final = "remove"
+PARK: Final = "park"
+#: what follows the card in a park's notation: ``Qs>cell``
+CELL_SUFFIX: Final = ">cell"
 MAX_REMOVAL: Final = 3
 _SEPARATORS: Final = re.compile(r"[;\n]")
 
@@ -26,7 +30,8 @@ class MoveError(ValueError):
 
 @dataclass(frozen=True, eq=False)
 class Move:
-    """One action: ``kind`` is ``remove``, ``draw`` or ``recycle``; ``cards`` the removed cards."""
+    """One action: ``kind`` is ``remove``, ``park``, ``draw`` or ``recycle``; ``cards`` the cards removed
+    (or the one card parked)."""
 
     kind: str
     cards: tuple[Card, ...] = ()
@@ -35,6 +40,9 @@ class Move:
         if self.kind == REMOVE:
             if not 1 <= len(self.cards) <= MAX_REMOVAL:
                 raise MoveError(f"a removal names 1 to {MAX_REMOVAL} cards, not {len(self.cards)}")
+        elif self.kind == PARK:
+            if len(self.cards) != 1:
+                raise MoveError(f"a park names one card, not {len(self.cards)}")
         elif self.kind in (DRAW, RECYCLE):
             if self.cards:
                 raise MoveError(f"{self.kind} takes no cards")
@@ -45,6 +53,11 @@ class Move:
     def remove(cls, *cards: Card) -> Move:
         """A removal of the given cards."""
         return cls(REMOVE, tuple(cards))
+
+    @classmethod
+    def park(cls, card: Card) -> Move:
+        """Park ``card`` in a free cell."""
+        return cls(PARK, (card,))
 
     @classmethod
     def draw(cls) -> Move:
@@ -67,6 +80,14 @@ class Move:
             return cls.recycle()
         if not word:
             raise MoveError("empty move")
+        head, arrow, tail = word.partition(">")
+        if arrow:
+            if tail.strip().lower() != CELL_SUFFIX[1:]:
+                raise MoveError(f"bad move {word!r}: a card goes only to a cell (write e.g. Qs>cell)")
+            try:
+                return cls.park(Card.parse(head.strip()))
+            except CardError as exc:
+                raise MoveError(f"bad move {word!r}: {exc}") from None
         parts = [part for part in re.split(r"\s*\+\s*|\s+", word) if part]
         try:
             cards = tuple(Card.parse(part) for part in parts)
@@ -79,6 +100,8 @@ class Move:
     def __str__(self) -> str:
         if self.kind == REMOVE:
             return "+".join(str(card) for card in self.cards)
+        if self.kind == PARK:
+            return f"{self.cards[0]}{CELL_SUFFIX}"
         return self.kind
 
     def __repr__(self) -> str:

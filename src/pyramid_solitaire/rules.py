@@ -53,6 +53,9 @@ class Rules:
     and each pile's top card is usable.  The stock is then dealt once (``passes=1``).
     ``waste_uses`` limits how many removals may take a card from the waste (seed 004; ``None`` = no
     limit); once they are used up no waste card is usable.
+    ``cells`` is the number of free cells (seed 002: セル, filled from the tableau or the waste's top): a
+    usable layout or stock-side card may be parked in an empty cell, and a parked card stays usable until
+    it is removed.  A parked pyramid card still has to be removed for the win.
     """
 
     preset: str = "classic"
@@ -78,6 +81,7 @@ class Rules:
     inverted: bool = False
     waste_piles: int = 1
     waste_uses: int | None = None
+    cells: int = 0
 
     def __post_init__(self) -> None:
         if self.preset not in PRESET_CODES:
@@ -124,6 +128,8 @@ class Rules:
                 raise RulesError(f"a strict win removes all {self.stock_size} stock cards, each from the waste: "
                                  f"waste_uses={self.waste_uses} can take {self.waste_uses * per_use} at most, so "
                                  "no deal could be won")
+        if not 0 <= self.cells <= MAX_CELLS:
+            raise RulesError(f"cells must be 0-{MAX_CELLS} free cells, not {self.cells}")
         if not 1 <= self.waste_piles <= MAX_WASTE_PILES:
             raise RulesError(f"waste_piles must be 1-{MAX_WASTE_PILES}, not {self.waste_piles}")
         if self.waste_piles > 1 and (self.passes != 1 or self.draw != 1 or self.stock_top_usable
@@ -217,6 +223,8 @@ PAIR_CARDS: Final = 2
 TRIPLE_CARDS: Final = 3
 #: The most waste uses a limit may allow (a 52-card deal has at most 48 stock cards).
 MAX_WASTE_USES: Final = 48
+#: The most free cells a rule set may have (FreeCell's four).
+MAX_CELLS: Final = 4
 
 #: Option keys of the string form, by field name.  ``open`` is the field ``open_pyramid``.
 OPTION_KEYS: Final = {
@@ -242,6 +250,7 @@ OPTION_KEYS: Final = {
     "inverted": "inverted",
     "waste_piles": "waste_piles",
     "waste_uses": "waste_uses",
+    "cells": "cells",
 }
 FIELD_BY_KEY: Final = {key: name for name, key in OPTION_KEYS.items()}
 #: Other spellings accepted on input.
@@ -275,6 +284,7 @@ PRESET_CODES: Final = {
     "triangle": "TG",
     "apophis": "AP",
     "limited_waste": "LW",
+    "cells": "FC",
 }
 #: Version digit of each preset in deal codes; bump it (and keep the old one decodable) if a preset changes.
 PRESET_VERSIONS: Final = {name: 1 for name in PRESET_CODES}
@@ -304,6 +314,9 @@ PRESET_ALIASES: Final = {
     "pyramid-reserve": "reserve",
     "limited-waste": "limited_waste",
     "waste-limit": "limited_waste",
+    "free-cell": "cells",
+    "free_cell": "cells",
+    "freecell": "cells",
 }
 
 PRESETS.update(
@@ -345,6 +358,10 @@ PRESETS.update(
         # (classic wins about 2 deals in 3; with 12 uses under half) while a careful player still
         # wins often; any other limit is an option (waste_uses=N).
         "limited_waste": Rules(preset="limited_waste", waste_uses=12),
+        # Seed 002's variant played with a cell filled from the tableau or the waste's top card: classic
+        # with one free cell.  The seed says "cells" without a number; one is the smallest that changes
+        # the game, and any other number is an option (cells=N, up to 4).
+        "cells": Rules(preset="cells", cells=1),
     }
 )
 

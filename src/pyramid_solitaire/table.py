@@ -8,12 +8,17 @@ the layout — the pyramid, then any reserve piles — then the stock cards in d
 the jokers.  A reserve pile is part of the cover graph (:mod:`.layout`), so "pyramid" below means the
 whole layout: its slots are exposed, removed and cleared for the win alike.
 
-**Position.**  Six integers: the pyramid slots still in place (bitmask), the stock cards still in play
+**Position.**  Seven integers: the pyramid slots still in place (bitmask), the stock cards still in play
 (bitmask over stock indices, whether in the stock, drawn or on the waste), ``ptr`` — how many stock
 indices have been dealt in this pass (those below it that remain form the waste, the rest the stock;
-cards never change order) — the recycles done, the jokers still in play, and the removals that took a
-waste card (for a limit on waste uses).  The score and the dead
-cards are derived from it, so undo is just going back to an earlier position.
+cards never change order) — the recycles done, the jokers still in play, the removals that took a
+waste card (for a limit on waste uses), and the places of the cards parked in free cells.  The score
+and the dead cards are derived from it, so undo is just going back to an earlier position.
+
+**Free cells.**  A parked card leaves the pyramid (or the stock) mask and its place joins ``cells``:
+it covers nothing and no longer sits in the stock's order, and it is usable until it is removed.  A
+parked pyramid card is not removed, so everything that counts the pyramid cards left
+(:meth:`Table.pyramid_left`, the score, the win) counts it.
 """
 
 from __future__ import annotations
@@ -29,8 +34,9 @@ from .rules import PYRAMIDE_POINTS_PER_CARD, Rules
 
 DRAW_ACTION: Final = "draw"
 RECYCLE_ACTION: Final = "recycle"
-#: An action in the fast path: a sorted tuple of places to remove, or one of the two stock actions.
-Action = tuple[int, ...] | str
+#: An action in the fast path: a sorted tuple of places to remove, the place (an int) of a card to park
+#: in a free cell, or one of the two stock actions.
+Action = tuple[int, ...] | int | str
 
 PLAYING: Final = "playing"
 WON: Final = "won"
@@ -42,7 +48,8 @@ TRIPLE: Final = 3
 
 class Position(NamedTuple):
     """Where every card is (see the module docstring).  Immutable and hashable.  ``waste_used`` counts
-    the removals that took a card from the waste, for rule sets that limit them (``waste_uses``)."""
+    the removals that took a card from the waste, for rule sets that limit them (``waste_uses``);
+    ``cells`` is the bitmask of the places parked in free cells."""
 
     pyramid: int
     stock: int
@@ -50,6 +57,7 @@ class Position(NamedTuple):
     recycles: int
     jokers: int
     waste_used: int = 0
+    cells: int = 0
 
 
 def _highest(mask: int) -> int:
@@ -93,6 +101,8 @@ class Table:
         self._lone_value = rules.target if rules.lone_kings else -1
         self.deal_count = rules.deal_count
         self.waste_limit = rules.waste_uses
+        self.cell_count = rules.cells
+        self.board_mask = (1 << self.board_size) - 1
         # With several waste piles (Apophis, one pass) the cards go round the piles in dealing order, so
         # pile k holds the dealt stock indices i with i % piles == k: a mask per pile.
         piles = rules.waste_piles
@@ -114,7 +124,9 @@ class Table:
         return place >= self.joker_base
 
     def alive(self, pos: Position, place: int) -> bool:
-        """True while the card at ``place`` has not been removed."""
+        """True while the card at ``place`` has not been removed (in place or in a free cell)."""
+        if pos.cells >> place & 1:
+            return True
         if place < self.board_size:
             return bool(pos.pyramid >> place & 1)
         if place < self.joker_base:
@@ -210,9 +222,56 @@ class Table:
         return self.exposed(pos) | pos.pyramid & ~((1 << self.layout.pyramid_size) - 1)
 
     def usable(self, pos: Position) -> list[int]:
-        """Every place that may take part in a removal now (exposed, stock side, jokers)."""
+        """Every place that may take part in a removal now (exposed, stock side, free cells, jokers)."""
         jokers = [self.joker_base + j for j in bits(pos.jokers)]
-        return bits(self.exposed(pos)) + self.usable_stock(pos) + jokers
+        return bits(self.exposed(pos)) + self.usable_stock(pos) + bits(pos.cells) + jokers
+
+    # --- free cells -----------------------------------------------------------------------------------
+
+    def in_cells(self, pos: Position) -> list[int]:
+        """The places parked in free cells, in place order."""
+        return bits(pos.cells)
+
+    def pyramid_left(self, pos: Position) -> int:
+        """Layout cards not yet removed: in place or parked in a free cell."""
+        return pos.pyramid.bit_count() + (pos.cells & self.board_mask).bit_count()
+
+    def parks(self, pos: Position) -> list[int]:
+        """The places that may be parked in a free cell now: with a cell empty, every usable card of the
+        layout and of the stock side (never a joker: it is usable at any time anyway)."""
+        if pos.cells.bit_count() >= self.cell_count or self.won(pos):
+            return []
+        return bits(self.exposed(pos)) + self.usable_stock(pos)
+
+    def park_refusal(self, pos: Position, place: int) -> Refusal | None:
+        """Why parking the card at ``place`` is refused now, or ``None`` (the validated path)."""
+        if self.won(pos):
+            return Refusal("game-over")
+        card = self.cards[place]
+        if not self.cell_count:
+            return Refusal("no-cells")
+        if self.is_joker(place):
+            return Refusal("joker-cell")
+        if not self.alive(pos, place):
+            return Refusal("removed", {"card": card})
+        if pos.cells >> place & 1:
+            return Refusal("in-cell", {"card": card})
+        if pos.cells.bit_count() >= self.cell_count:
+            return Refusal("cells-full")
+        if place in self.parks(pos):
+            return None
+        return self.refusal(pos, (place,)) or Refusal("not-usable", {"card": card})
+
+    def park(self, pos: Position, place: int) -> Position:
+        """Park the card at ``place`` in a free cell (unchecked).  Taking the waste's card spends a use
+        where uses are limited, as a removal would: a cell is no way round the limit."""
+        used = pos.waste_used
+        if self.waste_limit is not None and place in self.waste_cards(pos):
+            used += 1
+        if place < self.board_size:
+            return pos._replace(pyramid=pos.pyramid & ~(1 << place), waste_used=used, cells=pos.cells | 1 << place)
+        return pos._replace(stock=pos.stock & ~(1 << (place - self.board_size)), waste_used=used,
+                            cells=pos.cells | 1 << place)
 
     def overlap_pairs(self, pos: Position) -> list[tuple[int, int]]:
         """(covered, coverer) pairs the ``overlap`` option allows: the coverer is exposed and is the only
@@ -229,8 +288,9 @@ class Table:
 
     # --- which combinations remove --------------------------------------------------------------
 
-    def combination_refusal(self, places: tuple[int, ...]) -> Refusal | None:
-        """Why these (usable) cards cannot go together, or ``None`` if they can."""
+    def combination_refusal(self, places: tuple[int, ...], cells: int = 0) -> Refusal | None:
+        """Why these (usable) cards cannot go together, or ``None`` if they can (``cells``: the places
+        in free cells, which are no longer on the stock side)."""
         cards = tuple(self.cards[p] for p in places)
         values = tuple(self.values[p] for p in places)
         jokers = sum(1 for p in places if self.is_joker(p))
@@ -257,7 +317,7 @@ class Table:
         if len(places) == PAIR and jokers:
             return Refusal("joker-pair") if jokers == PAIR else None
         if (not self.rules.stock_waste_pairs
-                and sum(1 for p in places if self.is_stock(p)) >= PAIR):
+                and sum(1 for p in places if self.is_stock(p) and not cells >> p & 1) >= PAIR):
             return Refusal("stock-waste-pair")
         if sum(values) != target:
             return Refusal("sum", {"cards": cards, "values": values, "total": sum(values), "target": target,
@@ -273,7 +333,11 @@ class Table:
         target = self.target
         out: list[tuple[int, ...]] = []
         is_joker = self.is_joker
-        is_stock = self.is_stock
+        cells = pos.cells
+
+        def is_stock(place: int) -> bool:  # the stock side: a parked stock card is in a cell instead
+            return self.is_stock(place) and not cells >> place & 1
+
         pairs_ok = self.rules.stock_waste_pairs
         for p in usable:
             if values[p] == self._lone_value and not is_joker(p):
@@ -323,7 +387,7 @@ class Table:
                 covering = tuple(self.cards[p] for p in bits(covering_mask))
                 return Refusal("covered", {"card": card, "covering": covering})
             return Refusal("not-usable", {"card": card})
-        return self.combination_refusal(tuple(sorted(places)))
+        return self.combination_refusal(tuple(sorted(places)), pos.cells)
 
     # --- stock actions ----------------------------------------------------------------------------
 
@@ -385,18 +449,23 @@ class Table:
         used = pos.waste_used
         if self.waste_limit is not None and not set(places).isdisjoint(self.waste_cards(pos)):
             used += 1
+        cells = pos.cells
         for place in places:
-            if place < self.board_size:
+            if cells >> place & 1:
+                cells &= ~(1 << place)
+            elif place < self.board_size:
                 pyramid &= ~(1 << place)
             elif place < self.joker_base:
                 stock &= ~(1 << (place - self.board_size))
             else:
                 jokers &= ~(1 << (place - self.joker_base))
-        return Position(pyramid, stock, pos.ptr, pos.recycles, jokers, used)
+        return Position(pyramid, stock, pos.ptr, pos.recycles, jokers, used, cells)
 
     def actions(self, pos: Position) -> list[Action]:
-        """Every legal action: removals first, then a draw or a recycle."""
+        """Every legal action: removals first, then parking a card in a free cell, then a draw or a
+        recycle."""
         out: list[Action] = list(self.removals(pos))
+        out.extend(self.parks(pos))
         if self.can_draw(pos):
             out.append(DRAW_ACTION)
         elif self.can_recycle(pos):
@@ -409,23 +478,26 @@ class Table:
             return self.draw(pos)
         if action == RECYCLE_ACTION:
             return self.recycle(pos)
+        if isinstance(action, int):
+            return self.park(pos, action)
         assert isinstance(action, tuple)
         return self.remove(pos, action)
 
     # --- outcome ----------------------------------------------------------------------------------
 
     def won(self, pos: Position) -> bool:
-        """Relaxed: the pyramid is clear.  Strict: every dealt card is gone too."""
-        if pos.pyramid:
+        """Relaxed: the pyramid is clear (none of its cards in a free cell either).  Strict: every dealt
+        card is gone too."""
+        if pos.pyramid or pos.cells & self.board_mask:
             return False
-        return not self.rules.strict or not pos.stock
+        return not self.rules.strict or not (pos.stock or pos.cells)
 
     def status(self, pos: Position) -> str:
         """``won``; ``playing`` while any action is legal; else ``stalemate`` with unlimited passes (the
         pyramide app's ``可能な手がもうありません``) or ``lost``."""
         if self.won(pos):
             return WON
-        if self.can_draw(pos) or self.can_recycle(pos) or self.removals(pos):
+        if self.can_draw(pos) or self.can_recycle(pos) or self.removals(pos) or self.parks(pos):
             return PLAYING
         return STALEMATE if self.rules.passes is None else LOST
 
@@ -433,7 +505,7 @@ class Table:
         """Points under the rule set's scheme (``None`` when it keeps no score)."""
         if self.rules.scoring != "pyramide":
             return None
-        return PYRAMIDE_POINTS_PER_CARD * (self.board_size - pos.pyramid.bit_count())
+        return PYRAMIDE_POINTS_PER_CARD * (self.board_size - self.pyramid_left(pos))
 
     # --- naming -------------------------------------------------------------------------------------
 
@@ -447,5 +519,7 @@ class Table:
         return tuple(out)
 
     def action_cards(self, action: Action) -> tuple[Card, ...]:
-        """The cards an action removes (none for draw and recycle)."""
+        """The cards an action removes or parks (none for draw and recycle)."""
+        if isinstance(action, int):
+            return (self.cards[action],)
         return tuple(self.cards[p] for p in action) if isinstance(action, tuple) else ()

@@ -14,9 +14,11 @@ from .moves import Move, MoveError
 from .reasons import IllegalMoveError
 
 HELP = {
-    "ja": ("コマンド: カード名で取り除く (Kd / Tc 3s / Tc+3s)、s 山札をタップ、d めくる、r 山札に戻す、"
+    "ja": ("コマンド: カード名で取り除く (Kd / Tc 3s / Tc+3s)、Qs>cell フリーセルに置く、s 山札をタップ、d めくる、"
+           "r 山札に戻す、"
            "u 元に戻す、y やり直す、h ヒント、b 崩れる前に戻す、code コード、q 終了"),
-    "en": ("Commands: name cards to remove them (Kd / Tc 3s / Tc+3s), s tap the stock, d draw, r recycle, "
+    "en": ("Commands: name cards to remove them (Kd / Tc 3s / Tc+3s), Qs>cell park in a free cell, "
+           "s tap the stock, d draw, r recycle, "
            "u undo, y redo, h hint, b rewind before the dead card, code show the code, q quit"),
 }
 TEXT = {
@@ -32,6 +34,7 @@ TEXT = {
     "dead": {"ja": "詰み札", "en": "Dead card"},
     "rewind": {"ja": "「b」で崩れる前に戻せます", "en": "type b to rewind to before it"},
     "jokers": {"ja": "ジョーカー", "en": "Jokers"},
+    "cells": {"ja": "フリーセル", "en": "Free cells"},
     "bye": {"ja": "終了します", "en": "Bye."},
 }
 CELL = 4
@@ -86,6 +89,10 @@ def render(game: Game, lang: str = "ja") -> str:
         parts.append(f"{TEXT['jokers'][lang]}: " + " ".join(f"[{j}]" for j in view["jokers"]))
     if parts:
         lines.append("   ".join(parts))
+    cells = view["cells"]
+    if cells["size"]:  # each parked card (always usable; ! when dead), then the empty cells
+        held = [f"[{c['card']}]{'!' if c['dead'] else ''}" for c in cells["cards"]]
+        lines.append(f"{TEXT['cells'][lang]}: " + " ".join(held + ["[  ]"] * (cells["size"] - len(held))))
     figures = [f"{TEXT['moves'][lang]}: {view['moves']}"]
     if view["score"] is not None:
         figures.append(f"{TEXT['score'][lang]}: {view['score']}")

@@ -2,7 +2,8 @@
 
 Face-down pyramid cards appear as ``null``; reserve piles are listed with the pyramid's slots (they are
 part of the layout) and say their pile and level instead of a row and column; the stock appears as a
-count (and, in ``msc``, its face-up top card); the waste as its top card and a count.  Every front end
+count (and, in ``msc``, its face-up top card); the waste as its top card and a count; free cells as the
+cards parked in them.  Every front end
 renders from this view, so none of them can show a card the player may not see.
 """
 
@@ -80,6 +81,9 @@ def player_view(game: Game) -> dict[str, Any]:
         # several waste piles (Apophis): each pile's top and count, left to right; empty with one waste
         "waste_piles": [{"top": _card(game, pile[-1] if pile else None), "count": len(pile)}
                         for pile in table.waste_piles(pos)],
+        # free cells: how many the rules give, and each parked card (usable until removed) in place order
+        "cells": {"size": game.rules.cells,
+                  "cards": [{"card": str(table.cards[p]), "dead": bool(dead >> p & 1)} for p in table.in_cells(pos)]},
         "jokers": [str(table.cards[table.joker_base + j]) for j in bits(pos.jokers)],
         "usable": sorted(str(table.cards[p]) for p in usable),
         "legal_moves": [str(m) for m in game.legal_moves()],

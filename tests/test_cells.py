@@ -1,0 +1,219 @@
+"""Free cells (seed 002: cells filled from the tableau or the waste's top), option ``cells`` and preset
+``cells``: a usable card may be parked in an empty cell, stays usable there until it is removed, and a
+parked pyramid card still has to go for the win.  Asserted through ``Game`` as a player meets it: the
+view, the refusals and their messages, undo, dead cards, hints, the terminal, codes and the solver.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from helpers import clearable_pyramid, make_notation, row_of
+from pyramid_solitaire import CodeError, Deal, Game, IllegalMoveError, Move
+from pyramid_solitaire.analysis import plain_hint
+from pyramid_solitaire.moves import MoveError
+from pyramid_solitaire.rules import PRESETS, RulesError, find_rules
+from pyramid_solitaire.solver import solve
+from pyramid_solitaire.table import Table
+from pyramid_solitaire.terminal import render
+
+#: 5c (row 7) covers 8h (row 6), its partner; Kd beside it goes alone.  Stock: 4c first (pairs with 9c).
+PLACED = {**row_of(7, "Kd 5c 9c Ts 3s 6h 6s"), (6, 1): "8h"}
+STOCK = ["4c", "7d", "2h"]
+
+
+def game(rules: str = "cells") -> Game:
+    return Game(Deal.from_notation(make_notation(PLACED, STOCK), rules))
+
+
+def refusal_of(g: Game, move: str) -> tuple[str, str, str]:
+    before = (g.position, g.moves, g.view())
+    with pytest.raises(IllegalMoveError) as info:
+        g.push(move)
+    assert (g.position, g.moves, g.view()) == before  # nothing changed
+    refusal = info.value.refusal
+    return refusal.code, refusal.message_ja, refusal.message_en
+
+
+def test_a_parked_card_uncovers_its_partner_and_pairs_with_it_from_the_cell() -> None:
+    g = game()
+    assert Move.parse("8h+5c") not in g.legal_moves()  # 5c covers 8h
+    g.push("Kd")
+    g.push("5c>cell")
+    view = g.view()
+    assert view["cells"] == {"size": 1, "cards": [{"card": "5c", "dead": False}]}
+    assert "5c" in view["usable"] and "8h" in view["usable"]  # 8h is exposed now
+    assert g.pyramid_left == 27  # a parked card is not removed
+    assert Move.parse("8h+5c") in g.legal_moves()
+    g.push("8h+5c")
+    assert g.view()["cells"]["cards"] == []
+    assert g.pyramid_left == 25
+
+
+def test_undo_takes_the_card_back_out_of_the_cell() -> None:
+    g = game()
+    g.push("Kd")
+    before = g.view()
+    g.push("5c>cell")
+    g.undo()
+    assert g.view()["cells"]["cards"] == []
+    assert g.view()["pyramid"] == before["pyramid"]
+    g.redo()
+    assert [c["card"] for c in g.view()["cells"]["cards"]] == ["5c"]
+
+
+def test_parking_the_waste_top_takes_it_off_the_waste_and_shows_the_card_under_it() -> None:
+    g = game()
+    g.push("draw")
+    g.push("draw")  # 4c under 7d
+    g.push("7d>cell")
+    assert g.view()["waste"]["top"] == "4c"
+    assert g.view()["waste"]["count"] == 1
+    g.push("9c+4c")
+    assert Move.parse("6h+7d") in g.legal_moves()  # the parked 7d pairs with a pyramid card
+
+
+def test_parking_the_waste_top_spends_a_waste_use() -> None:
+    g = game("classic(cells=1,waste_uses=2)")
+    g.push("draw")
+    g.push("4c>cell")
+    assert g.view()["waste"]["uses_left"] == 1
+    g.push("9c+4c")  # from the cell: no use spent
+    assert g.view()["waste"]["uses_left"] == 1
+
+
+@pytest.mark.parametrize(("rules", "moves", "move", "code", "ja", "en"), [
+    ("cells", ["Kd", "5c>cell"], "9c>cell", "cells-full", "空いているフリーセルがありません",
+     "Every free cell is taken."),
+    ("cells", [], "8h>cell", "covered", "このカードは別のカードに覆われています（K♦と5♣）",
+     "This card is covered by K♦ and 5♣."),
+    ("classic", [], "9c>cell", "no-cells", "このルールにはフリーセルがありません", "These rules have no free cells."),
+    ("classic(cells=2)", ["9c>cell"], "9c>cell", "in-cell", "このカードはもうフリーセルにあります",
+     "This card is already in a free cell."),
+    ("cells", ["Kd"], "Kd>cell", "removed", "このカードはもう取り除かれています",
+     "This card has already been removed."),
+    ("thirteen(cells=1,jokers=1,open=true)", [], "X1>cell", "joker-cell",
+     "ジョーカーはフリーセルに置けません（いつでも使えます）",
+     "A joker cannot go to a free cell (it can be used at any time)."),
+    ("cells", [], "2h>cell", "not-usable", "このカードは今は使えません", "This card cannot be used now."),
+])
+def test_a_refused_park_names_why_and_changes_nothing(rules: str, moves: list[str], move: str, code: str,
+                                                      ja: str, en: str) -> None:
+    g = game(rules)
+    for played in moves:
+        g.push(played)
+    assert refusal_of(g, move) == (code, ja, en)
+
+
+def test_a_pyramid_card_in_a_cell_must_still_go_for_the_win() -> None:
+    g = Game(Deal.from_notation(make_notation(clearable_pyramid()), "pyramide(cells=1)"))
+    apex = str(g.deal.cards[0])
+    while g.pyramid_left > 1:  # clear everything but the apex, row by row
+        g.push(next(m for m in g.legal_moves() if m.kind == "remove" and apex not in map(str, m.cards)))
+    score = g.score
+    g.push(f"{apex}>cell")
+    assert g.status == "playing" and g.pyramid_left == 1
+    assert g.score == score  # parking scores nothing
+    g.push(apex)  # the king goes alone, from the cell
+    assert g.status == "won" and g.score == score + 10
+
+
+def test_with_a_cell_a_card_whose_partners_all_cover_it_is_not_dead() -> None:
+    # 8h at row 5 needs a 5, and all four lie on it: dead in classic, not with a cell
+    placed = {(5, 1): "8h", (6, 1): "5c", (6, 2): "5d", (7, 1): "5h", (7, 2): "5s"}
+    notation = make_notation(placed)
+    assert "8h" in Game(Deal.from_notation(notation, "classic(open=true)")).dead_cards
+    assert Game(Deal.from_notation(notation, "cells")).dead_cards == []
+
+
+def test_the_terminal_shows_the_cells() -> None:
+    g = game()
+    assert "Free cells: [  ]" in render(g, "en")
+    g.push("Kd")
+    g.push("5c>cell")
+    assert "Free cells: [5c]" in render(g, "en")
+    assert "フリーセル: [5c]" in render(g, "ja")
+    assert "Free cells" not in render(game("classic"), "en")
+
+
+@pytest.mark.parametrize(("text", "printed"), [("Qs>cell", "Qs>cell"), ("qs > CELL", "Qs>cell"),
+                                               ("10h>cell", "Th>cell")])
+def test_a_park_is_written_card_then_cell(text: str, printed: str) -> None:
+    move = Move.parse(text)
+    assert str(move) == printed and move.kind == "park"
+    assert Move.parse(str(move)) == move
+
+
+@pytest.mark.parametrize(("text", "named"), [("Qs>waste", "a card goes only to a cell"),
+                                             ("Zz>cell", "Zz"), ("Qs+Kd>cell", "Qs+Kd"), (">cell", "empty")])
+def test_a_bad_park_is_refused_naming_it(text: str, named: str) -> None:
+    with pytest.raises(MoveError) as info:
+        Move.parse(text)
+    assert named in str(info.value)
+
+
+def test_the_cells_are_part_of_the_rule_set_string_and_the_deal_code() -> None:
+    rules = find_rules("classic(cells=2)")
+    assert str(rules) == "classic(cells=2)" and rules.cells == 2
+    deal = Deal.from_number(4, rules)
+    assert deal.code.startswith("CL1F2-")
+    again = Deal.from_code(deal.code)
+    assert again.rules == rules and again.cards == deal.cards
+    preset = Deal.from_number(4, "cells")
+    assert preset.code.startswith("FC1-") and Deal.from_code(preset.code).rules == PRESETS["cells"]
+    assert find_rules("freecell") == PRESETS["cells"]
+    with pytest.raises(RulesError, match="cells must be 0-4 free cells, not 5"):
+        find_rules("classic(cells=5)")
+    with pytest.raises(CodeError, match="cells must be 0-4"):
+        Deal.from_code("CL1F9-R-AAAAAAB")
+
+
+def test_a_parked_stock_card_is_no_longer_on_the_stock_side() -> None:
+    # without stock-waste pairs the waste top may not pair with the stock top; from a cell it may
+    g = Game(Deal.from_notation(make_notation(PLACED, ["6c", "7d", "2h"]), "msc(cells=1,stock_waste_pairs=false)"))
+    g.push("draw")  # 6c on the waste, 7d the stock top
+    assert refusal_of(g, "6c+7d")[0] == "stock-waste-pair"
+    g.push("6c>cell")
+    assert Move.parse("6c+7d") in g.legal_moves()
+    g.push("6c+7d")
+
+
+def test_the_plain_hint_parks_a_card_only_when_nothing_else_is_left_and_it_makes_a_removal() -> None:
+    rng = random.Random(8)
+    parks_hinted = 0
+    for number in range(40):
+        table = Table(Deal.from_number(number, "classic(cells=1,passes=1)"))
+        pos = table.start()
+        while True:
+            hint = plain_hint(table, pos)
+            actions = table.actions(pos)
+            if hint is None:
+                # nothing removable, no stock action, and no park that leads to a removal
+                assert not table.removals(pos) and not table.can_draw(pos) and not table.can_recycle(pos)
+                assert not any(table.removals(table.park(pos, p)) for p in table.parks(pos))
+                break
+            assert hint in actions
+            if isinstance(hint, int):
+                parks_hinted += 1
+                assert not table.removals(pos) and not table.can_draw(pos)
+                assert table.removals(table.park(pos, hint))
+            pos = table.apply(pos, hint if rng.random() < 0.7 else rng.choice(actions))
+            if table.won(pos):
+                break
+    assert parks_hinted > 0
+
+
+def test_a_cell_wins_deals_classic_loses_and_never_loses_a_classic_win() -> None:
+    verdicts = [(solve(Deal.from_number(n, "classic")).winnable, solve(Deal.from_number(n, "cells")))
+                for n in range(12)]
+    assert any(result.winnable and not classic for classic, result in verdicts)
+    assert all(result.winnable for classic, result in verdicts if classic)
+    # a win that needs the cell replays through the game
+    result = next(r for classic, r in verdicts if r.winnable and not classic)
+    assert result.solution is not None and any(m.kind == "park" for m in result.solution)
+    g = Game(result.deal)
+    for move in result.solution:
+        g.push(move)
+    assert g.status == "won"
