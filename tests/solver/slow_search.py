@@ -52,12 +52,12 @@ def slow_search(table: Table, start: Position, limit: int | None = None) -> Slow
     start = key(start)
     seen: set[Position] = {start}
     stack = [start]
-    fewest_left = start.pyramid.bit_count()
+    fewest_left = table.pyramid_left(start)
     while stack:
         pos = stack.pop()
         if table.won(pos):
             return SlowResult(True, size, len(seen))
-        fewest_left = min(fewest_left, pos.pyramid.bit_count())
+        fewest_left = min(fewest_left, table.pyramid_left(pos))
         for action in table.actions(pos):
             after = key(table.apply(pos, action))
             if after not in seen:
@@ -72,9 +72,11 @@ def slow_search(table: Table, start: Position, limit: int | None = None) -> Slow
 
 
 def action_text(table: Table, action: Action) -> str:
-    """The move notation of a table action (``Tc+3s``, ``draw``, ``recycle``)."""
+    """The move notation of a table action (``Tc+3s``, ``Qs>cell``, ``draw``, ``recycle``)."""
     if isinstance(action, tuple):
         return "+".join(str(card) for card in table.action_cards(action))
+    if isinstance(action, int):
+        return f"{table.cards[action]}>cell"
     return action
 
 
@@ -83,11 +85,12 @@ def action_of(table: Table, text: str) -> Action:
     word = text.strip()
     if word in (DRAW_ACTION, RECYCLE_ACTION):
         return word
-    from pyramid_solitaire.moves import Move
+    from pyramid_solitaire.moves import PARK, Move
 
-    places = table.places_of(Move.parse(word).cards)
+    move = Move.parse(word)
+    places = table.places_of(move.cards)
     assert isinstance(places, tuple), f"{word}: {places}"
-    return tuple(sorted(places))
+    return places[0] if move.kind == PARK else tuple(sorted(places))
 
 
 def replay_line(rules: str, number: int, line: list[str]) -> tuple[Table, Position]:
@@ -139,7 +142,7 @@ def _random_line(table: Table, rng: random.Random, max_pyramid: int,
     visited = [pos]
     idle = 0
     remove_bias = rng.choice((0.6, 0.8, 0.95))
-    while pos.pyramid.bit_count() > max_pyramid and idle <= 2 * (table.stock_size + 1):
+    while table.pyramid_left(pos) > max_pyramid and idle <= 2 * (table.stock_size + 1):
         actions = table.actions(pos)
         if not actions:
             break
@@ -198,7 +201,7 @@ def small_positions(rules: str, count: int = 40, seed: int = 0, limit: int = 500
         line, visited = _random_line(table, rng, max_pyramid, rng.choice(POLICIES))
         skip_dead = len(found[False]) >= quota
         result: SlowResult | None = None
-        if visited[-1].pyramid.bit_count() <= max_pyramid:
+        if table.pyramid_left(visited[-1]) <= max_pyramid:
             pos, actions = visited[-1], list(line)
             for _ in range(6):
                 result = _try(table, pos, limit, skip_dead)

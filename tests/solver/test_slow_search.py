@@ -27,6 +27,9 @@ RULE_SETS = [
     "apophis", "apophis(strict=true)", "apophis(triples=true)",
     "classic(waste_uses=14)", "classic(waste_uses=26,strict=true)", "msc(waste_uses=8)",
     "thirteen(waste_uses=6,jokers=1)", "apophis(waste_uses=10)",
+    "cells", "classic(cells=2,passes=1)", "classic(cells=1,strict=true)", "msc(cells=1)",
+    "thirteen(cells=1,jokers=1)", "thirteen(cells=1,triples=true)", "classic(cells=1,waste_uses=10)",
+    "giza(cells=1)", "apophis(cells=2)", "classic(cells=1,overlap=true)",
 ]
 #: Positions per rule set, and the fewest of each verdict the set must hold.
 COUNT = 40
@@ -63,7 +66,7 @@ def _problems(case: SmallCase, result: SolveResult) -> list[str]:
     else:
         # the solver's own best line must reach what it claims
         end, illegal = _replay(table, case.position, [str(m) for m in result.best_line or []])
-        reached = size - end.pyramid.bit_count()
+        reached = size - table.pyramid_left(end)
         if illegal or reached != result.max_pyramid_removed:
             out.append(f"best line reaches {reached} (claims {result.max_pyramid_removed}) {illegal or ''}")
     return out

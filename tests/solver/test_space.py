@@ -23,6 +23,10 @@ RULE_SETS = [
     "classic(waste_uses=12)", "classic(waste_uses=24,strict=true)", "msc(waste_uses=6)",
     "thirteen(waste_uses=5,jokers=1)", "apophis(waste_uses=9,triples=true)", "tuts_tomb(waste_uses=12)",
 ]
+#: Free cells take the table's own moves (the generic path), less what the search leaves out.
+CELL_RULE_SETS = ["cells", "classic(cells=2,passes=1)", "msc(cells=1)", "thirteen(cells=1,jokers=2)",
+                  "thirteen(cells=2,triples=true)", "giza(cells=1)", "apophis(cells=1,waste_uses=9)",
+                  "pyramide(cells=3)", "classic(cells=1,overlap=true)"]
 
 
 def _random_states(rules: str, deals: int, steps: int) -> list[tuple[SearchSpace, SearchSpace, int]]:
@@ -80,16 +84,41 @@ def test_for_the_verdict_a_king_is_taken_at_once_only_where_it_spends_no_waste_u
     assert taken_at_once, "no king was taken at once: the check above never ran"
 
 
-@pytest.mark.parametrize("rules", RULE_SETS)
+@pytest.mark.parametrize("rules", CELL_RULE_SETS)
+def test_with_free_cells_the_search_leaves_out_only_what_never_helps(rules: str) -> None:
+    """With cells the search makes the legal moves, except that a usable king (exposed or parked) is
+    removed at once, and a king is never parked (removing it is never worse)."""
+    parks = kings = 0
+    for fast, generic, state in _random_states(rules, deals=6, steps=60):
+        expected = {(a, s) for a, s in generic.successors(state)}
+        got = fast.successors(state)
+        assert set(got) <= expected and len(got) == len(set(got)), (rules, fast.unpack(state))
+        pos = fast.unpack(state)
+        if len(got) == 1 and isinstance(got[0][0], tuple) and len(got[0][0]) == 1 and len(expected) > 1:
+            place = got[0][0][0]
+            assert fast.values[place] == fast.lone and (place < fast.P or pos.cells >> place & 1)
+            kings += 1
+            continue
+        left_out = expected - set(got)
+        assert all(isinstance(a, int) and fast.values[a] == fast.lone for a, _ in left_out), left_out
+        parks += sum(1 for a, _ in got if isinstance(a, int))
+    assert parks, "no park was generated: the check above never met one"
+    assert kings, "no king was taken at once"
+
+
+@pytest.mark.parametrize("rules", RULE_SETS + CELL_RULE_SETS)
 def test_pack_and_unpack_are_inverse(rules: str) -> None:
     for fast, _, state in _random_states(rules, deals=2, steps=30):
         assert fast.pack(fast.unpack(state)) == state
 
 
 @pytest.mark.parametrize("rules", ["classic", "msc", "thirteen(jokers=2)", "thirteen(triples=true)",
-                                   "classic(waste_uses=12)", "apophis(waste_uses=9,triples=true)"])
+                                   "classic(waste_uses=12)", "apophis(waste_uses=9,triples=true)", *CELL_RULE_SETS])
 def test_relaxed_bound_never_below_what_play_reaches(rules: str) -> None:
     """Along random play the relaxed bound from the start covers every position reached."""
     for fast, _, state in _random_states(rules, deals=6, steps=80):
         removed = fast.P - (state & fast.pyramid_full).bit_count()
+        if fast.cells:  # a parked card is not removed
+            removed -= (fast.unpack(state).cells & fast.pyramid_full).bit_count()
+        assert fast.removed(state) == removed
         assert fast.reachable_bound(state) >= removed

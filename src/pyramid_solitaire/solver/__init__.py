@@ -64,6 +64,8 @@ def _moves(table: Table, actions: list[Action]) -> list[Move]:
     for action in actions:
         if isinstance(action, tuple):
             out.append(Move.remove(*table.action_cards(action)))
+        elif isinstance(action, int):
+            out.append(Move.park(table.cards[action]))
         elif action == "draw":
             out.append(Move.draw())
         else:

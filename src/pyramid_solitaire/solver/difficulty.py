@@ -2,15 +2,17 @@
 
 The *sensible player* plays from what the table shows, as seed 001 teaches: it never makes a removal
 that creates a dead card it can see when another removal does not; among the removals left it picks one
-at random, preferring those that take pyramid cards; when no removal is possible it taps the stock.  It
-never looks at the stock order or at face-down cards.
+at random, preferring those that take pyramid cards; when no removal is possible it taps the stock; and
+with free cells, when the stock can do nothing more either, it parks a card after which a removal is
+possible (one at random), as the plain hint does.  It never looks at the stock order or at face-down
+cards.
 
 ``rating`` is the share of ``playouts`` such games that are won (0.0 hardest .. 1.0 easiest).  The
 random choices come from a generator seeded by the deal itself, so a deal's rating never changes.
 Deals the solver has not verified winnable are not rated (their rating would say nothing).
 
 The *careless player* (``rate(deal, careless=True)``) makes any legal move at random — any removal,
-or the stock even when a removal is there — with no thought of dead cards or of the passes left.
+any park, or the stock even when a removal is there — with no thought of dead cards or of the passes left.
 Its rating only separates deals the sensible player always wins: in easy rule sets (``overlap``)
 more than a third of verified deals tie there, and the easy third is the part of them that even
 careless play wins most often (see :func:`..catalog.bands`).
@@ -59,7 +61,8 @@ def sensible_choice(table: Table, pos: Position, rng: random.Random,
         return DRAW_ACTION
     if table.can_recycle(pos):
         return RECYCLE_ACTION
-    return None
+    parks = [place for place in table.parks(pos) if table.removals(table.park(pos, place))]
+    return rng.choice(parks) if parks else None
 
 
 def _sensible_removals(table: Table, pos: Position) -> list[tuple[int, ...]]:
@@ -81,6 +84,7 @@ def _sensible_removals(table: Table, pos: Position) -> list[tuple[int, ...]]:
 def careless_choice(table: Table, pos: Position, rng: random.Random) -> Action | None:
     """One move of the careless player: any legal move, the stock's as likely as each removal."""
     moves: list[Action] = list(table.removals(pos))
+    moves.extend(table.parks(pos))
     if table.can_draw(pos):
         moves.append(DRAW_ACTION)
     elif table.can_recycle(pos):

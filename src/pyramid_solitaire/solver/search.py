@@ -122,7 +122,7 @@ def _seen_with_fewer(seen: set[int], state: int, count: int, one: int) -> bool:
 
 
 def _note_best(space: SearchSpace, counter: Counter, action: Action, state: int, path: list[Action]) -> int:
-    removed = space.P - (state & space.pyramid_full).bit_count()
+    removed = space.removed(state)
     if removed > counter.best_removed:
         counter.best_removed = removed
         counter.best_line = [*path, action]
@@ -133,12 +133,12 @@ def find_win(space: SearchSpace, start: int, counter: Counter) -> list[Action] |
     """A winning line from ``start``, or ``None`` if there is none (exhaustive)."""
     if space.won(start):
         return []
-    counter.best_removed = max(counter.best_removed, space.P - (start & space.pyramid_full).bit_count())
+    counter.best_removed = max(counter.best_removed, space.removed(start))
     if space.hopeless(start):
         return None
 
     def visit(action: Action, state: int, path: list[Action]) -> int:
-        if not isinstance(action, tuple):  # a draw or recycle leaves the same cards in play
+        if not isinstance(action, tuple):  # a draw, recycle or park leaves the same cards in play
             return EXPAND
         _note_best(space, counter, action, state, path)
         if space.won(state):
@@ -157,11 +157,10 @@ def win_or_best(space: SearchSpace, start: int, counter: Counter) -> list[Action
     beats the best line found.  Searching the two apart expands every position of the first kind twice
     for a lost deal (one-pass rule sets: about 45 % of the positions)."""
     P = space.P
-    counter.best_removed = max(counter.best_removed, P - (start & space.pyramid_full).bit_count())
+    counter.best_removed = max(counter.best_removed, space.removed(start))
     if space.won(start):
         return []
     bound = space.reachable_bound
-    full = space.pyramid_full
 
     def visit(action: Action, state: int, path: list[Action]) -> int:
         if isinstance(action, tuple):
@@ -169,7 +168,7 @@ def win_or_best(space: SearchSpace, start: int, counter: Counter) -> list[Action
             if space.won(state):
                 return FOUND
         counts = space.bag(state)
-        reach = space.relaxed_max(state & full, counts)
+        reach = space.reach(state, counts)
         # when the relaxed game clears the pyramid, only the stock's own cuts can still call it hopeless
         if reach >= P and not space.hopeless_though_cleared(state, counts):
             return EXPAND

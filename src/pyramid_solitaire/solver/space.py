@@ -8,6 +8,11 @@ folded into one key (see :meth:`SearchSpace.key`).
 
 The generated successors are checked against ``Table.actions`` in ``tests/solver/test_space.py`` on
 random positions of every preset, so the fast path and the rules cannot drift apart.
+
+**Free cells** (``cells``) take the table's own move generation (the generic path): a parked card
+changes which cards are usable in ways the per-shape tables do not know.  The packed state keeps the
+parked places above the jokers, and the relaxed game gets cells of its own (:meth:`SearchSpace._cell_reach`):
+with a card parked, a card under it can meet it, so the cover triangle no longer rules a partner out.
 """
 
 from __future__ import annotations
@@ -59,7 +64,9 @@ class SearchSpace:
         self.target = rules.target
         self.lone = rules.target if rules.lone_kings else -1
         #: ``generic`` asks Table.actions for every position instead (slow; the tests compare the two).
-        self.fast = not generic
+        self.generic_only = generic
+        self.cells = rules.cells
+        self.fast = not generic and not self.cells
         self.jokers = rules.jokers
         self.triples = rules.triples
         self.overlap = rules.overlap and rules.open_pyramid
@@ -86,6 +93,10 @@ class SearchSpace:
         self.rec_shift = self.ptr_shift + PTR_BITS
         self.use_shift = self.rec_shift + REC_BITS
         self.jok_shift = self.use_shift + USE_BITS
+        #: the places parked in free cells, above the jokers
+        self.cell_shift = self.jok_shift + rules.jokers
+        self.jok_mask = (1 << rules.jokers) - 1
+        self.board_places = (1 << self.P) - 1
         self.stock_mask = (1 << self.S) - 1
         self.dead_masks = self._meeting_masks()
         # stock value counts: 4 bits per value, summed from per-byte tables of the stock mask
@@ -93,9 +104,11 @@ class SearchSpace:
         # Strict rules where at most one stock-side card is ever usable (the waste top): every stock
         # card must go with a pyramid card (or alone, a king), so see :meth:`_stock_starved`.
         self.one_stock_card = (rules.strict and not rules.drawn_spot and not rules.stock_top_usable
-                               and not rules.jokers and not rules.triples and rules.waste_piles == 1)
-        self._pyramid_tables = self._value_count_tables(0, self.P) if self.one_stock_card else []
+                               and not rules.jokers and not rules.triples and rules.waste_piles == 1
+                               and not self.cells)
+        self._pyramid_tables = self._value_count_tables(0, self.P) if self.one_stock_card or self.cells else []
         self._relaxed: dict[int, int] = {}
+        self._cell_shapes: dict[int, tuple[tuple[int, ...], list[tuple[int, int]]]] = {}
         #: called for each new state of the relaxed game (the search's deadline check), if set
         self.poll: Callable[[], None] | None = None
         self._hopeless: dict[int, bool] = {}
@@ -112,14 +125,15 @@ class SearchSpace:
         out of its bits into the next field)."""
         recycles = 0 if self.unlimited else pos.recycles
         return (pos.pyramid | pos.stock << self.stock_shift | pos.ptr << self.ptr_shift
-                | recycles << self.rec_shift | pos.waste_used << self.use_shift | pos.jokers << self.jok_shift)
+                | recycles << self.rec_shift | pos.waste_used << self.use_shift | pos.jokers << self.jok_shift
+                | pos.cells << self.cell_shift)
 
     def unpack(self, state: int) -> Position:
         """The position of a packed integer."""
         return Position(state & self.pyramid_full, state >> self.stock_shift & self.stock_mask,
                         state >> self.ptr_shift & ((1 << PTR_BITS) - 1),
-                        state >> self.rec_shift & ((1 << REC_BITS) - 1), state >> self.jok_shift,
-                        state >> self.use_shift & ((1 << USE_BITS) - 1))
+                        state >> self.rec_shift & ((1 << REC_BITS) - 1), state >> self.jok_shift & self.jok_mask,
+                        state >> self.use_shift & ((1 << USE_BITS) - 1), state >> self.cell_shift)
 
     def canonical(self, state: int) -> int:
         """The one state standing for every position that plays exactly like ``state``.
@@ -323,10 +337,26 @@ class SearchSpace:
     def _generic_successors(self, state: int) -> list[tuple[Action, int]]:
         table = self.table
         pos = self.unpack(state)
+        actions = table.actions(pos)
+        if self.cells and self.fast is False and not self.generic_only:
+            actions = self._cell_actions(pos, actions)
         out = []
-        for action in table.actions(pos):
+        for action in actions:
             out.append((action, self.canonical(self.pack(table.apply(pos, action)))))
         return out
+
+    def _cell_actions(self, pos: Position, actions: list[Action]) -> list[Action]:
+        """The actions worth searching with free cells: an exposed or parked king is removed at once
+        (as in the fast path), and a king is never parked (removing it instead is never worse: it
+        frees the same cards and keeps the cell)."""
+        values = self.values
+        lone = self.lone
+        for action in actions:
+            if isinstance(action, tuple) and len(action) == 1 and values[action[0]] == lone and (
+                    action[0] < self.P or pos.cells >> action[0] & 1):
+                return [action]
+        parks = [a for a in actions if isinstance(a, int) and values[a] != lone]
+        return [a for a in actions if not isinstance(a, int)] + parks
 
     # --- pruning and bounds -------------------------------------------------------------------------
 
@@ -334,6 +364,7 @@ class SearchSpace:
         """For each pyramid slot, the places (as a packed-state bitmask) of the cards that could still
         meet it as a partner: cards of the value it needs that do not lie in its cover triangle."""
         table = self.table
+        rules = self.rules
         masks = []
         for slot in range(self.P):
             need = self.target - self.values[slot]
@@ -341,7 +372,7 @@ class SearchSpace:
             for place in range(self.P + self.S):
                 if place == slot or self.values[place] != need:
                     continue
-                if (place < self.P and table.layout.triangle[slot] >> place & 1
+                if (place < self.P and table.layout.triangle[slot] >> place & 1 and not rules.cells
                         and not (self.overlap and table.layout.coverers[slot] >> place & 1)):
                     continue
                 mask |= 1 << place  # pyramid places and stock places share the packed layout
@@ -504,6 +535,19 @@ class SearchSpace:
         return dead
 
     def bag(self, state: int) -> int:
+        """See :meth:`_bag`; with free cells the stock cards parked in them join the bag (and a limit on
+        waste uses is left out: parked cards are used without one, and leaving it out only relaxes)."""
+        if not self.cells:
+            return self._bag(state)
+        counts = self.stock_counts(state) + (state >> self.jok_shift & self.jok_mask).bit_count()
+        rest = state >> self.cell_shift >> self.P
+        while rest:
+            low = rest & -rest
+            counts += 1 << (COUNT_BITS * self.stock_values[low.bit_length() - 1])
+            rest ^= low
+        return counts
+
+    def _bag(self, state: int) -> int:
         """The relaxed game's counts for ``state``: stock values left and jokers left — and, when every
         stock card is used from the waste and its uses are limited, the uses left (at BAG_USES_SHIFT):
         each removal with bag cards then spends one, and with none left the bag is empty."""
@@ -515,7 +559,14 @@ class SearchSpace:
 
     def reachable_bound(self, state: int) -> int:
         """An upper bound on the pyramid cards removed in all, from ``state`` on (see relaxed_max)."""
-        return self.relaxed_max(state & self.pyramid_full, self.bag(state))
+        return self.reach(state, self.bag(state))
+
+    def reach(self, state: int, counts: int) -> int:
+        """The relaxed game's most pyramid cards removed in all from ``state`` (``counts`` its bag):
+        :meth:`relaxed_max`, or with free cells :meth:`_cell_reach`."""
+        if self.cells:
+            return self._cell_reach(state & self.pyramid_full, state >> self.cell_shift & self.board_places, counts)
+        return self.relaxed_max(state & self.pyramid_full, counts)
 
     def hopeless_though_cleared(self, state: int, counts: int) -> bool:
         """:meth:`hopeless` for a state whose relaxed game clears the pyramid (``counts`` its bag): then
@@ -540,6 +591,8 @@ class SearchSpace:
         counts = self.bag(state)
         if self._short_of_uses(state):
             return True
+        if self.cells:
+            return self.reach(state, counts) < self.P
         key = counts << self.P | pyramid
         found = self._hopeless.get(key)
         if found is None:
@@ -552,4 +605,118 @@ class SearchSpace:
         """True when the rule set's goal is reached."""
         if state & self.pyramid_full:
             return False
-        return not self.strict or not (state >> self.stock_shift & self.stock_mask)
+        cells = state >> self.cell_shift
+        if cells & self.board_places:  # a pyramid card parked in a cell is not removed
+            return False
+        return not self.strict or not (state >> self.stock_shift & self.stock_mask or cells)
+
+    def removed(self, state: int) -> int:
+        """Pyramid cards removed so far (a card parked in a free cell is not)."""
+        parked = state >> self.cell_shift & self.board_places
+        return self.P - (state & self.pyramid_full).bit_count() - parked.bit_count()
+
+    # --- the relaxed game with free cells -------------------------------------------------------------
+
+    def _cell_reach(self, pyramid: int, parked: int, counts: int) -> int:
+        """:meth:`relaxed_max` with free cells: the most pyramid cards removed in all if every stock
+        card (and every stock card parked) were usable at any time and cells held pyramid cards only.
+        ``parked`` is the pyramid cards in cells.  A relaxation of play with cells, so an upper bound."""
+        key = (counts << self.P | parked) << self.P | pyramid
+        found = self._relaxed.get(key)
+        if found is not None:
+            return found
+        if self.poll is not None:
+            self.poll()
+        best = self.P - pyramid.bit_count() - parked.bit_count()
+        ceiling = self._cell_ceiling(pyramid, parked, counts)
+        if best < ceiling:
+            for candidate in self._cell_moves(pyramid, parked, counts):
+                best = max(best, self._cell_reach(*candidate))
+                if best >= ceiling:
+                    break
+        self._relaxed[key] = best
+        return best
+
+    def _cell_ceiling(self, pyramid: int, parked: int, counts: int) -> int:
+        """Pyramid cards removed in all at the very most with free cells: every card but those with no
+        partner left anywhere (with cells a partner under a card can meet it, so only none left at all
+        makes a card dead; none is dead while a joker is left, and with triples none is looked for)."""
+        if self.triples or counts & COUNT_MASK:
+            return self.P
+        board = pyramid | parked
+        have = self._summed(self._pyramid_tables, board)
+        values = self.values
+        dead = 0
+        rest = board
+        while rest:
+            low = rest & -rest
+            value = values[low.bit_length() - 1]
+            rest ^= low
+            need = self.target - value
+            if value == self.lone or not 0 < need < MAX_VALUE:
+                continue
+            partners = (have >> (COUNT_BITS * need) & COUNT_MASK) - (1 if need == value else 0)
+            if not partners and not counts >> (COUNT_BITS * need) & COUNT_MASK:
+                dead += 1
+        return self.P - dead
+
+    def _cell_shape(self, pyramid: int, parked: int) -> tuple[tuple[int, ...], list[tuple[int, int]]]:
+        """The usable cards (exposed and parked) of a pyramid with ``parked`` in cells, and the
+        (pyramid, parked) after each removal among them (asked of the table, cached)."""
+        key = parked << self.P | pyramid
+        found = self._cell_shapes.get(key)
+        if found is not None:
+            return found
+        table = self.table
+        pos = Position(pyramid, 0, 0, 0, 0, 0, parked)
+        usable = tuple(table.usable(pos))
+        after = []
+        for action in table.removals(pos):
+            left, cells = pyramid, parked
+            for place in action:
+                left &= ~(1 << place)
+                cells &= ~(1 << place)
+            after.append((left, cells))
+        found = (usable, after)
+        self._cell_shapes[key] = found
+        return found
+
+    def _cell_moves(self, pyramid: int, parked: int, counts: int) -> list[tuple[int, int, int]]:
+        """(pyramid, parked, counts) after each move of the relaxed game with cells: a removal among
+        the usable cards, one with cards of the bag, or parking an exposed card.  A usable king is
+        removed at once."""
+        usable, removals = self._cell_shape(pyramid, parked)
+        values = self.values
+        target = self.target
+        for place in usable:
+            if values[place] == self.lone:
+                return [(pyramid & ~(1 << place), parked & ~(1 << place), counts)]
+        out = [(left, cells, counts) for left, cells in removals]
+        for place in usable:
+            need = target - values[place]
+            if 0 < need < MAX_VALUE and counts >> (COUNT_BITS * need) & COUNT_MASK:
+                out.append((pyramid & ~(1 << place), parked & ~(1 << place), counts - (1 << (COUNT_BITS * need))))
+        if counts & COUNT_MASK:  # a joker takes any usable card
+            out.extend((pyramid & ~(1 << p), parked & ~(1 << p), counts - 1) for p in usable)
+        if self.triples:
+            for place in usable:  # one usable card and two from the bag
+                need = target - values[place]
+                for low in range(1, need // 2 + 1):
+                    high = need - low
+                    if not 0 < high < MAX_VALUE:
+                        continue
+                    have_low = counts >> (COUNT_BITS * low) & COUNT_MASK
+                    have_high = counts >> (COUNT_BITS * high) & COUNT_MASK
+                    if have_low and have_high and (low != high or have_low >= PAIR):
+                        out.append((pyramid & ~(1 << place), parked & ~(1 << place),
+                                    counts - (1 << (COUNT_BITS * low)) - (1 << (COUNT_BITS * high))))
+            for i, a in enumerate(usable):  # two usable cards and one from the bag
+                for b in usable[i + 1:]:
+                    need = target - values[a] - values[b]
+                    if 0 < need < MAX_VALUE and counts >> (COUNT_BITS * need) & COUNT_MASK:
+                        out.append((pyramid & ~(1 << a) & ~(1 << b), parked & ~(1 << a) & ~(1 << b),
+                                    counts - (1 << (COUNT_BITS * need))))
+        if parked.bit_count() < self.cells:
+            out.extend((pyramid & ~(1 << p), parked | 1 << p, counts) for p in usable
+                       if pyramid >> p & 1)
+        return out

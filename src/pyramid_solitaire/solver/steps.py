@@ -51,6 +51,8 @@ class StepsBound:
         self.ptr_shift = space.ptr_shift
         self.rec_shift = space.rec_shift
         self.jok_shift = space.jok_shift
+        self.cells = space.cells
+        self.cell_shift = space.cell_shift
         self.drawn_spot = space.drawn_spot
         self.draw_count = space.draw_count
         self.stock_top_usable = space.stock_top_usable
@@ -153,9 +155,15 @@ class StepsBound:
         and stock-top models dealing one card a draw; with a drawn spot, or several cards a draw (one
         draw then passes several cards), only the removal steps are counted.)"""
         pyramid = state & self.pyramid_full
+        if self.cells:  # a parked card still has to go: count it where it was, as if still there
+            pyramid |= state >> self.cell_shift & self.pyramid_full
         if self.triples:  # a triple may take three pyramid cards in one step
             return -(-pyramid.bit_count() // TRIPLE)
         steps = self._pyramid_steps(pyramid)
+        if self.cells:
+            # The removal steps stay a bound (any card may meet any other through a cell, and the
+            # meeting masks say so); the sweeps do not: a parked stock card is usable out of order.
+            return steps.total
         total, deficits = steps.total, steps.deficits
         if state >> self.jok_shift:  # a joker may stand in for any stock card the pyramid needs
             return total
