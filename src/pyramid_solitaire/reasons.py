@@ -41,6 +41,8 @@ MESSAGES: Final[Mapping[str, tuple[str, str]]] = {
     "no-cells": ("このルールにはフリーセルがありません", "These rules have no free cells."),
     "cells-full": ("空いているフリーセルがありません", "Every free cell is taken."),
     "in-cell": ("このカードはもうフリーセルにあります", "This card is already in a free cell."),
+    "cell-choose-one": ("フリーセルに置くカードを1枚選んでから、空いているセルをタップしてください",
+                        "Choose one card, then tap an empty free cell to put it there."),
     "joker-cell": ("ジョーカーはフリーセルに置けません（いつでも使えます）",
                    "A joker cannot go to a free cell (it can be used at any time)."),
     "no-stock": ("このゲームには山札がありません。すべてのカードがピラミッドとリザーブに配られています",

@@ -37,6 +37,7 @@ def player_view(game: Game) -> dict[str, Any]:
     pyramid = []
     for slot, (row, col, pile, level) in enumerate(where):
         in_place = bool(pos.pyramid >> slot & 1)
+        parked = bool(pos.cells >> slot & 1)
         face_up = in_place and bool(visible >> slot & 1)
         pyramid.append({
             "slot": slot,
@@ -45,7 +46,8 @@ def player_view(game: Game) -> dict[str, Any]:
             "pile": pile,
             "level": level,
             "card": str(table.cards[slot]) if face_up else None,
-            "removed": not in_place,
+            "removed": not in_place,  # gone from its slot: removed, or parked in a free cell
+            "parked": parked,
             "face_up": face_up,
             "usable": slot in usable,
             "covered_by": bits(coverers[slot] & pos.pyramid) if in_place else [],

@@ -34,9 +34,10 @@ class GamePage:
         return str(self.page.evaluate("`${document.body.dataset.game}/${document.body.dataset.version}`"))
 
     def card(self, token: str) -> Locator:
-        """The card ``token`` where it lies now (pyramid, jokers or stock side; not the removed pile)."""
+        """The card ``token`` where it lies now (pyramid, jokers, stock side or a free cell; not the removed
+        pile)."""
         return self.page.locator(f'#pyramid [data-card="{token}"], #jokers [data-card="{token}"], '
-                                 f'#stock-area [data-card="{token}"]')
+                                 f'#stock-area [data-card="{token}"], #cells [data-card="{token}"]')
 
     def classes(self, token: str) -> set[str]:
         return set((self.card(token).get_attribute("class") or "").split())
@@ -44,7 +45,8 @@ class GamePage:
     def cards_with(self, class_name: str) -> list[str]:
         """Tokens of the cards shown with a class (usable, partner, selected, dead, hinted)."""
         return list(self.page.eval_on_selector_all(
-            f"#pyramid .card.{class_name}, #jokers .card.{class_name}, #stock-area .card.{class_name}",
+            f"#pyramid .card.{class_name}, #jokers .card.{class_name}, #stock-area .card.{class_name}, "
+            f"#cells .card.{class_name}",
             "els => els.map(e => e.dataset.card)"))
 
     def pyramid_cards(self) -> list[str | None]:
@@ -87,6 +89,17 @@ class GamePage:
     def tap_stock(self) -> None:
         self._after(self.answered(), lambda: self.page.click("#stock-area .stock-btn"))
 
+    def cells(self) -> list[str | None]:
+        """Each free cell left to right: the card in it, or None when empty."""
+        return list(self.page.eval_on_selector_all(
+            "#cells .card, #cells .cell-slot",
+            "els => els.sort((a, b) => parseFloat(a.style.left) - parseFloat(b.style.left))"
+            ".map(e => e.dataset.card || null)"))
+
+    def tap_cell(self) -> None:
+        """Click the first empty free cell and wait for the answer."""
+        self._after(self.answered(), lambda: self.page.locator("#cells .cell-slot").first.click())
+
     def press(self, key: str) -> None:
         """Press a key that makes a request, and wait for the answer."""
         self._after(self.answered(), lambda: self.page.keyboard.press(key))
@@ -96,9 +109,15 @@ class GamePage:
         self._after(self.answered(), lambda: self.page.click(f"#{button_id}"))
 
     def play(self, move: Move) -> None:
-        """Play a move the way a player does: tap its cards one by one, or tap the stock."""
+        """Play a move the way a player does: tap its cards one by one, or tap the stock; to park a card,
+        tap it, then an empty free cell."""
         if not move.cards:
             self.tap_stock()
+            return
+        if move.kind == "park":
+            token = str(move.cards[0])
+            self._after(self.answered(), lambda: self.card(token).click(position={"x": 20, "y": 12}))
+            self.tap_cell()
             return
         for card in move.cards:
             # near the top of the card, the part a player sees of a card still covered by another
@@ -107,7 +126,8 @@ class GamePage:
             self._after(self.answered(), lambda token=token: self.card(token).click(position={"x": 20, "y": 12}))
 
     def play_by_keyboard(self, move: Move) -> None:
-        """Play a move with the keyboard only: arrows to each card, Enter; D for the stock."""
+        """Play a move with the keyboard only: arrows to each card, Enter; D for the stock; C after
+        choosing a card to park it."""
         if not move.cards:
             self.press("d")
             return
@@ -116,7 +136,8 @@ class GamePage:
             # Where the card is in the arrow-key order (usable cards in reading order, then the stock).
             index = self.page.evaluate(
                 """token => [...document.querySelectorAll('#pyramid .card.usable, #jokers .card, '
-                    + '#stock-area .stock-btn, #stock-area .card.usable')].findIndex(e => e.dataset.card === token)""",
+                    + '#stock-area .stock-btn, #stock-area .card.usable, #cells .card, #cells .cell-slot')]
+                    .findIndex(e => e.dataset.card === token)""",
                 token)
             assert index >= 0, f"{token} is not among the cards the arrow keys reach"
             self.page.keyboard.press("Home")
@@ -125,6 +146,8 @@ class GamePage:
             focused = self.page.evaluate("() => document.activeElement && document.activeElement.dataset.card || ''")
             assert focused == token, f"the arrow keys reached {focused!r}, not {token}"
             self.press("Enter")
+        if move.kind == "park":
+            self.press("c")
 
     def new_game_dialog(self) -> Locator:
         self.page.click("#btn-new")

@@ -92,6 +92,35 @@ def test_the_waste_uses_left_are_clear_of_the_stock_label_and_read_with_the_wast
     context.close()
 
 
+def test_free_cells_on_a_phone_keep_clear_of_the_stock_side_and_are_named(browser: Browser, server: str) -> None:
+    """Apophis with four cells on a phone: three waste piles and four cells do not fit on one line, so
+    the cells go on a line of their own, inside the board; each empty cell is a named button."""
+    context, errors = open_context(browser, bypass_csp=True, **PHONE)
+    page = context.new_page()
+    game = GamePage(page, server).open(f"/play/{Deal.from_number(5, 'apophis(cells=4)').code}")
+    game.tap_stock()
+    boxes = page.eval_on_selector_all(
+        "#stock-area .card, #stock-area .slot-empty, #stock-area .stock-btn, #stock-area .stock-label, "
+        "#cells .card, #cells .cell-slot",
+        "els => els.map(e => { const r = e.getBoundingClientRect(); "
+        "return [e.closest('#cells') ? 'cell' : 'stock', r.left, r.top, r.right, r.bottom]; })")
+    cells = [b for b in boxes if b[0] == "cell"]
+    stock = [b for b in boxes if b[0] == "stock"]
+    assert len(cells) == 4
+    board = page.locator("#board").bounding_box()
+    assert board is not None
+    for _, left, top, right, bottom in cells:
+        assert right <= board["x"] + board["width"] + 1 and bottom <= board["y"] + board["height"] + 1
+        for _, s_left, s_top, s_right, s_bottom in stock:
+            assert right <= s_left or left >= s_right or bottom <= s_top or top >= s_bottom, "a cell overlaps"
+    names = page.eval_on_selector_all("#cells .cell-slot", "els => els.map(e => e.getAttribute('aria-label'))")
+    assert names == [f"フリーセル{n}（空き）" for n in range(1, 5)]
+    assert audit(page) == []
+    screenshot(page, "a11y-cells-phone")
+    assert list(errors) == []
+    context.close()
+
+
 def test_rules_dialog_has_no_serious_violations(browser: Browser, server: str) -> None:
     """The Rules dialog open over the game, for Tut's Tomb (its fanned waste on the board) and for a
     game with options, on desktop and phone."""

@@ -258,6 +258,7 @@ def test_the_new_game_dialog_learns_which_presets_have_no_passes_to_choose(clien
     # and which has a limit on waste uses, to preset its own select
     limited = {name: p["waste_uses"] for name, p in presets.items() if p["waste_uses"] is not None}
     assert limited == {"limited_waste": 12}
+    assert {name: p["cells"] for name, p in presets.items() if p["cells"]} == {"cells": 1}
 
 
 def test_a_waste_card_whose_uses_are_spent_is_refused_with_the_reason(client: TestClient) -> None:
@@ -271,6 +272,56 @@ def test_a_waste_card_whose_uses_are_spent_is_refused_with_the_reason(client: Te
     before = state(client, game)
     body = error(client.post(f"/api/games/{game['id']}/move", json={"move": "9d+4d"}), 409, "waste-uses-used-up")
     assert body["message"] == "捨て札はもう使えません（1回まで）"
+    assert still(state(client, game)) == still(before)
+
+
+def test_a_free_cell_takes_the_selected_card_and_the_state_shows_it(client: TestClient) -> None:
+    """The cell command parks the one selected card (a tap on an empty cell); with none selected, or in
+    rules without cells, it is a refused tap that changes nothing.  A parked card is not in the removed
+    pile, and it is recorded: the game reloads from the store with the card in its cell."""
+    notation = make_notation({**row_of(7, "Kd 5c 9c Ts 3s 6h 6s"), (6, 1): "8h"}, ["4c", "7d"])
+    assert {p["id"]: p["cells"] for p in client.get("/api/rules").json()["presets"]}["cells"] == 1
+    game = new_game(client, deal=notation, rules="cells")
+    assert game["cells"] == {"size": 1, "cards": []}
+    before = state(client, game)
+    after, event = post(client, game, "cell")
+    assert event["kind"] == "refused" and event["code"] == "cell-choose-one"
+    assert event["messages"]["en"] == "Choose one card, then tap an empty free cell to put it there."
+    assert still(after) == {**still(before), "version": before["version"] + 1}
+    tap(client, game, "Kd")
+    tap(client, game, "5c")
+    after, event = post(client, game, "cell")
+    assert event == {"kind": "parked", "move": "5c>cell", "cards": ["5c"]}
+    assert after["cells"] == {"size": 1, "cards": [{"card": "5c", "dead": False}]}
+    assert after["selected"] == [] and "5c" in after["usable"] and "8h" in after["usable"]
+    assert entry(after, 7, 2)["removed"] and entry(after, 7, 2)["parked"]
+    assert after["removed"] == {"count": 1, "top": ["Kd"]}  # parking removes nothing
+    assert "5c>cell" not in after["legal_moves"] and "8h+5c" in after["legal_moves"]
+    assert still(state(client, game)) == still(after)
+    client.app.state.games.drop(game["id"])  # type: ignore[attr-defined]
+    reloaded = state(client, game)  # rebuilt from the recorded actions
+    assert reloaded["cells"] == after["cells"] and reloaded["moves"] == after["moves"]
+    after, event = post(client, game, "move", {"move": "8h+5c"})
+    assert event["kind"] == "removed" and after["cells"]["cards"] == []
+    _, event = post(client, game, "move", {"move": "9c>cell"})
+    assert event == {"kind": "parked", "move": "9c>cell", "cards": ["9c"]}
+    classic = new_game(client, deal=notation)
+    tap(client, classic, "5c")
+    _, event = post(client, classic, "cell")
+    assert event["code"] == "no-cells"
+
+
+def test_a_park_by_notation_that_is_refused_is_409_and_changes_nothing(client: TestClient) -> None:
+    notation = make_notation({**row_of(7, "Kd 5c 9c Ts 3s 6h 6s"), (6, 1): "8h"}, ["4c", "7d"])
+    game = new_game(client, deal=notation, rules="cells")
+    before = state(client, game)
+    error(client.post(f"/api/games/{game['id']}/move", json={"move": "8h>cell"}), 409, "covered")
+    error(client.post(f"/api/games/{game['id']}/move", json={"move": "5c>waste"}), 400, "bad-move")
+    assert still(state(client, game)) == still(before)
+    post(client, game, "move", {"move": "9c>cell"})
+    before = state(client, game)
+    body = error(client.post(f"/api/games/{game['id']}/move", json={"move": "5c>cell"}), 409, "cells-full")
+    assert body["message"] == "空いているフリーセルがありません"
     assert still(state(client, game)) == still(before)
 
 

@@ -238,6 +238,7 @@ def rules_catalogue() -> dict[str, Any]:
                 "passes": rules.passes, "jokers": rules.jokers, "triples": rules.triples,
                 "open_pyramid": rules.open_pyramid, "overlap": rules.overlap, "strict": rules.strict,
                 "draw": rules.draw, "has_stock": rules.stock_size > 0, "waste_uses": rules.waste_uses,
+                "cells": rules.cells,
                 # no stock (Giza) or a stock dealt once onto several waste piles (Apophis)
                 "passes_fixed": rules.stock_size == 0 or rules.waste_piles > 1}
                for name, rules in PRESETS.items()]
@@ -417,7 +418,7 @@ def create_app(db: str | Store | None = None, limiter: RateLimiter | None = None
         handler.__doc__ = f"{name.capitalize()} (see pyramid_solitaire.web.play.Session.{name})."
         app.add_api_route(f"/api/games/{{game_id}}/{name}", handler, methods=["POST"], name=name)
 
-    for name in ("undo", "redo", "rewind", "hint", "coach", "deselect", "resign"):
+    for name in ("undo", "redo", "rewind", "hint", "coach", "deselect", "resign", "cell"):
         command(name)
 
     register_records(app, games, player, leaderboard)

@@ -29,7 +29,7 @@ from ..cards import Card, CardError
 from ..deal import Deal
 from ..game import Game
 from ..layout import bits
-from ..moves import Move
+from ..moves import PARK, REMOVE, Move
 from ..reasons import IllegalMoveError, Refusal
 from ..table import PLAYING, WON
 
@@ -118,7 +118,7 @@ class Session:
                 return {"kind": "coach", "cards": []}
             return self.coach()
         simple = {"undo": self.undo, "redo": self.redo, "rewind": self.rewind, "hint": self.hint,
-                  "deselect": self.deselect, "resign": self.resign}
+                  "deselect": self.deselect, "resign": self.resign, "cell": self.cell}
         if kind not in simple:
             raise ValueError(f"unknown action {kind!r}")
         return simple[kind]()
@@ -272,13 +272,30 @@ class Session:
         self._keep_usable_selection()
         return {"kind": str(move), "move": str(move), "cards": []}
 
+    def cell(self) -> dict[str, Any]:
+        """A tap on an empty free cell: the one selected card is parked there.  Refused like a tap (an
+        event, nothing changed) with no card or more than one selected, or when the park is refused."""
+        if self.over:
+            return _refused(Refusal("game-over"), [])
+        if not self.game.rules.cells:
+            return _refused(Refusal("no-cells"), [])
+        if len(self.selected) != 1:
+            return _refused(Refusal("cell-choose-one"), list(self.selected))
+        card = self.selected[0]
+        try:
+            move = self.game.push(Move.park(card))
+        except IllegalMoveError as exc:
+            return _refused(exc.refusal, [card])
+        self.selected = []
+        return {"kind": "parked", "move": str(move), "cards": [str(card)]}
+
     def play(self, move: Move) -> dict[str, Any]:
         """Play a move given in notation (raises IllegalMoveError, changing nothing)."""
         self._refuse_if_resigned()
         self.game.push(move)
         self._keep_usable_selection()
-        return {"kind": "removed" if move.cards else str(move), "move": str(move),
-                "cards": [str(c) for c in move.cards]}
+        kind = "parked" if move.kind == PARK else "removed" if move.cards else str(move)
+        return {"kind": kind, "move": str(move), "cards": [str(c) for c in move.cards]}
 
     def _refuse_if_resigned(self) -> None:
         if self.resigned:
@@ -365,7 +382,7 @@ class Session:
         game = self.game
         table = game.table
         view = game.view()
-        removed = [str(c) for step in game.history for c in step.move.cards]
+        removed = [str(c) for step in game.history if step.move.kind == REMOVE for c in step.move.cards]
         status_message = view.pop("status_message")[lang]
         if self.resigned:
             status_message = RESIGNED_MESSAGES[0 if lang == "ja" else 1]
@@ -437,4 +454,5 @@ def _shown_tokens(view: dict[str, Any]) -> set[str]:
         if token:
             shown.add(token)
     shown.update(view["jokers"])
+    shown.update(entry["card"] for entry in view["cells"]["cards"])
     return shown

@@ -24,7 +24,7 @@ FORMAT_VERSION: Final = 1
 MAX_GAMES: Final = 5_000
 MAX_ACTIONS: Final = 5_000
 ACTION_KINDS: Final = frozenset({"tap", "stock", "move", "undo", "redo", "rewind", "hint", "coach", "deselect",
-                                 "resign"})
+                                 "resign", "cell"})
 #: The kinds whose action names a card, a slot or a move; the others are recorded without an argument.
 ARGUMENT_KINDS: Final = frozenset({"tap", "move"})
 #: Times are milliseconds since 1970, kept in a signed 64-bit column.

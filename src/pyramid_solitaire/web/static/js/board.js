@@ -19,6 +19,8 @@ const WASTE_Z = 4;
 const USES_LINE = 20;
 // Room for the count under the removed pile.
 const REMOVED_LABEL = 18;
+// Room under the stock line for its labels.
+const LABEL_ROOM = 28;
 
 const elements = new Map();
 
@@ -208,7 +210,8 @@ export function render(game, dom, settings) {
   // none of them in a game that deals every card to the layout (Giza).
   const baseY = pyramidHeight + m.gap * 4 + reserveHeight;
   if (!game.has_stock) {
-    dom.board.style.height = `${baseY}px`;
+    const bottom = drawCells(game, dom, m, 0, baseY, keep);
+    dom.board.style.height = `${Math.max(baseY, bottom)}px`;
     prune(keep);
     return;
   }
@@ -274,8 +277,55 @@ export function render(game, dom, settings) {
     x += m.cw + m.gap * 2;
   }
   const usesLine = game.waste.uses_left !== null ? USES_LINE : 0;
-  dom.board.style.height = `${baseY + m.ch + 28 + usesLine}px`;
+  const bottom = drawCells(game, dom, m, x, baseY, keep);
+  dom.board.style.height = `${Math.max(baseY + m.ch + LABEL_ROOM + usesLine, bottom)}px`;
   prune(keep);
+}
+
+// Free cells, at the right end of the stock's line; on a line of their own below it when the stock
+// side leaves no room (a phone with several waste piles).  A parked card is drawn in its cell like
+// any usable card; an empty cell is a button: tapping it puts the selected card there (the server
+// decides whether that is allowed).  Returns the board's height below them (0 without cells).
+function drawCells(game, dom, m, used, y, keep) {
+  const size = game.cells.size;
+  if (!size) return 0;
+  const width = size * m.cw + (size - 1) * m.gap;
+  let x = m.width - width;
+  let top = y;
+  if (used > x) top = y + m.ch + LABEL_ROOM + (game.waste.uses_left !== null ? USES_LINE : 0);
+  for (let index = 0; index < size; index += 1) {
+    const parked = game.cells.cards[index];
+    if (parked) {
+      const key = `cell-card-${parked.card}`;
+      keep.add(key);
+      const element = keyed(key, dom.cells);
+      element.classList.add("card", "in-cell");
+      fillFace(element, parked.card);
+      stateClasses(element, parked.card, game);
+      element.setAttribute("aria-label", `${t("cell_n", { n: index + 1 })}${t("list_sep")}${cardLabel(parked.card, game)}`);
+      element.tabIndex = 0;
+      place(element, x, top, WASTE_Z);
+    } else {
+      const key = `cell-empty-${index}`;
+      keep.add(key);
+      const element = keyed(key, dom.cells);
+      element.className = "cell-slot";
+      element.textContent = t("cell");
+      element.setAttribute("aria-label", t("cell_n_empty", { n: index + 1 }));
+      element.setAttribute("aria-keyshortcuts", "C");
+      element.tabIndex = 0;
+      place(element, x, top);
+    }
+    x += m.cw + m.gap;
+  }
+  // what the line of cells is, under it (each cell's own name says it to a screen reader)
+  keep.add("cells-label");
+  const label = keyed("cells-label", dom.cells, "span");
+  label.className = "stock-label";
+  label.textContent = t("cell");
+  label.setAttribute("aria-hidden", "true");
+  place(label, m.width - width, top + m.ch + 4);
+  return top + m.ch + LABEL_ROOM;
 }
 
 // Drop the elements of cards no longer shown.
@@ -308,7 +358,7 @@ function fanUnderWaste(game, dom, m, x, y, keep) {
   return x + under.length * step;
 }
 
-// The element showing a card token now (pyramid, jokers, stock side), if any.
+// The element showing a card token now (pyramid, jokers, stock side, free cells), if any.
 export function elementOf(token) {
   for (const element of elements.values()) {
     if (element.dataset.card === token && element.closest("#removed") === null) return element;
@@ -322,6 +372,7 @@ export function stockButton() {
 
 // Usable cards and the stock, in reading order: what the arrow keys move between.
 export function navigable() {
-  const items = [...document.querySelectorAll("#pyramid .card.usable, #jokers .card, #stock-area .stock-btn, #stock-area .card.usable")];
+  const items = [...document.querySelectorAll("#pyramid .card.usable, #jokers .card, #stock-area .stock-btn, "
+    + "#stock-area .card.usable, #cells .card, #cells .cell-slot")];
   return items;
 }

@@ -10,7 +10,7 @@ import { elementOf, navigable, render, stockButton } from "./board.js";
 const $ = (id) => document.getElementById(id);
 const dom = {
   board: $("board"), pyramid: $("pyramid"), jokers: $("jokers"), removed: $("removed"), stockArea: $("stock-area"),
-  message: $("message"), live: $("live"),
+  cells: $("cells"), message: $("message"), live: $("live"),
 };
 const GAME_KEY = "pyramid.game";
 const FLY_MS = 320;
@@ -99,6 +99,19 @@ function flyToRemoved(tokens) {
   }
 }
 
+// A card put in a free cell slides there from where it was (the element is a new one, in the cell).
+function slideFrom(token, from) {
+  if (!from || !motionAllowed(app.settings)) return;
+  const element = elementOf(token);
+  if (!element) return;
+  const to = element.getBoundingClientRect();
+  element.animate([{ transform: `translate(${from.left - to.left}px, ${from.top - to.top}px)` },
+    { transform: "translate(0, 0)" }], { duration: FLY_MS, easing: "ease-out" });
+}
+
+// A move's notation names a park ("Qs>cell").
+const isPark = (move) => typeof move === "string" && move.endsWith(">cell");
+
 function flash(tokens, className, ms) {
   for (const token of tokens) {
     const element = elementOf(token);
@@ -129,10 +142,13 @@ function accept(answer) {
   const event = answer.event;
   const index = focusIndex();
   if (event.kind === "removed" && before) flyToRemoved(event.cards);
+  const parkedFrom = event.kind === "parked" && elementOf(event.cards[0])
+    ? elementOf(event.cards[0]).getBoundingClientRect() : null;
   app.game = answer.game;
   app.received = Date.now();
   sessionStorage.setItem(GAME_KEY, app.game.id);
   draw();
+  if (parkedFrom) slideFrom(event.cards[0], parkedFrom);
   keepFocus(index);
   describe(event, before && before.id === app.game.id ? before : null);
   if (app.game.dead.length && event.kind !== "refused") {
@@ -146,7 +162,11 @@ function describe(event, before) {
   switch (event.kind) {
     case "removed":
     case "redone":
-      say(event.cards.length ? t("removed_msg", { cards: names(event.cards) }) : t("redone_msg"));
+      if (isPark(event.move)) say(t(event.kind === "redone" ? "redone_park_msg" : "parked_msg", { cards: names(event.cards) }));
+      else say(event.cards.length ? t("removed_msg", { cards: names(event.cards) }) : t("redone_msg"));
+      break;
+    case "parked":
+      say(t("parked_msg", { cards: names(event.cards) }));
       break;
     case "selected":
       say(t("selected_msg", { card: names(event.cards) }));
@@ -180,7 +200,7 @@ function describe(event, before) {
       break;
     case "hint":
       if (event.cards.length) {
-        say(t("hint_remove", { cards: names(event.cards) }));
+        say(t(isPark(event.move) ? "hint_park" : "hint_remove", { cards: names(event.cards) }));
         flash(event.cards, "hinted", HINT_MS);
       } else {
         say(t(event.move === "recycle" ? "hint_recycle" : "hint_draw"));
@@ -194,7 +214,8 @@ function describe(event, before) {
         say(t("coach_no_answer", { label, reason: t("coach_unknown") }));
         break;
       }
-      const move = event.cards.length ? names(event.cards) : t(event.move === "recycle" ? "move_recycle" : "move_draw");
+      const move = isPark(event.move) ? t("move_park", { cards: names(event.cards) })
+        : event.cards.length ? names(event.cards) : t(event.move === "recycle" ? "move_recycle" : "move_draw");
       const verdict = event.winnable ? t("coach_winnable") : t("coach_lost", { n: event.best_reachable });
       if (event.cards.length) flash(event.cards, "hinted", HINT_MS);
       say(t("coach_message", { label, move, verdict }));
@@ -245,6 +266,8 @@ const tapCard = (element) => {
 };
 const tapStock = () => act(() => api.stock(app.game.id, lang(), app.game.version));
 const command = (name) => act(() => api.command(app.game.id, name, lang(), app.game.version));
+// A tap on an empty free cell: the selected card goes there.
+const tapCell = () => command("cell");
 
 // --- the end of a game --------------------------------------------------------------------------------
 
@@ -365,6 +388,7 @@ function presetDefaults() {
   $("opt-strict").checked = preset.strict;
   $("opt-waste-uses").value = preset.waste_uses === null ? "unlimited" : String(preset.waste_uses);
   $("opt-waste-uses").disabled = !preset.has_stock; // Giza: no stock, so no waste to use
+  $("opt-cells").value = String(preset.cells);
   $("new-options").classList.toggle("thirteen", preset.id === "thirteen");
 }
 
@@ -381,6 +405,7 @@ function chosenRules() {
   }
   const uses = $("opt-waste-uses").value === "unlimited" ? null : Number($("opt-waste-uses").value);
   if (preset.has_stock && uses !== preset.waste_uses) options.push(`waste_uses=${uses === null ? "unlimited" : uses}`);
+  if (Number($("opt-cells").value) !== preset.cells) options.push(`cells=${$("opt-cells").value}`);
   return options.length ? `${preset.id}(${options.join(",")})` : preset.id;
 }
 
@@ -468,6 +493,7 @@ function onKey(event) {
   }
   const actions = { d: tapStock, s: tapStock, u: () => command("undo"), r: () => command("redo"), h: () => command("hint"),
     Escape: () => command("deselect") };
+  if (app.game && app.game.cells.size) actions.c = tapCell;
   const action = actions[key.length === 1 ? key.toLowerCase() : key];
   if (action) {
     event.preventDefault();
@@ -497,6 +523,7 @@ function wire() {
     const target = event.target.closest("button");
     if (!target || !dom.board.contains(target)) return;
     if (target.classList.contains("stock-btn")) tapStock();
+    else if (target.classList.contains("cell-slot")) tapCell();
     else if (target.classList.contains("card") && !target.closest("#removed")) tapCard(target);
   });
   document.addEventListener("keydown", onKey);

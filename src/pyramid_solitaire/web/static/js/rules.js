@@ -8,7 +8,8 @@ let opener = null;
 
 // The options the New Game dialog offers, with the field each one sets and the text naming it.
 const OPTIONS = [["passes", "passes"], ["draw", "guide_opt_draw"], ["jokers", "jokers_option"], ["triples", "triples"],
-  ["open_pyramid", "open_pyramid"], ["overlap", "overlap"], ["strict", "strict_win"], ["waste_uses", "waste_uses_option"]];
+  ["open_pyramid", "open_pyramid"], ["overlap", "overlap"], ["strict", "strict_win"], ["waste_uses", "waste_uses_option"],
+  ["cells", "cells_option"]];
 
 function optionValue(field, value) {
   if (typeof value === "boolean") return t(value ? "guide_on" : "guide_off");
@@ -44,6 +45,7 @@ export function guide(game, preset) {
   const goalKey = !reserve ? (r.strict ? "guide_goal_strict" : "guide_goal_relaxed")
     : !game.has_stock ? "guide_goal_board_all" : r.strict ? "guide_goal_strict_board" : "guide_goal_board";
   const goal = [t(goalKey, vars)];
+  if (r.cells) goal.push(t("guide_cells_goal"));
 
   const layout = [sentences(t(`guide_deck_${r.deck}${r.jokers ? "_jokers" : ""}`),
     t(r.inverted ? "guide_layout_inverted" : "guide_layout_pyramid", vars)),
@@ -72,6 +74,8 @@ export function guide(game, preset) {
       : r.drawn_spot ? "guide_pair_drawn_waste" : "guide_pair_stock_waste"));
   }
   if (game.has_stock && r.waste_uses !== null) usable.push(t("guide_waste_uses", { n: r.waste_uses }));
+  if (r.cells) usable.push(t("guide_cells", { n: r.cells }));
+  if (r.cells && game.has_stock && r.waste_uses !== null) usable.push(t("guide_cells_waste"));
 
   const draws = r.drawn_spot ? "guide_draw_drawn" : r.stock_top_usable ? "guide_draw_stock_top"
     : r.waste_piles > 1 ? "guide_draw_piles" : r.draw > 1 ? "guide_draw_n" : "guide_draw_1";
