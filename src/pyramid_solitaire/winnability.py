@@ -53,7 +53,7 @@ HEADLINE_RULES: Final = ("classic", "pyramide", "msc", "thirteen", "thirteen(jok
 HEADLINE_TARGET: Final = 100_000
 #: The other Pyramid games of the references (issue 8), as they are added to the engine.
 FAMILY_RULES: Final = ("tuts_tomb", "spanish", "fourteen", "overlap", "six_rows", "giza", "reserve", "triangle",
-                       "apophis", "limited_waste")
+                       "apophis", "limited_waste", "cells")
 FAMILY_TARGET: Final = 20_000
 #: The grid: ``GRID_BASE`` with every combination of these options, in this order (the last varies fastest).
 GRID_BASE: Final = "classic"
