@@ -217,3 +217,17 @@ def test_a_cell_wins_deals_classic_loses_and_never_loses_a_classic_win() -> None
     for move in result.solution:
         g.push(move)
     assert g.status == "won"
+
+
+def test_a_game_record_with_parks_reads_back_and_replays_to_the_same_game() -> None:
+    from pyramid_solitaire.record import read_record, replay, write_record
+
+    g = game()
+    for move in ("Kd", "5c>cell", "draw", "8h+5c", "4c>cell"):
+        g.push(move)
+    text = write_record(g)
+    assert "5c>cell" in text
+    record = read_record(text)
+    assert [str(m) for m in record.entries] == ["Kd", "5c>cell", "draw", "8h+5c", "4c>cell"]
+    again = replay(record).game
+    assert again.position == g.position and again.view()["cells"] == g.view()["cells"]

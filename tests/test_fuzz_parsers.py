@@ -548,6 +548,7 @@ def valid_rule_texts(draw: st.DrawFn) -> str:
                                      and uses * unlimited.stock_cards_per_waste_use < unlimited.stock_size):
         uses = None
     options["waste_uses"] = uses
+    options["cells"] = draw(st.integers(0, 4))
     rules = base.with_options(**options)
     written = {"True": "1", "False": "0", "None": "inf"}
     changed = [f"{SHORT_KEYS[k]}={written.get(str(v), v)}" for k, v in options.items() if v != getattr(base, k)]
