@@ -15,16 +15,23 @@ How each line is made, and checked before it is written:
 * the solver (``solve``, generous time limit) gives the verdict; a timeout stops the script (no
   "unknown" is ever written);
 * a winnable verdict: the solver's solution must replay through ``Game.push`` to status ``won``;
-* an unwinnable verdict: a reference search — plain exhaustive depth-first search over every position
-  reachable from the start, using the solver's move generation (checked against ``Table.actions`` by
+* an unwinnable verdict, without free cells: a reference search — plain exhaustive depth-first search
+  over every position reachable from the start, using the solver's move generation (checked against ``Table.actions`` by
   ``tests/solver/test_space.py``) and position keys, but none of its pruning (no dead-card cut, no
   relaxed-game bound; besides the transposition table it only skips a position when the same one with
-  fewer recycles, or fewer waste uses spent, was seen, and, with free cells, never parks a king) —
-  must also find no win;
+  fewer recycles, or fewer waste uses spent, was seen) — must also find no win;
   ``max_pyramid_removed`` is the reference's count (the fewest pyramid cards left over all positions it
   visited), and the line reaching it must replay through ``Game.push``.  Where the solver's own
   ``max_pyramid_removed`` differs, the script writes the reference's value and lists the deal as a
   SOLVER DISAGREEMENT (the golden test will then fail until the solver is fixed).
+* an unwinnable verdict with free cells (``cells``): the exhaustive search is out of reach there (a
+  parked card multiplies the positions: on the lost deals of ``cells`` each worker grew past 8 GB in
+  20 minutes without finishing), so an upper bound written here, apart from the solver, takes its
+  place: :func:`relaxed_most_removed`, a plain exhaustive search of the game in which every stock
+  card not yet removed is usable at any time.  Every line of real play is a line of it, so what it
+  removes at most bounds what play removes.  The deal is written only if that bound is below the
+  pyramid's size (so no line wins) and the solver's best line, replayed through ``Game.push``,
+  removes exactly as many (so the bound is reached, and is the answer); otherwise it is not written.
 
 The reference search visits up to several million positions for some deals (memory up to ~1 GB per
 worker); a whole run takes the better part of an hour on two cores.
@@ -62,6 +69,92 @@ DEALS = 200
 #: but about a minute for deal 28 of ``cells``).
 TIME_LIMIT = 300.0
 WORKERS = 2
+
+
+def relaxed_most_removed(table: Table) -> int:
+    """The most layout cards removed in the relaxed game of ``table``'s deal from its start (see the
+    module docstring): the layout and its cover graph as dealt; free cells holding layout cards;
+    every stock card and joker a bag usable at any time.  Written from the rules and the layout only
+    (no solver code): its moves are every removal of usable layout cards — exposed or parked — alone
+    (a card worth the target, where lone cards go), in pairs and triples summing to the target, with
+    a covering card (overlap pairs), with one or two bag cards or with a joker; and parking an exposed
+    card in a free cell.  Removals of bag cards alone and parking bag cards are left out: they only
+    use up the bag."""
+    rules = table.rules
+    layout = table.layout
+    values = table.values
+    target = rules.target
+    size = table.board_size
+    lone = target if rules.lone_kings else None
+    bag_start = [0] * (max(values) + 1)
+    for place in range(size, table.joker_base):
+        bag_start[values[place]] += 1
+    overlap = rules.overlap and rules.open_pyramid
+    seen: dict[tuple[int, int, tuple[int, ...], int], int] = {}
+
+    def exposed(pyramid: int) -> list[int]:
+        return [s for s in range(size) if pyramid >> s & 1 and not layout.coverers[s] & pyramid]
+
+    def most(pyramid: int, parked: int, bag: tuple[int, ...], jokers: int) -> int:
+        key = (pyramid, parked, bag, jokers)
+        if key in seen:
+            return seen[key]
+        seen[key] = best = size - pyramid.bit_count() - parked.bit_count()
+        free = exposed(pyramid)
+        usable = free + [s for s in range(size) if parked >> s & 1]
+        moves: list[tuple[int, int, tuple[int, ...], int]] = []
+
+        def gone(*slots: int) -> tuple[int, int]:
+            mask = sum(1 << s for s in slots)
+            return pyramid & ~mask, parked & ~mask
+
+        def take(counts: tuple[int, ...], *wanted: int) -> tuple[int, ...] | None:
+            left = list(counts)
+            for value in wanted:
+                if not 0 <= value < len(left) or left[value] == 0:
+                    return None
+                left[value] -= 1
+            return tuple(left)
+
+        for a in usable:
+            if values[a] == lone:
+                moves.append((*gone(a), bag, jokers))
+            after = take(bag, target - values[a])
+            if after is not None:
+                moves.append((*gone(a), after, jokers))
+            if jokers:
+                moves.append((*gone(a), bag, jokers - 1))
+            for b in usable:
+                if b > a and values[a] + values[b] == target:
+                    moves.append((*gone(a, b), bag, jokers))
+                if rules.triples and b > a:
+                    after = take(bag, target - values[a] - values[b])
+                    if after is not None:
+                        moves.append((*gone(a, b), after, jokers))
+                    for c in usable:
+                        if c > b and values[a] + values[b] + values[c] == target:
+                            moves.append((*gone(a, b, c), bag, jokers))
+            if rules.triples:
+                for low in range(1, target):
+                    after = take(bag, low, target - values[a] - low)
+                    if after is not None and low <= target - values[a] - low:
+                        moves.append((*gone(a), after, jokers))
+        if overlap:
+            for covered in range(size):
+                on = layout.coverers[covered] & pyramid
+                if pyramid >> covered & 1 and on.bit_count() == 1:
+                    coverer = on.bit_length() - 1
+                    if coverer in free and values[covered] + values[coverer] == target:
+                        moves.append((*gone(covered, coverer), bag, jokers))
+        if parked.bit_count() < rules.cells:
+            moves.extend((pyramid & ~(1 << s), parked | 1 << s, bag, jokers) for s in free)
+        for move in moves:
+            best = max(best, most(*move))
+        seen[key] = best
+        return best
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    return most((1 << size) - 1, 0, tuple(bag_start), rules.jokers)
 
 
 class ExhaustiveSpace(SearchSpace):
@@ -111,6 +204,17 @@ def verdict(job: tuple[str, int]) -> Line:
         game = _replay(deal, [str(m) for m in result.solution])
         if game.status != "won":
             line.problem = f"the solution replays to {game.status}, not won"
+    elif deal.rules.cells:
+        table = Table(deal)
+        bound = relaxed_most_removed(table)
+        game = _replay(deal, [str(m) for m in result.best_line or []])
+        reached = table.board_size - game.pyramid_left
+        if bound >= table.board_size:
+            line.problem = "the relaxed reference clears the pyramid: the unwinnable verdict is not confirmed"
+        elif reached != bound:
+            line.problem = (f"the relaxed reference bounds the best at {bound}, the solver's best line removes "
+                            f"{reached}")
+        line.max_removed = bound
     else:
         table = Table(deal)
         space = ExhaustiveSpace(table)

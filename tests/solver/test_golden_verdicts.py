@@ -30,7 +30,7 @@ from pyramid_solitaire.table import Table
 
 GOLDEN_DIR = Path(__file__).resolve().parents[1] / "golden" / "verdicts"
 PRESET_NAMES = ("classic", "pyramide", "thirteen", "msc", "traditional", "relaxed", "tuts_tomb", "spanish",
-                "fourteen", "overlap", "six_rows", "giza", "apophis", "reserve", "triangle", "limited_waste")
+                "fourteen", "overlap", "six_rows", "giza", "apophis", "reserve", "triangle", "limited_waste", "cells")
 DEALS = 200
 EXPENSIVE = ("traditional", "relaxed")
 EXPENSIVE_STEP = 10
@@ -137,6 +137,7 @@ STRONGER = [
     ("classic", "thirteen"),     # a drawn spot as well as the waste top; 4 passes
     ("relaxed", "thirteen"),     # the same stock model; 4 passes instead of 1
     ("traditional", "relaxed"),  # the same play; won already when the pyramid is clear
+    ("classic", "cells"),        # a free cell as well
 ]
 
 
