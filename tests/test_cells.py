@@ -15,8 +15,8 @@ from pyramid_solitaire import CodeError, Deal, Game, IllegalMoveError, Move
 from pyramid_solitaire.analysis import plain_hint
 from pyramid_solitaire.moves import MoveError
 from pyramid_solitaire.rules import PRESETS, RulesError, find_rules
-from pyramid_solitaire.solver import solve
-from pyramid_solitaire.table import Table
+from pyramid_solitaire.solver import solve, solve_position
+from pyramid_solitaire.table import Position, Table
 from pyramid_solitaire.terminal import render
 
 #: 5c (row 7) covers 8h (row 6), its partner; Kd beside it goes alone.  Stock: 4c first (pairs with 9c).
@@ -43,12 +43,12 @@ def test_a_parked_card_uncovers_its_partner_and_pairs_with_it_from_the_cell() ->
     g.push("Kd")
     g.push("5c>cell")
     view = g.view()
-    assert view["cells"] == {"size": 1, "cards": [{"card": "5c", "dead": False}]}
+    assert view["cells"] == {"size": 1, "slots": [{"card": "5c", "dead": False}]}
     assert "5c" in view["usable"] and "8h" in view["usable"]  # 8h is exposed now
     assert g.pyramid_left == 27  # a parked card is not removed
     assert Move.parse("8h+5c") in g.legal_moves()
     g.push("8h+5c")
-    assert g.view()["cells"]["cards"] == []
+    assert g.view()["cells"]["slots"] == [None]
     assert g.pyramid_left == 25
 
 
@@ -58,10 +58,10 @@ def test_undo_takes_the_card_back_out_of_the_cell() -> None:
     before = g.view()
     g.push("5c>cell")
     g.undo()
-    assert g.view()["cells"]["cards"] == []
+    assert g.view()["cells"]["slots"] == [None]
     assert g.view()["pyramid"] == before["pyramid"]
     g.redo()
-    assert [c["card"] for c in g.view()["cells"]["cards"]] == ["5c"]
+    assert [c and c["card"] for c in g.view()["cells"]["slots"]] == ["5c"]
 
 
 def test_parking_the_waste_top_takes_it_off_the_waste_and_shows_the_card_under_it() -> None:
@@ -180,29 +180,61 @@ def test_a_parked_stock_card_is_no_longer_on_the_stock_side() -> None:
     g.push("6c+7d")
 
 
-def test_the_plain_hint_parks_a_card_only_when_nothing_else_is_left_and_it_makes_a_removal() -> None:
+def test_the_plain_hint_parks_a_card_only_when_nothing_else_is_left_and_it_leads_to_a_removal() -> None:
     rng = random.Random(8)
     parks_hinted = 0
-    for number in range(40):
-        table = Table(Deal.from_number(number, "classic(cells=1,passes=1)"))
-        pos = table.start()
-        while True:
-            hint = plain_hint(table, pos)
-            actions = table.actions(pos)
-            if hint is None:
-                # nothing removable, no stock action, and no park that leads to a removal
-                assert not table.removals(pos) and not table.can_draw(pos) and not table.can_recycle(pos)
-                assert not any(table.removals(table.park(pos, p)) for p in table.parks(pos))
-                break
-            assert hint in actions
-            if isinstance(hint, int):
-                parks_hinted += 1
-                assert not table.removals(pos) and not table.can_draw(pos)
-                assert table.removals(table.park(pos, hint))
-            pos = table.apply(pos, hint if rng.random() < 0.7 else rng.choice(actions))
-            if table.won(pos):
-                break
+    for rules in ("classic(cells=1,passes=1)", "classic(cells=2,passes=1)"):
+        for number in range(30):
+            table = Table(Deal.from_number(number, rules))
+            pos = table.start()
+            while not table.won(pos):
+                hint = plain_hint(table, pos)
+                actions = table.actions(pos)
+                if hint is None:  # only once the game is over: parks that lead nowhere are not moves
+                    assert actions == [] and table.status(pos) == "lost"
+                    break
+                assert hint in actions
+                if isinstance(hint, int):
+                    parks_hinted += 1
+                    assert not table.removals(pos) and not table.can_draw(pos) and not table.can_recycle(pos)
+                    after = table.park(pos, hint)
+                    assert table.removals(after) or table.useful_park(after) is not None
+                pos = table.apply(pos, hint if rng.random() < 0.7 else rng.choice(actions))
     assert parks_hinted > 0
+
+
+def test_parks_that_can_lead_to_no_removal_are_not_moves_and_the_game_is_lost() -> None:
+    """Found in review: with two cells, a game stayed "playing" with only pointless parks left."""
+    line = ("Ad+Qs; draw; Ts+3d; draw; 7h+6h; draw; draw; 5d+8d; 9h+4s; draw; draw; Tc+3c; draw; draw; draw; "
+            "draw; 9s+4h; 7c+6c; 2c+Js; draw; draw; draw; draw; draw; Ks; draw; draw; draw; Jd+2s; draw; draw; "
+            "draw; draw; draw; Th+3s; 5h+8c; draw; recycle" + "; draw" * 5 + "; Ac+Qc" + "; draw" * 3 + "; Kd"
+            + "; draw" * 6 + "; recycle" + "; draw" * 14 + "; Ah>cell; Kh")
+    g = Game(Deal.from_number(2, "classic(cells=2)"))
+    for move in line.split("; "):
+        g.push(move)
+    assert g.status == "lost" and g.legal_moves() == []
+    assert g.status_message("ja") == "手詰まりです"
+    with pytest.raises(IllegalMoveError):
+        g.push("7s>cell")
+    g.undo()  # with Kh back there is a removal again
+    assert g.status == "playing"
+
+
+def test_each_card_keeps_its_cell_until_it_is_removed() -> None:
+    g = game("classic(cells=2)")
+    g.push("draw")
+    g.push("4c>cell")  # the first cell
+    g.push("Kd")
+    g.push("5c>cell")  # the second, though 5c comes before 4c in the deal
+    assert [c and c["card"] for c in g.view()["cells"]["slots"]] == ["4c", "5c"]
+    assert "Free cells: [4c] [5c]" in render(g, "en")
+    g.push("8h+5c")
+    assert [c and c["card"] for c in g.view()["cells"]["slots"]] == ["4c", None]
+    g.push("9c>cell")  # into the empty second cell; 4c stays in the first
+    assert [c and c["card"] for c in g.view()["cells"]["slots"]] == ["4c", "9c"]
+    g.undo()
+    g.undo()  # 5c back in its cell
+    assert [c and c["card"] for c in g.view()["cells"]["slots"]] == ["4c", "5c"]
 
 
 def test_a_cell_wins_deals_classic_loses_and_never_loses_a_classic_win() -> None:
@@ -231,3 +263,38 @@ def test_a_game_record_with_parks_reads_back_and_replays_to_the_same_game() -> N
     assert [str(m) for m in record.entries] == ["Kd", "5c>cell", "draw", "8h+5c", "4c>cell"]
     again = replay(record).game
     assert again.position == g.position and again.view()["cells"] == g.view()["cells"]
+
+
+def _fewest_steps(table: Table, start: Position, limit: int = 300_000) -> int | None:
+    """Breadth-first over the engine's own moves: the fewest steps from ``start`` to a win."""
+    frontier, seen, steps = [start], {start}, 0
+    while frontier:
+        if any(table.won(pos) for pos in frontier):
+            return steps
+        steps += 1
+        following = []
+        for pos in frontier:
+            for action in table.actions(pos):
+                after = table.apply(pos, action)
+                if after not in seen:
+                    seen.add(after)
+                    following.append(after)
+        assert len(seen) < limit, "too many positions for this check"
+        frontier = following
+    return None
+
+
+def test_the_shortest_solution_does_not_waste_a_step_on_a_parked_stock_king() -> None:
+    """In a relaxed win a parked stock king need never go, so the shortest search must not force its
+    removal (found in review: 17 steps instead of 16)."""
+    line = ("draw; draw; draw; draw; 6c+7c; draw; Ks>cell; draw; draw; Jc+2h; draw; draw; 4h+9s; Kc; draw; "
+            "Th+3d; 3c+Td; Qs+As; draw; 5h+8d; draw; draw; Ah+Qh; draw; draw; draw; draw; draw; 9h+4c; Kh; "
+            "draw; draw; 2c+Js; draw; draw; draw; 5d+8h; Jh+2d; draw; recycle; draw; draw; draw; 7s+6s; Kd; "
+            "draw; draw; draw; Ac+Qd; draw; draw; draw; draw; draw; draw; draw; draw; draw; Jd+2s")
+    g = Game(Deal.from_number(23, "classic(cells=1)"))
+    for move in line.split("; "):
+        g.push(move)
+    assert g.view()["cells"]["slots"][0]["card"] == "Ks"
+    fewest = _fewest_steps(g.table, g.position)
+    result = solve_position(g.table, g.position, shortest=True)
+    assert fewest is not None and result.length == fewest

@@ -95,8 +95,8 @@ def _triple_possible(table: Table, slot: int, by_value: dict[int, list[int]], ca
 def plain_hint(table: Table, pos: Position) -> Action | None:
     """The hint of seed 001 from what the player can see: a removable pair or king, else draw (or
     recycle).  Among removals it prefers one that makes no new dead card, then the most pyramid cards,
-    then the most cards newly exposed.  With free cells, when nothing else is left, it parks a card
-    after which a removal is possible (the first such, in place order), if any."""
+    then the most cards newly exposed.  With free cells, when nothing else is left, it parks a card:
+    the first of the fewest parks after which a removal is possible (:meth:`Table.useful_park`)."""
     removals = table.removals(pos)
     if removals:
         # Only cards visible now are judged, so that cards a removal would turn face up (still
@@ -117,7 +117,4 @@ def plain_hint(table: Table, pos: Position) -> Action | None:
         return DRAW_ACTION
     if table.can_recycle(pos):
         return RECYCLE_ACTION
-    for place in table.parks(pos):
-        if table.removals(table.park(pos, place)):
-            return place
-    return None
+    return table.useful_park(pos)

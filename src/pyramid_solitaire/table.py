@@ -236,12 +236,38 @@ class Table:
         """Layout cards not yet removed: in place or parked in a free cell."""
         return pos.pyramid.bit_count() + (pos.cells & self.board_mask).bit_count()
 
-    def parks(self, pos: Position) -> list[int]:
-        """The places that may be parked in a free cell now: with a cell empty, every usable card of the
-        layout and of the stock side (never a joker: it is usable at any time anyway)."""
+    def _any_park(self, pos: Position) -> list[int]:
+        """With a cell empty, every usable card of the layout and of the stock side (never a joker: it is
+        usable at any time anyway)."""
         if pos.cells.bit_count() >= self.cell_count or self.won(pos):
             return []
         return bits(self.exposed(pos)) + self.usable_stock(pos)
+
+    def parks(self, pos: Position) -> list[int]:
+        """The places that may be parked in a free cell now (see :meth:`_any_park`) — none when nothing
+        else can be done (no removal, no draw, no recycle) and no parks into the empty cells lead to a
+        removal: parking could then only fill the cells, and the game is over (lost), as it is in the
+        same spot without cells."""
+        parks = self._any_park(pos)
+        if parks and not (self.can_draw(pos) or self.can_recycle(pos) or self.removals(pos)) \
+                and self.useful_park(pos) is None:
+            return []
+        return parks
+
+    def useful_park(self, pos: Position) -> int | None:
+        """The first park of a shortest line of parks (nothing else played) after which a removal is
+        possible, or ``None`` if no such line fits in the empty cells."""
+        free = self.cell_count - pos.cells.bit_count()
+        for depth in range(1, free + 1):
+            for place in self._any_park(pos):
+                if self._removal_within(self.park(pos, place), depth - 1):
+                    return place
+        return None
+
+    def _removal_within(self, pos: Position, parks: int) -> bool:
+        if self.removals(pos):
+            return True
+        return parks > 0 and any(self._removal_within(self.park(pos, p), parks - 1) for p in self._any_park(pos))
 
     def park_refusal(self, pos: Position, place: int) -> Refusal | None:
         """Why parking the card at ``place`` is refused now, or ``None`` (the validated path)."""

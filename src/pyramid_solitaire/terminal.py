@@ -90,9 +90,9 @@ def render(game: Game, lang: str = "ja") -> str:
     if parts:
         lines.append("   ".join(parts))
     cells = view["cells"]
-    if cells["size"]:  # each parked card (always usable; ! when dead), then the empty cells
-        held = [f"[{c['card']}]{'!' if c['dead'] else ''}" for c in cells["cards"]]
-        lines.append(f"{TEXT['cells'][lang]}: " + " ".join(held + ["[  ]"] * (cells["size"] - len(held))))
+    if cells["size"]:  # each cell left to right: its card (always usable; ! when dead), or empty
+        held = ["[  ]" if c is None else f"[{c['card']}]{'!' if c['dead'] else ''}" for c in cells["slots"]]
+        lines.append(f"{TEXT['cells'][lang]}: " + " ".join(held))
     figures = [f"{TEXT['moves'][lang]}: {view['moves']}"]
     if view["score"] is not None:
         figures.append(f"{TEXT['score'][lang]}: {view['score']}")

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .layout import bits
+from .moves import PARK, REMOVE
 
 if TYPE_CHECKING:
     from .game import Game
@@ -19,6 +20,21 @@ if TYPE_CHECKING:
 
 def _card(game: Game, place: int | None) -> str | None:
     return None if place is None else str(game.table.cards[place])
+
+
+def cell_slots(game: Game) -> list[int | None]:
+    """The place parked in each free cell, left to right (``None``: empty).  A card goes to the first
+    empty cell and stays in that cell until it is removed, so the others never shift; the cells are
+    replayed from the game's moves, so undo puts a card back where it was."""
+    table = game.table
+    slots: list[int | None] = [None] * game.rules.cells
+    for step in game.history:
+        places = [table.place_of[card] for card in step.move.cards]
+        if step.move.kind == PARK:
+            slots[slots.index(None)] = places[0]
+        elif step.move.kind == REMOVE:
+            slots = [None if place in places else place for place in slots]
+    return slots
 
 
 def player_view(game: Game) -> dict[str, Any]:
@@ -83,9 +99,10 @@ def player_view(game: Game) -> dict[str, Any]:
         # several waste piles (Apophis): each pile's top and count, left to right; empty with one waste
         "waste_piles": [{"top": _card(game, pile[-1] if pile else None), "count": len(pile)}
                         for pile in table.waste_piles(pos)],
-        # free cells: how many the rules give, and each parked card (usable until removed) in place order
+        # free cells, left to right: empty (null) or the card parked there (usable until removed)
         "cells": {"size": game.rules.cells,
-                  "cards": [{"card": str(table.cards[p]), "dead": bool(dead >> p & 1)} for p in table.in_cells(pos)]},
+                  "slots": [None if p is None else {"card": str(table.cards[p]), "dead": bool(dead >> p & 1)}
+                            for p in cell_slots(game)]},
         "jokers": [str(table.cards[table.joker_base + j]) for j in bits(pos.jokers)],
         "usable": sorted(str(table.cards[p]) for p in usable),
         "legal_moves": [str(m) for m in game.legal_moves()],

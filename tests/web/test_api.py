@@ -282,7 +282,7 @@ def test_a_free_cell_takes_the_selected_card_and_the_state_shows_it(client: Test
     notation = make_notation({**row_of(7, "Kd 5c 9c Ts 3s 6h 6s"), (6, 1): "8h"}, ["4c", "7d"])
     assert {p["id"]: p["cells"] for p in client.get("/api/rules").json()["presets"]}["cells"] == 1
     game = new_game(client, deal=notation, rules="cells")
-    assert game["cells"] == {"size": 1, "cards": []}
+    assert game["cells"] == {"size": 1, "slots": [None]}
     before = state(client, game)
     after, event = post(client, game, "cell")
     assert event["kind"] == "refused" and event["code"] == "cell-choose-one"
@@ -292,7 +292,7 @@ def test_a_free_cell_takes_the_selected_card_and_the_state_shows_it(client: Test
     tap(client, game, "5c")
     after, event = post(client, game, "cell")
     assert event == {"kind": "parked", "move": "5c>cell", "cards": ["5c"]}
-    assert after["cells"] == {"size": 1, "cards": [{"card": "5c", "dead": False}]}
+    assert after["cells"] == {"size": 1, "slots": [{"card": "5c", "dead": False}]}
     assert after["selected"] == [] and "5c" in after["usable"] and "8h" in after["usable"]
     assert entry(after, 7, 2)["removed"] and entry(after, 7, 2)["parked"]
     assert after["removed"] == {"count": 1, "top": ["Kd"]}  # parking removes nothing
@@ -302,7 +302,7 @@ def test_a_free_cell_takes_the_selected_card_and_the_state_shows_it(client: Test
     reloaded = state(client, game)  # rebuilt from the recorded actions
     assert reloaded["cells"] == after["cells"] and reloaded["moves"] == after["moves"]
     after, event = post(client, game, "move", {"move": "8h+5c"})
-    assert event["kind"] == "removed" and after["cells"]["cards"] == []
+    assert event["kind"] == "removed" and after["cells"]["slots"] == [None]
     _, event = post(client, game, "move", {"move": "9c>cell"})
     assert event == {"kind": "parked", "move": "9c>cell", "cards": ["9c"]}
     classic = new_game(client, deal=notation)

@@ -4,8 +4,8 @@ The *sensible player* plays from what the table shows, as seed 001 teaches: it n
 that creates a dead card it can see when another removal does not; among the removals left it picks one
 at random, preferring those that take pyramid cards; when no removal is possible it taps the stock; and
 with free cells, when the stock can do nothing more either, it parks a card after which a removal is
-possible (one at random), as the plain hint does.  It never looks at the stock order or at face-down
-cards.
+possible (one at random; or the plain hint's park, when only several parks lead to one).  It never
+looks at the stock order or at face-down cards.
 
 ``rating`` is the share of ``playouts`` such games that are won (0.0 hardest .. 1.0 easiest).  The
 random choices come from a generator seeded by the deal itself, so a deal's rating never changes.
@@ -62,7 +62,7 @@ def sensible_choice(table: Table, pos: Position, rng: random.Random,
     if table.can_recycle(pos):
         return RECYCLE_ACTION
     parks = [place for place in table.parks(pos) if table.removals(table.park(pos, place))]
-    return rng.choice(parks) if parks else None
+    return rng.choice(parks) if parks else table.useful_park(pos)
 
 
 def _sensible_removals(table: Table, pos: Position) -> list[tuple[int, ...]]:

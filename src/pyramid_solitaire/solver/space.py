@@ -215,7 +215,7 @@ class SearchSpace:
         that touch the king (removing it, drawing it again), so it is no longer."""
         pyramid = state & self.pyramid_full
         if not self.fast:
-            return self._generic_successors(state)
+            return self._generic_successors(state, shortest)
         stock = state >> self.stock_shift & self.stock_mask
         if not pyramid and (not self.strict or not stock):
             return []
@@ -334,26 +334,29 @@ class SearchSpace:
                 x, y, z = ordered
                 out.append(((x, y, z), self._settle(state & ~(1 << x) & ~(1 << y) & ~(1 << z))))
 
-    def _generic_successors(self, state: int) -> list[tuple[Action, int]]:
+    def _generic_successors(self, state: int, shortest: bool = False) -> list[tuple[Action, int]]:
         table = self.table
         pos = self.unpack(state)
         actions = table.actions(pos)
-        if self.cells and self.fast is False and not self.generic_only:
-            actions = self._cell_actions(pos, actions)
+        if self.cells and not self.generic_only:
+            actions = self._cell_actions(pos, actions, shortest)
         out = []
         for action in actions:
             out.append((action, self.canonical(self.pack(table.apply(pos, action)))))
         return out
 
-    def _cell_actions(self, pos: Position, actions: list[Action]) -> list[Action]:
-        """The actions worth searching with free cells: an exposed or parked king is removed at once
-        (as in the fast path), and a king is never parked (removing it instead is never worse: it
-        frees the same cards and keeps the cell)."""
+    def _cell_actions(self, pos: Position, actions: list[Action], shortest: bool) -> list[Action]:
+        """The actions worth searching with free cells: a usable layout king, exposed or parked, is
+        removed at once (as in the fast path: it must go some time, and taking it earlier only widens
+        the choice), and so is a parked stock king, except when steps count and the win leaves stock
+        cards (removing it may then be a wasted step); and a king is never parked (removing it
+        instead is never worse: it frees the same cards and keeps the cell)."""
         values = self.values
         lone = self.lone
+        stock_king_at_once = self.strict or not shortest
         for action in actions:
             if isinstance(action, tuple) and len(action) == 1 and values[action[0]] == lone and (
-                    action[0] < self.P or pos.cells >> action[0] & 1):
+                    action[0] < self.P or (pos.cells >> action[0] & 1 and stock_king_at_once)):
                 return [action]
         parks = [a for a in actions if isinstance(a, int) and values[a] != lone]
         return [a for a in actions if not isinstance(a, int)] + parks

@@ -454,5 +454,5 @@ def _shown_tokens(view: dict[str, Any]) -> set[str]:
         if token:
             shown.add(token)
     shown.update(view["jokers"])
-    shown.update(entry["card"] for entry in view["cells"]["cards"])
+    shown.update(entry["card"] for entry in view["cells"]["slots"] if entry)
     return shown

@@ -294,7 +294,7 @@ function drawCells(game, dom, m, used, y, keep) {
   let top = y;
   if (used > x) top = y + m.ch + LABEL_ROOM + (game.waste.uses_left !== null ? USES_LINE : 0);
   for (let index = 0; index < size; index += 1) {
-    const parked = game.cells.cards[index];
+    const parked = game.cells.slots[index];
     if (parked) {
       const key = `cell-card-${parked.card}`;
       keep.add(key);
