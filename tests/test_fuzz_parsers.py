@@ -236,7 +236,7 @@ def test_rule_set_strings(text: str) -> None:
 # --- moves ------------------------------------------------------------------------------------------------
 
 GAME_RULES = ["classic", "pyramide", "thirteen(jokers=2,triples=true)", "msc", "traditional",
-              "classic(deck=48,target=12)"]
+              "classic(deck=48,target=12)", "cells", "thirteen(cells=2,jokers=1)"]
 
 
 def game_after(rules: str, number: int, seed: int, steps: int) -> Game:
@@ -265,12 +265,15 @@ def snapshot(game: Game) -> tuple[Any, ...]:
 def move_texts(game: Game) -> st.SearchStrategy[str]:
     cards = [str(c) for c in game.table.cards]
     some = st.lists(st.sampled_from(cards), min_size=1, max_size=4).map("+".join)
+    parks = st.sampled_from(cards).map(lambda card: f"{card}>cell")
     legal = [str(m) for m in game.legal_moves()] or ["draw"]
-    return near(st.one_of(st.sampled_from(legal), some, st.sampled_from(["draw", "recycle", "d", "R", "Tc 3s"])))
+    return near(st.one_of(st.sampled_from(legal), some, parks,
+                          st.sampled_from(["draw", "recycle", "d", "R", "Tc 3s"])))
 
 
 @FAST
-@given(near(st.sampled_from(["Kd", "Tc+3s", "2c+4d+7h", "draw", "recycle", "X1+5c", "10♣ + 3♠", "d", "r"])))
+@given(near(st.sampled_from(["Kd", "Tc+3s", "2c+4d+7h", "draw", "recycle", "X1+5c", "10♣ + 3♠", "d", "r",
+                              "Qs>cell", "10♥ > cell"])))
 def test_move_notation(text: str) -> None:
     move = parsed(Move.parse, text, MoveError)
     if move is not None:
@@ -594,13 +597,17 @@ def game_in_play(client: TestClient, code: str, steps: int) -> dict[str, Any]:
 
 
 @SLOW
-@given(st.sampled_from(["TH1J2T1-R-AAAAAAB", "PY1-R-AAAAAAS", "CL1-N-AAAAAAD"]), st.integers(0, 4), st.data())
+@given(st.sampled_from(["TH1J2T1-R-AAAAAAB", "PY1-R-AAAAAAS", "CL1-N-AAAAAAD", "FC1-R-AAAAAAC"]), st.integers(0, 4),
+       st.data())
 def test_moves_and_taps_through_the_api(client: TestClient, code: str, steps: int, data: st.DataObject) -> None:
     before = game_in_play(client, code, steps)
     path = f"/api/games/{before['id']}"
-    if data.draw(st.booleans()):
-        move = data.draw(near(st.sampled_from(before["legal_moves"] + ["draw", "Kd+Kd", "X1+X2"])))
+    kind = data.draw(st.sampled_from(["move", "tap", "cell"]))
+    if kind == "move":
+        move = data.draw(near(st.sampled_from(before["legal_moves"] + ["draw", "Kd+Kd", "X1+X2", "Kd>cell"])))
         answer = post_json(client, f"{path}/move", {"move": move})
+    elif kind == "cell":  # a tap on an empty free cell, whatever is selected (nothing, here)
+        answer = client.post(f"{path}/cell", json=data.draw(st.one_of(st.none(), json_values)))
     else:
         tokens = [e["card"] for e in before["pyramid"] if e["card"]] + before["jokers"] + ["Kd", "#27", "#0"]
         card = data.draw(near(st.sampled_from(tokens)))
