@@ -97,6 +97,7 @@ def test_the_number_of_cells_is_an_option_of_the_new_game_dialog(desktop: tuple[
     rules_text = page.inner_text("#dlg-rules")
     assert "このゲームのオプション：フリーセルの数（3）" in rules_text
     assert "フリーセルが3つあります。" in rules_text
+    assert "相手になれるカードが1枚も残っていないときだけ" in rules_text  # dead cards, as cells make them
     page.keyboard.press("Escape")
     # the shared link deals the same game with its three cells
     again = GamePage(page, server).open(f"/play/{code}")

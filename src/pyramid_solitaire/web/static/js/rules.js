@@ -90,8 +90,9 @@ export function guide(game, preset) {
   const end = [t(ends, { n: r.passes })];
 
   const noStock = game.has_stock ? "" : "_no_stock";
-  const help = [t(`guide_hint${noStock}`),
-    r.undo_limit === null ? t(`guide_undo${noStock}`) : t("guide_undo_limit", { n: r.undo_limit }), t("guide_dead")];
+  const help = [r.cells ? sentences(t(`guide_hint${noStock}`), t("guide_hint_cells")) : t(`guide_hint${noStock}`),
+    r.undo_limit === null ? t(`guide_undo${noStock}`) : t("guide_undo_limit", { n: r.undo_limit }),
+    t(r.cells ? "guide_dead_cells" : "guide_dead")];
 
   const sections = [[null, intro], ["guide_h_goal", goal], ["guide_h_layout", layout], ["guide_h_remove", remove],
     ["guide_h_usable", usable]];
