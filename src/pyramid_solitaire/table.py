@@ -103,6 +103,9 @@ class Table:
         self.waste_limit = rules.waste_uses
         self.cell_count = rules.cells
         self.board_mask = (1 << self.board_size) - 1
+        # exposed slots by pyramid mask: a deal's masks are few (a 7-row pyramid has 1,430 shapes), and
+        # play, hints and the searches ask for the same ones again and again
+        self._exposed: dict[int, int] = {}
         # With several waste piles (Apophis, one pass) the cards go round the piles in dealing order, so
         # pile k holds the dealt stock indices i with i % piles == k: a mask per pile.
         piles = rules.waste_piles
@@ -212,7 +215,10 @@ class Table:
 
     def exposed(self, pos: Position) -> int:
         """Bitmask of the pyramid slots no remaining card covers."""
-        return self.layout.exposed(pos.pyramid)
+        found = self._exposed.get(pos.pyramid)
+        if found is None:
+            found = self._exposed[pos.pyramid] = self.layout.exposed(pos.pyramid)
+        return found
 
     def visible(self, pos: Position) -> int:
         """Bitmask of the layout's slots shown face up: without an open pyramid, the exposed pyramid
@@ -358,7 +364,7 @@ class Table:
         values = self.values
         target = self.target
         out: list[tuple[int, ...]] = []
-        is_joker = self.is_joker
+        joker_base = self.joker_base
         cells = pos.cells
 
         def is_stock(place: int) -> bool:  # the stock side: a parked stock card is in a cell instead
@@ -366,10 +372,10 @@ class Table:
 
         pairs_ok = self.rules.stock_waste_pairs
         for p in usable:
-            if values[p] == self._lone_value and not is_joker(p):
+            if values[p] == self._lone_value and p < joker_base:
                 out.append((p,))
         for a, b in combinations(usable, PAIR):
-            ja, jb = is_joker(a), is_joker(b)
+            ja, jb = a >= joker_base, b >= joker_base
             if ja or jb:
                 if not (ja and jb):
                     out.append((a, b) if a < b else (b, a))
@@ -379,7 +385,7 @@ class Table:
             if values[covered] + values[coverer] == target:
                 out.append((covered, coverer))
         if self.rules.triples:
-            plain = [p for p in usable if not is_joker(p)]
+            plain = [p for p in usable if p < joker_base]
             for trio in combinations(plain, TRIPLE):
                 if sum(values[p] for p in trio) == target and (
                         pairs_ok or sum(1 for p in trio if is_stock(p)) < PAIR):
