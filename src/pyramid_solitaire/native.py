@@ -44,6 +44,7 @@ MODULES = (
     "pyramid_solitaire.solver.space",
     "pyramid_solitaire.solver.search",
     "pyramid_solitaire.solver.steps",
+    "pyramid_solitaire.solver.cells",
     "pyramid_solitaire.solver.difficulty",
 )
 #: The shared library of the group is ``<GROUP>__mypyc...so`` inside the package.

@@ -26,7 +26,8 @@ RULE_SETS = [
 #: Free cells take the table's own moves (the generic path), less what the search leaves out.
 CELL_RULE_SETS = ["cells", "classic(cells=2,passes=1)", "msc(cells=1)", "thirteen(cells=1,jokers=2)",
                   "thirteen(cells=2,triples=true)", "giza(cells=1)", "apophis(cells=1,waste_uses=9)",
-                  "pyramide(cells=3)", "classic(cells=1,overlap=true)"]
+                  "pyramide(cells=3)", "classic(cells=1,overlap=true)", "thirteen(cells=1,waste_uses=6)",
+                  "classic(cells=2,waste_uses=10)", "reserve(cells=1,strict=true)"]
 
 
 def _random_states(rules: str, deals: int, steps: int) -> list[tuple[SearchSpace, SearchSpace, int]]:

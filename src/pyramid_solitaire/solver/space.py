@@ -11,8 +11,8 @@ random positions of every preset, so the fast path and the rules cannot drift ap
 
 **Free cells** (``cells``) take the table's own move generation (the generic path): a parked card
 changes which cards are usable in ways the per-shape tables do not know.  The packed state keeps the
-parked places above the jokers, and the relaxed game gets cells of its own (:meth:`SearchSpace._cell_reach`):
-with a card parked, a card under it can meet it, so the cover triangle no longer rules a partner out.
+parked places above the jokers, and :mod:`.cells` makes their moves and a relaxed game with cells of its
+own: with a card parked, a card under it can meet it, so the cover triangle no longer rules a partner out.
 """
 
 from __future__ import annotations
@@ -66,7 +66,8 @@ class SearchSpace:
         #: ``generic`` asks Table.actions for every position instead (slow; the tests compare the two).
         self.generic_only = generic
         self.cells = rules.cells
-        self.fast = not generic and not self.cells
+        # with cells, jokers and triples take the table's own moves (CellGame does not make theirs)
+        self.fast = not generic and not (self.cells and (rules.jokers or rules.triples))
         self.jokers = rules.jokers
         self.triples = rules.triples
         self.overlap = rules.overlap and rules.open_pyramid
@@ -106,9 +107,8 @@ class SearchSpace:
         self.one_stock_card = (rules.strict and not rules.drawn_spot and not rules.stock_top_usable
                                and not rules.jokers and not rules.triples and rules.waste_piles == 1
                                and not self.cells)
-        self._pyramid_tables = self._value_count_tables(0, self.P) if self.one_stock_card or self.cells else []
+        self._pyramid_tables = self._value_count_tables(0, self.P) if self.one_stock_card else []
         self._relaxed: dict[int, int] = {}
-        self._cell_shapes: dict[int, tuple[tuple[int, ...], list[tuple[int, int]]]] = {}
         #: called for each new state of the relaxed game (the search's deadline check), if set
         self.poll: Callable[[], None] | None = None
         self._hopeless: dict[int, bool] = {}
@@ -116,6 +116,9 @@ class SearchSpace:
         from .steps import StepsBound
 
         self._steps_bound = StepsBound(self)
+        from .cells import CellGame
+
+        self._cell_game = CellGame(self) if self.cells else None
 
     # --- keys ----------------------------------------------------------------------------------------
 
@@ -191,12 +194,18 @@ class SearchSpace:
             return self._successors(state, shortest, True)
         used = state >> self.use_shift & USE_MASK
         out = self._successors(state, shortest, used < self.waste_limit)
-        # waste cards are the stock indices under the pointer (under the drawn card with a drawn spot)
+        # waste cards are the stock indices under the pointer (under the drawn card with a drawn spot),
+        # not parked: a removal or a park that takes one spends a use
         first = self.P
         below = first + (state >> self.ptr_shift & PTR_MASK) - (1 if self.drawn_spot else 0)
+        cells = state >> self.cell_shift
         one = 1 << self.use_shift
-        return [(action, after + one if isinstance(action, tuple) and any(first <= p < below for p in action)
-                 else after) for action, after in out]
+
+        def waste(place: int) -> bool:
+            return first <= place < below and not cells >> place & 1
+
+        return [(action, after + one if (isinstance(action, tuple) and any(waste(p) for p in action))
+                 or (isinstance(action, int) and waste(action)) else after) for action, after in out]
 
     def _successors(self, state: int, shortest: bool, waste_ok: bool) -> list[tuple[Action, int]]:
         """Legal (action, next state) pairs, the most promising first.
@@ -216,6 +225,8 @@ class SearchSpace:
         pyramid = state & self.pyramid_full
         if not self.fast:
             return self._generic_successors(state, shortest)
+        if self._cell_game is not None:
+            return self._cell_game.successors(state, shortest, waste_ok)
         stock = state >> self.stock_shift & self.stock_mask
         if not pyramid and (not self.strict or not stock):
             return []
@@ -224,25 +235,8 @@ class SearchSpace:
             return [(shape.king, state & ~(1 << shape.king[0]))]
         ptr = state >> self.ptr_shift & ((1 << PTR_BITS) - 1)
         out: list[tuple[Action, int]] = []
-        # stock-side usable cards, as stock indices
-        usable: list[int] = []
-        if self.drawn_spot:
-            if ptr and stock >> (ptr - 1) & 1:
-                usable.append(ptr - 1)
-            below = stock & ((1 << (ptr - 1)) - 1) if ptr > 1 else 0
-        else:
-            below = stock & ((1 << ptr) - 1)
-        if not waste_ok:
-            pass
-        elif self.pile_masks:  # several waste piles (Apophis): each pile's top
-            for mask in self.pile_masks:
-                if below & mask:
-                    usable.append((below & mask).bit_length() - 1)
-        elif below:
-            usable.append(below.bit_length() - 1)
+        usable = self.usable_stock_indices(stock, ptr, waste_ok)
         above = stock >> ptr
-        if self.stock_top_usable and above:
-            usable.append(ptr + (above & -above).bit_length() - 1)
         values = self.values
         shift = self.stock_shift
         P = self.P
@@ -292,6 +286,34 @@ class SearchSpace:
                 cleared = state & ~(((1 << (PTR_BITS + REC_BITS)) - 1) << self.ptr_shift)
                 out.append((RECYCLE_ACTION, cleared | rec << self.rec_shift))
         return out
+
+    def usable_stock_indices(self, stock: int, ptr: int, waste_ok: bool) -> list[int]:
+        """The stock-side usable cards, as stock indices, in ``Table.usable_stock``'s order: the drawn
+        card, the waste's top (each pile's) unless ``waste_ok`` is false (its uses are spent), the
+        stock's top where it is usable."""
+        usable: list[int] = []
+        if self.drawn_spot:
+            if ptr and stock >> (ptr - 1) & 1:
+                usable.append(ptr - 1)
+            below = stock & ((1 << (ptr - 1)) - 1) if ptr > 1 else 0
+        else:
+            below = stock & ((1 << ptr) - 1)
+        if not waste_ok:
+            pass
+        elif self.pile_masks:  # several waste piles (Apophis): each pile's top
+            for mask in self.pile_masks:
+                if below & mask:
+                    usable.append((below & mask).bit_length() - 1)
+        elif below:
+            usable.append(below.bit_length() - 1)
+        above = stock >> ptr
+        if self.stock_top_usable and above:
+            usable.append(ptr + (above & -above).bit_length() - 1)
+        return usable
+
+    def dealt_after(self, stock: int, ptr: int) -> int:
+        """The stock pointer after a draw from ``ptr``."""
+        return dealt_to(stock, ptr, self.draw_count)
 
     def _joker_moves(self, state: int, jokers: int, exposed: tuple[int, ...], usable: list[int],
                      out: list[tuple[Action, int]]) -> None:
@@ -566,9 +588,10 @@ class SearchSpace:
 
     def reach(self, state: int, counts: int) -> int:
         """The relaxed game's most pyramid cards removed in all from ``state`` (``counts`` its bag):
-        :meth:`relaxed_max`, or with free cells :meth:`_cell_reach`."""
-        if self.cells:
-            return self._cell_reach(state & self.pyramid_full, state >> self.cell_shift & self.board_places, counts)
+        :meth:`relaxed_max`, or with free cells :meth:`.cells.CellGame.reach`."""
+        if self._cell_game is not None:
+            return self._cell_game.reach(state & self.pyramid_full, state >> self.cell_shift & self.board_places,
+                                         counts)
         return self.relaxed_max(state & self.pyramid_full, counts)
 
     def hopeless_though_cleared(self, state: int, counts: int) -> bool:
@@ -617,109 +640,3 @@ class SearchSpace:
         """Pyramid cards removed so far (a card parked in a free cell is not)."""
         parked = state >> self.cell_shift & self.board_places
         return self.P - (state & self.pyramid_full).bit_count() - parked.bit_count()
-
-    # --- the relaxed game with free cells -------------------------------------------------------------
-
-    def _cell_reach(self, pyramid: int, parked: int, counts: int) -> int:
-        """:meth:`relaxed_max` with free cells: the most pyramid cards removed in all if every stock
-        card (and every stock card parked) were usable at any time and cells held pyramid cards only.
-        ``parked`` is the pyramid cards in cells.  A relaxation of play with cells, so an upper bound."""
-        key = (counts << self.P | parked) << self.P | pyramid
-        found = self._relaxed.get(key)
-        if found is not None:
-            return found
-        if self.poll is not None:
-            self.poll()
-        best = self.P - pyramid.bit_count() - parked.bit_count()
-        ceiling = self._cell_ceiling(pyramid, parked, counts)
-        if best < ceiling:
-            for candidate in self._cell_moves(pyramid, parked, counts):
-                best = max(best, self._cell_reach(*candidate))
-                if best >= ceiling:
-                    break
-        self._relaxed[key] = best
-        return best
-
-    def _cell_ceiling(self, pyramid: int, parked: int, counts: int) -> int:
-        """Pyramid cards removed in all at the very most with free cells: every card but those with no
-        partner left anywhere (with cells a partner under a card can meet it, so only none left at all
-        makes a card dead; none is dead while a joker is left, and with triples none is looked for)."""
-        if self.triples or counts & COUNT_MASK:
-            return self.P
-        board = pyramid | parked
-        have = self._summed(self._pyramid_tables, board)
-        values = self.values
-        dead = 0
-        rest = board
-        while rest:
-            low = rest & -rest
-            value = values[low.bit_length() - 1]
-            rest ^= low
-            need = self.target - value
-            if value == self.lone or not 0 < need < MAX_VALUE:
-                continue
-            partners = (have >> (COUNT_BITS * need) & COUNT_MASK) - (1 if need == value else 0)
-            if not partners and not counts >> (COUNT_BITS * need) & COUNT_MASK:
-                dead += 1
-        return self.P - dead
-
-    def _cell_shape(self, pyramid: int, parked: int) -> tuple[tuple[int, ...], list[tuple[int, int]]]:
-        """The usable cards (exposed and parked) of a pyramid with ``parked`` in cells, and the
-        (pyramid, parked) after each removal among them (asked of the table, cached)."""
-        key = parked << self.P | pyramid
-        found = self._cell_shapes.get(key)
-        if found is not None:
-            return found
-        table = self.table
-        pos = Position(pyramid, 0, 0, 0, 0, 0, parked)
-        usable = tuple(table.usable(pos))
-        after = []
-        for action in table.removals(pos):
-            left, cells = pyramid, parked
-            for place in action:
-                left &= ~(1 << place)
-                cells &= ~(1 << place)
-            after.append((left, cells))
-        found = (usable, after)
-        self._cell_shapes[key] = found
-        return found
-
-    def _cell_moves(self, pyramid: int, parked: int, counts: int) -> list[tuple[int, int, int]]:
-        """(pyramid, parked, counts) after each move of the relaxed game with cells: a removal among
-        the usable cards, one with cards of the bag, or parking an exposed card.  A usable king is
-        removed at once."""
-        usable, removals = self._cell_shape(pyramid, parked)
-        values = self.values
-        target = self.target
-        for place in usable:
-            if values[place] == self.lone:
-                return [(pyramid & ~(1 << place), parked & ~(1 << place), counts)]
-        out = [(left, cells, counts) for left, cells in removals]
-        for place in usable:
-            need = target - values[place]
-            if 0 < need < MAX_VALUE and counts >> (COUNT_BITS * need) & COUNT_MASK:
-                out.append((pyramid & ~(1 << place), parked & ~(1 << place), counts - (1 << (COUNT_BITS * need))))
-        if counts & COUNT_MASK:  # a joker takes any usable card
-            out.extend((pyramid & ~(1 << p), parked & ~(1 << p), counts - 1) for p in usable)
-        if self.triples:
-            for place in usable:  # one usable card and two from the bag
-                need = target - values[place]
-                for low in range(1, need // 2 + 1):
-                    high = need - low
-                    if not 0 < high < MAX_VALUE:
-                        continue
-                    have_low = counts >> (COUNT_BITS * low) & COUNT_MASK
-                    have_high = counts >> (COUNT_BITS * high) & COUNT_MASK
-                    if have_low and have_high and (low != high or have_low >= PAIR):
-                        out.append((pyramid & ~(1 << place), parked & ~(1 << place),
-                                    counts - (1 << (COUNT_BITS * low)) - (1 << (COUNT_BITS * high))))
-            for i, a in enumerate(usable):  # two usable cards and one from the bag
-                for b in usable[i + 1:]:
-                    need = target - values[a] - values[b]
-                    if 0 < need < MAX_VALUE and counts >> (COUNT_BITS * need) & COUNT_MASK:
-                        out.append((pyramid & ~(1 << a) & ~(1 << b), parked & ~(1 << a) & ~(1 << b),
-                                    counts - (1 << (COUNT_BITS * need))))
-        if parked.bit_count() < self.cells:
-            out.extend((pyramid & ~(1 << p), parked | 1 << p, counts) for p in usable
-                       if pyramid >> p & 1)
-        return out

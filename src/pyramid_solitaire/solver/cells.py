@@ -1,0 +1,257 @@
+"""Free cells in the search: the moves of a packed position, and the relaxed game with cells.
+
+:class:`CellGame` belongs to one :class:`~.space.SearchSpace` whose rules have free cells, and reads its
+packed positions (the parked places sit above the jokers, at ``cell_shift``).
+
+**Moves** (:meth:`CellGame.successors`).  The per-shape tables of the space cover the pyramid in place;
+a parked card is one more usable card that is neither in the pyramid nor on the stock side (so the
+``stock_waste_pairs`` rule never applies to it).  The moves are exactly ``Table.actions`` less what
+never helps (``tests/solver/test_space.py`` checks it on random positions): a usable layout king,
+exposed or parked, is removed at once, and so is a parked stock king except when steps count and the
+win leaves stock cards; a king is never parked.  Parks come after the draw: deal 28 of ``cells``
+needed 16 M positions with parks first and 4 M with parks last.  Rule sets with cells and jokers or
+triples take the table's own moves instead (``SearchSpace._generic_successors``).
+
+**The relaxed game with cells** (:meth:`CellGame.reach`): every stock card not yet removed (parked
+ones too) is usable at any time, as in the relaxed game without cells, and the cells hold pyramid cards
+(stock cards need none: they are usable anyway).  With a card parked, a card under it can meet it, so
+the cover triangle no longer rules a partner out, and only a card with no partner left in play is dead.
+Every line of play is a line of it, so what it removes bounds what play removes.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..layout import bits
+from ..table import DRAW_ACTION, PAIR, RECYCLE_ACTION, Action, Position
+from .space import COUNT_BITS, COUNT_MASK, MAX_VALUE, PTR_BITS, PTR_MASK, REC_BITS
+
+if TYPE_CHECKING:
+    from .space import SearchSpace
+
+
+class CellGame:
+    """Moves and the relaxed game of one deal with free cells (see the module docstring)."""
+
+    def __init__(self, space: SearchSpace) -> None:
+        self.space = space
+        self.table = space.table
+        self.P = space.P
+        self.cells = space.cells
+        self.values = space.values
+        self.target = space.target
+        self.lone = space.lone
+        self.triples = space.triples
+        self.strict = space.strict
+        self.pairs_ok = space.pairs_ok
+        self.cell_shift = space.cell_shift
+        self.stock_shift = space.stock_shift
+        self.stock_mask = space.stock_mask
+        self.ptr_shift = space.ptr_shift
+        self.rec_shift = space.rec_shift
+        self.pyramid_full = space.pyramid_full
+        self.board_places = space.board_places
+        self._board_tables = space._value_count_tables(0, space.P)
+        self._relaxed: dict[int, int] = {}
+        self._shapes: dict[int, tuple[tuple[int, ...], list[tuple[int, int]]]] = {}
+
+    # --- moves ---------------------------------------------------------------------------------------
+
+    def successors(self, state: int, shortest: bool, waste_ok: bool) -> list[tuple[Action, int]]:
+        """Legal (action, next state) pairs of ``state``, less what never helps (see the module
+        docstring): removals (the pyramid's own first), then the draw or recycle, then parks.
+        ``waste_ok`` false (the waste uses are spent) leaves the waste out of the usable cards."""
+        space = self.space
+        P = self.P
+        values = self.values
+        lone = self.lone
+        target = self.target
+        pyramid = state & self.pyramid_full
+        stock = state >> self.stock_shift & self.stock_mask
+        cells = state >> self.cell_shift
+        if not pyramid and not cells & self.board_places and (not self.strict or not (stock or cells)):
+            return []  # won
+        shape = space.shape(pyramid)
+        if shape.king is not None:
+            return [(shape.king, state & ~(1 << shape.king[0]))]
+        parked = bits(cells)
+        stock_king_at_once = self.strict or not shortest
+        cell_shift = self.cell_shift
+        for place in parked:
+            if values[place] == lone and (place < P or stock_king_at_once):
+                return [((place,), state & ~(1 << (cell_shift + place)))]
+        ptr = state >> self.ptr_shift & PTR_MASK
+        usable = space.usable_stock_indices(stock, ptr, waste_ok)
+        settle = space._settle
+        shift = self.stock_shift
+        out: list[tuple[Action, int]] = []
+        rest = state & ~self.pyramid_full
+        out.extend((action, rest | after) for action, after in shape.removals)
+        by_need = shape.by_need
+        for index in usable:
+            value = values[P + index]
+            without = settle(state & ~(1 << (index + shift)))
+            if value == lone:
+                out.append(((P + index,), without))
+                continue
+            for slot in by_need.get(value, ()):
+                out.append(((slot, P + index), without & ~(1 << slot)))
+        if len(usable) >= PAIR and self.pairs_ok:
+            for i, a in enumerate(usable):
+                for b in usable[i + 1:]:
+                    if values[P + a] + values[P + b] == target:
+                        out.append(((P + min(a, b), P + max(a, b)),
+                                    settle(state & ~(1 << (a + shift)) & ~(1 << (b + shift)))))
+        for i, place in enumerate(parked):  # a parked card: alone, with an exposed, stock-side or parked card
+            value = values[place]
+            without = state & ~(1 << (cell_shift + place))
+            if value == lone:
+                out.append(((place,), without))
+                continue
+            for slot in by_need.get(value, ()):
+                out.append(((min(slot, place), max(slot, place)), without & ~(1 << slot)))
+            for index in usable:
+                if values[P + index] + value == target:
+                    other = P + index
+                    out.append(((min(place, other), max(place, other)), settle(without & ~(1 << (index + shift)))))
+            for other in parked[i + 1:]:
+                if values[other] + value == target:
+                    out.append(((place, other), without & ~(1 << (cell_shift + other))))
+        stock_action = self._stock_action(state, stock, ptr)
+        removals = bool(out)
+        if stock_action is not None:
+            out.append(stock_action)
+        if len(parked) < self.cells:
+            parks = [slot for slot in shape.exposed] + [P + index for index in usable]
+            if parks and not removals and stock_action is None \
+                    and self.table.useful_park(space.unpack(state)) is None:
+                parks = []  # parks that lead to no removal are no moves (Table.parks)
+            for place in parks:
+                if values[place] == lone:
+                    continue
+                after = state & ~(1 << place) if place < P else settle(state & ~(1 << (place - P + shift)))
+                out.append((place, after | 1 << (cell_shift + place)))
+        return out
+
+    def _stock_action(self, state: int, stock: int, ptr: int) -> tuple[Action, int] | None:
+        """The draw, or the recycle, of ``state``, if either is legal."""
+        space = self.space
+        above = stock >> ptr
+        if above:
+            top = ptr + (above & -above).bit_length() - 1
+            dealt = top + 1 if space.draw_count == 1 else space.dealt_after(stock, ptr)
+            return DRAW_ACTION, state & ~(PTR_MASK << self.ptr_shift) | dealt << self.ptr_shift
+        if stock & ((1 << ptr) - 1):
+            rec = state >> self.rec_shift & ((1 << REC_BITS) - 1)
+            if space.max_recycles is None or rec < space.max_recycles:
+                rec = 0 if space.unlimited else rec + 1
+                cleared = state & ~(((1 << (PTR_BITS + REC_BITS)) - 1) << self.ptr_shift)
+                return RECYCLE_ACTION, cleared | rec << self.rec_shift
+        return None
+
+    # --- the relaxed game with cells -----------------------------------------------------------------
+
+    def reach(self, pyramid: int, parked: int, counts: int) -> int:
+        """The most pyramid cards removed in all in the relaxed game with cells (see the module
+        docstring) from ``pyramid`` in place, ``parked`` (pyramid cards in cells) and the bag
+        ``counts`` (:meth:`SearchSpace.bag`).  Memoised."""
+        key = (counts << self.P | parked) << self.P | pyramid
+        found = self._relaxed.get(key)
+        if found is not None:
+            return found
+        poll = self.space.poll
+        if poll is not None:
+            poll()
+        best = self.P - pyramid.bit_count() - parked.bit_count()
+        ceiling = self._ceiling(pyramid, parked, counts)
+        if best < ceiling:
+            for candidate in self._moves(pyramid, parked, counts):
+                best = max(best, self.reach(*candidate))
+                if best >= ceiling:
+                    break
+        self._relaxed[key] = best
+        return best
+
+    def _ceiling(self, pyramid: int, parked: int, counts: int) -> int:
+        """Pyramid cards removed in all at the very most: every card but those with no partner left
+        anywhere (none is dead while a joker is left, and with triples none is looked for)."""
+        if self.triples or counts & COUNT_MASK:
+            return self.P
+        board = pyramid | parked
+        have = self.space._summed(self._board_tables, board)
+        values = self.values
+        dead = 0
+        rest = board
+        while rest:
+            low = rest & -rest
+            value = values[low.bit_length() - 1]
+            rest ^= low
+            need = self.target - value
+            if value == self.lone or not 0 < need < MAX_VALUE:
+                continue
+            partners = (have >> (COUNT_BITS * need) & COUNT_MASK) - (1 if need == value else 0)
+            if not partners and not counts >> (COUNT_BITS * need) & COUNT_MASK:
+                dead += 1
+        return self.P - dead
+
+    def _shape(self, pyramid: int, parked: int) -> tuple[tuple[int, ...], list[tuple[int, int]]]:
+        """The usable cards (exposed and parked) of a pyramid with ``parked`` in cells, and the
+        (pyramid, parked) after each removal among them (asked of the table, cached)."""
+        key = parked << self.P | pyramid
+        found = self._shapes.get(key)
+        if found is not None:
+            return found
+        table = self.table
+        pos = Position(pyramid, 0, 0, 0, 0, 0, parked)
+        usable = tuple(table.usable(pos))
+        after = []
+        for action in table.removals(pos):
+            left, cells = pyramid, parked
+            for place in action:
+                left &= ~(1 << place)
+                cells &= ~(1 << place)
+            after.append((left, cells))
+        found = (usable, after)
+        self._shapes[key] = found
+        return found
+
+    def _moves(self, pyramid: int, parked: int, counts: int) -> list[tuple[int, int, int]]:
+        """(pyramid, parked, counts) after each move of the relaxed game with cells: a removal among
+        the usable cards, one with cards of the bag, or parking an exposed card.  A usable king is
+        removed at once."""
+        usable, removals = self._shape(pyramid, parked)
+        values = self.values
+        target = self.target
+        for place in usable:
+            if values[place] == self.lone:
+                return [(pyramid & ~(1 << place), parked & ~(1 << place), counts)]
+        out = [(left, cells, counts) for left, cells in removals]
+        for place in usable:
+            need = target - values[place]
+            if 0 < need < MAX_VALUE and counts >> (COUNT_BITS * need) & COUNT_MASK:
+                out.append((pyramid & ~(1 << place), parked & ~(1 << place), counts - (1 << (COUNT_BITS * need))))
+        if counts & COUNT_MASK:  # a joker takes any usable card
+            out.extend((pyramid & ~(1 << p), parked & ~(1 << p), counts - 1) for p in usable)
+        if self.triples:
+            for place in usable:  # one usable card and two from the bag
+                need = target - values[place]
+                for low in range(1, need // 2 + 1):
+                    high = need - low
+                    if not 0 < high < MAX_VALUE:
+                        continue
+                    have_low = counts >> (COUNT_BITS * low) & COUNT_MASK
+                    have_high = counts >> (COUNT_BITS * high) & COUNT_MASK
+                    if have_low and have_high and (low != high or have_low >= PAIR):
+                        out.append((pyramid & ~(1 << place), parked & ~(1 << place),
+                                    counts - (1 << (COUNT_BITS * low)) - (1 << (COUNT_BITS * high))))
+            for i, a in enumerate(usable):  # two usable cards and one from the bag
+                for b in usable[i + 1:]:
+                    need = target - values[a] - values[b]
+                    if 0 < need < MAX_VALUE and counts >> (COUNT_BITS * need) & COUNT_MASK:
+                        out.append((pyramid & ~(1 << a) & ~(1 << b), parked & ~(1 << a) & ~(1 << b),
+                                    counts - (1 << (COUNT_BITS * need))))
+        if parked.bit_count() < self.cells:
+            out.extend((pyramid & ~(1 << p), parked | 1 << p, counts) for p in usable
+                       if pyramid >> p & 1)
+        return out
