@@ -9,10 +9,11 @@ folded into one key (see :meth:`SearchSpace.key`).
 The generated successors are checked against ``Table.actions`` in ``tests/solver/test_space.py`` on
 random positions of every preset, so the fast path and the rules cannot drift apart.
 
-**Free cells** (``cells``) take the table's own move generation (the generic path): a parked card
-changes which cards are usable in ways the per-shape tables do not know.  The packed state keeps the
-parked places above the jokers, and :mod:`.cells` makes their moves and a relaxed game with cells of its
-own: with a card parked, a card under it can meet it, so the cover triangle no longer rules a partner out.
+**Free cells** (``cells``): the packed state keeps the parked places above the jokers, and
+:mod:`.cells` makes their moves (the per-shape tables, and what a parked card adds) and a relaxed game
+with cells of its own: with a card parked, a card under it can meet it, so the cover triangle no longer
+rules a partner out.  With jokers or triples as well, cells take the table's own moves (the generic
+path).
 """
 
 from __future__ import annotations
