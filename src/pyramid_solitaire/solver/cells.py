@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from ..layout import bits
 from ..table import DRAW_ACTION, PAIR, RECYCLE_ACTION, Action, Position
-from .space import COUNT_BITS, COUNT_MASK, MAX_VALUE, PTR_BITS, PTR_MASK, REC_BITS
+from .space import COUNT_BITS, COUNT_MASK, MAX_VALUE, PTR_BITS, PTR_MASK, REC_BITS, bag_triples
 
 if TYPE_CHECKING:
     from .space import SearchSpace
@@ -234,23 +234,8 @@ class CellGame:
         if counts & COUNT_MASK:  # a joker takes any usable card
             out.extend((pyramid & ~(1 << p), parked & ~(1 << p), counts - 1) for p in usable)
         if self.triples:
-            for place in usable:  # one usable card and two from the bag
-                need = target - values[place]
-                for low in range(1, need // 2 + 1):
-                    high = need - low
-                    if not 0 < high < MAX_VALUE:
-                        continue
-                    have_low = counts >> (COUNT_BITS * low) & COUNT_MASK
-                    have_high = counts >> (COUNT_BITS * high) & COUNT_MASK
-                    if have_low and have_high and (low != high or have_low >= PAIR):
-                        out.append((pyramid & ~(1 << place), parked & ~(1 << place),
-                                    counts - (1 << (COUNT_BITS * low)) - (1 << (COUNT_BITS * high))))
-            for i, a in enumerate(usable):  # two usable cards and one from the bag
-                for b in usable[i + 1:]:
-                    need = target - values[a] - values[b]
-                    if 0 < need < MAX_VALUE and counts >> (COUNT_BITS * need) & COUNT_MASK:
-                        out.append((pyramid & ~(1 << a) & ~(1 << b), parked & ~(1 << a) & ~(1 << b),
-                                    counts - (1 << (COUNT_BITS * need))))
+            out.extend((pyramid & ~taken, parked & ~taken, after)
+                       for taken, after in bag_triples(values, target, usable, counts))
         if parked.bit_count() < self.cells:
             out.extend((pyramid & ~(1 << p), parked | 1 << p, counts) for p in usable
                        if pyramid >> p & 1)
