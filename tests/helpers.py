@@ -8,6 +8,10 @@ import socket
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from pyramid_solitaire import Game
+from pyramid_solitaire.deal import Deal
+from pyramid_solitaire.solver import solve
+
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"
 #: A card token as printed canonically, not part of a longer word (so ``Pass`` or a code is no match).
@@ -120,3 +124,17 @@ def free_port() -> int:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
         return port
+
+
+def won_by_the_solver(rules: str, deals: int = 20) -> Game:
+    """The first of deals 0 .. ``deals`` - 1 of ``rules`` that the solver wins, played through the
+    solver's solution by ``Game.push`` (each move checked by the engine)."""
+    for number in range(deals):
+        result = solve(Deal.from_number(number, rules))
+        if result.winnable:
+            assert result.solution is not None
+            game = Game(result.deal)
+            for move in result.solution:
+                game.push(move)
+            return game
+    raise AssertionError(f"the solver wins none of deals 0-{deals - 1} of {rules}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import make_notation, row_of, usable_slots
+from helpers import make_notation, row_of, usable_slots, won_by_the_solver
 from pyramid_solitaire import Deal, Game, IllegalMoveError, Move
 from pyramid_solitaire.layout import bits, pyramid_layout
 from pyramid_solitaire.solver import solve
@@ -254,12 +254,7 @@ def test_apophis_deals_the_stock_once() -> None:
 
 
 def test_apophis_wins_by_clearing_the_pyramid_as_the_solver_shows() -> None:
-    deal = next(d for d in (Deal.from_number(n, "apophis") for n in range(20)) if solve(d).winnable)
-    result = solve(deal)
-    assert result.solution is not None
-    game = Game(deal)
-    for move in result.solution:
-        game.push(move)
+    game = won_by_the_solver("apophis")
     assert game.status == "won"
     assert game.pyramid_left == 0
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import make_notation, row_of
+from helpers import make_notation, row_of, won_by_the_solver
 from pyramid_solitaire import Deal, Game, IllegalMoveError, Move
 from pyramid_solitaire.rules import PRESETS, RulesError, find_rules
 from pyramid_solitaire.solver import solve
@@ -161,12 +161,7 @@ def test_a_strict_win_is_allowed_where_the_uses_can_take_every_stock_card() -> N
 
 
 def test_limited_waste_is_won_as_the_solver_shows_within_its_twelve_uses() -> None:
-    deal = next(d for d in (Deal.from_number(n, "limited_waste") for n in range(20)) if solve(d).winnable)
-    result = solve(deal)
-    assert result.solution is not None
-    g = Game(deal)
-    for move in result.solution:
-        g.push(move)
+    g = won_by_the_solver("limited_waste")
     assert g.status == "won"
     assert uses_left(g) is not None and uses_left(g) >= 0
 

@@ -39,15 +39,12 @@ def test_a_verified_easy_deal_is_dealt_and_won_by_clicking(desktop: tuple[Page, 
     page, errors = desktop
     name, letters, rule_line = VARIANTS[preset]
     game = GamePage(page, server).open("/")
-    dialog = game.new_game_dialog()
+    game.new_game_dialog()
     options = page.eval_on_selector_all("#new-rules option", "els => els.map(e => [e.value, e.textContent])")
     assert [preset, name] in options
     page.select_option("#new-rules", preset)
     page.check('input[name=difficulty][value="E"]')
-    before = game.answered()
-    dialog.locator("#new-start").click()
-    page.wait_for_function("before => `${document.body.dataset.game}/${document.body.dataset.version}` !== before",
-                           arg=before)
+    game.button("new-start")  # and wait for the new game
     code = game.text("#deal-link")
     assert re.fullmatch(rf"{letters}-E-[A-Z]+", code)
     assert game.text("#diff-badge") == "やさしい · クリア可能と確認済み"
@@ -94,10 +91,7 @@ def test_the_waste_use_limit_is_an_option_of_the_new_game_dialog(desktop: tuple[
     page.select_option("#new-rules", "classic")
     page.select_option("#opt-waste-uses", "8")
     page.fill("#new-deal", LIMITED_NOTATION)
-    before = game.answered()
-    page.click("#new-start")
-    page.wait_for_function("before => `${document.body.dataset.game}/${document.body.dataset.version}` !== before",
-                           arg=before)
+    game.button("new-start")  # and wait for the new game
     assert Deal.from_code(game.text("#deal-link")).rules.waste_uses == 8  # the option is part of the code
     assert game.text("#waste-uses") == "捨て札：残り8回"
     page.click("#btn-rules")
