@@ -292,6 +292,8 @@ class Table:
             return Refusal("cells-full")
         if place in self.parks(pos):
             return None
+        if place in self._any_park(pos):  # a usable card, but no park can lead anywhere: the game is lost
+            return Refusal("game-over")
         return self.refusal(pos, (place,)) or Refusal("not-usable", {"card": card})
 
     def park(self, pos: Position, place: int) -> Position:
