@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import logging
+import lzma
 import shutil
 import signal
 import subprocess
@@ -18,6 +19,7 @@ import pytest
 from pyramid_solitaire import study
 from pyramid_solitaire.cli import main
 from pyramid_solitaire.deal import Deal
+from pyramid_solitaire.rules import find_rules
 from pyramid_solitaire.solver import solve
 from pyramid_solitaire.study import HEADER, Row, StudyError, Summary, percentile, run_study, wilson_interval
 
@@ -159,6 +161,56 @@ def test_a_study_resumes_after_a_cut_in_the_middle_of_a_line(reference: Path, tm
     after = path.read_text(encoding="utf-8").splitlines(keepends=True)
     assert after[:21] == lines[:21]
     assert _results(path) == _results(reference)
+
+
+# --- the archive -------------------------------------------------------------------------------------
+
+
+def test_a_study_resumes_from_its_archive_alone(reference: Path, tmp_path: Path) -> None:
+    """The xz snapshot the repository keeps: read in place of a missing CSV file, extended by a rerun
+    into a new CSV file (the archive untouched), and packed again to the bytes of the same rows."""
+    path = tmp_path / "kept.csv"
+    lines = reference.read_text(encoding="utf-8").splitlines(keepends=True)
+    path.write_text("".join(lines[:13]), encoding="utf-8")  # deals 0-11
+    results = study.ResultsFile(path, find_rules(RULES))
+    size = results.pack()
+    archive = tmp_path / "kept.csv.xz"
+    assert archive.stat().st_size == size and size < path.stat().st_size
+    assert lzma.decompress(archive.read_bytes()).decode("utf-8") == "".join(lines[:13])
+    path.unlink()
+    assert run_study(RULES, path, deals=12, workers=1, time_limit=TIME_LIMIT).solved == 0
+    assert not path.exists()  # nothing solved, nothing written
+    packed = archive.read_bytes()
+    summary = run_study(RULES, path, deals=DEALS, workers=1, time_limit=TIME_LIMIT)
+    assert summary.solved == DEALS - 12
+    assert archive.read_bytes() == packed
+    assert _results(path) == _results(reference)  # the finished file holds the archive's rows too
+    assert path.read_text(encoding="utf-8").splitlines(keepends=True)[:13] == lines[:13]
+    again = study.ResultsFile(path, find_rules(RULES))
+    again.pack()
+    assert lzma.decompress(archive.read_bytes()).decode("utf-8") == path.read_text(encoding="utf-8")
+    first = archive.read_bytes()
+    study.ResultsFile(path, find_rules(RULES)).pack()
+    assert archive.read_bytes() == first  # the same rows, the same bytes: a commit only when rows change
+
+
+def test_an_archive_that_is_not_one_is_refused_whole(reference: Path, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.csv"
+    archive = tmp_path / "bad.csv.xz"
+    packed = lzma.compress(reference.read_bytes())
+    for data, message in [(b"not xz at all", "is not an xz archive"),
+                          (packed[: len(packed) // 2], "is not an xz archive"),
+                          (lzma.compress(reference.read_bytes()[:-5]), "is cut short"),
+                          (lzma.compress(b"deal,verdict\n1,won\n"), "is not a study's CSV file")]:
+        archive.write_bytes(data)
+        assert main(["study", "--rules", RULES, "--deals", "3", "--out", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and message in err and str(archive) in err, err
+        assert not path.exists() and archive.read_bytes() == data
+    archive.write_bytes(packed)
+    assert main(["study", "--rules", "msc", "--deals", "3", "--out", str(path)]) == 2
+    assert "holds deals of other rules" in capsys.readouterr().err
 
 
 def test_an_interrupted_command_resumes_to_the_same_file(reference: Path, tmp_path: Path,

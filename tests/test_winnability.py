@@ -228,6 +228,26 @@ def test_the_command_runs_stops_resumes_and_writes_the_table(tiny: None, tmp_pat
     assert _cells(doc.read_text(encoding="utf-8"), "| `msc` |")[1] == "2 of 4 — in progress"
 
 
+def test_the_packed_archives_alone_give_the_table_and_resume_the_runs(tiny: None, done: Path, tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """What a fresh clone has: the .csv.xz archives of the repository, no CSV file."""
+    folder = tmp_path / "results"
+    shutil.copytree(done, folder)
+    assert main(["winnability", "pack", "--dir", str(folder)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert sorted(line.split(":")[0] for line in out) == sorted(name + ".xz" for name in FILES)
+    assert "classic.csv.xz: 4 deals, " in out[0] and out[0].endswith(" bytes")
+    table = render_table(_tiny_plan(), folder, written="2026-12-01", solver="compiled (mypyc)")
+    for name in FILES:
+        (folder / name).unlink()
+    assert render_table(_tiny_plan(), folder, written="2026-12-01", solver="compiled (mypyc)") == table
+    assert f"winnability pack --dir {folder}" in table
+    assert set(_run(folder).values()) == {0}
+    assert {p.name for p in folder.iterdir()} == {name + ".xz" for name in FILES}
+    assert main(["winnability", "pack", "--dir", str(tmp_path)]) == 0
+    assert capsys.readouterr().out == f"no results files in {tmp_path}: nothing to pack\n"
+
+
 def test_the_table_of_the_whole_plan_before_any_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["winnability", "table", "--dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
@@ -252,6 +272,8 @@ def test_the_table_of_the_whole_plan_before_any_run(tmp_path: Path, capsys: pyte
     (["table", "--dir", "{tmp}/missing"], "no folder"),
     (["table", "--dir", "{wrong}", "--out", "{tmp}/out.md"], "holds deals of other rules"),
     (["table", "--dir", "{tmp}", "--out", "{tmp}/missing/out.md"], "cannot write"),
+    (["pack", "--dir", "{tmp}/missing"], "no folder"),
+    (["pack", "--dir", "{wrong}"], "holds deals of other rules"),
 ])
 def test_bad_input_is_one_line_and_exit_2(tiny: None, args: list[str], message: str, tmp_path: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:

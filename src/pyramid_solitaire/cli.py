@@ -217,6 +217,23 @@ def cmd_winnability_table(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_winnability_pack(args: argparse.Namespace) -> int:
+    """Write the .csv.xz archive of every results file of the plan (what the repository keeps)."""
+    from .winnability import default_plan, pack_plan
+
+    try:
+        packed = pack_plan(default_plan(), args.dir)
+    except StudyError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"cannot write the archives in {args.dir}: {exc.strerror}") from None
+    for name, rows, size in packed:
+        print(f"{name}: {rows:,} deals, {size:,} bytes")
+    if not packed:
+        print(f"no results files in {args.dir}: nothing to pack")
+    return 0
+
+
 def _prompted_lines() -> Iterator[str]:
     """Lines typed at a terminal, each asked for with a ``> `` prompt."""
     while True:
@@ -372,7 +389,7 @@ def build_parser() -> argparse.ArgumentParser:
     stu.set_defaults(func=cmd_study)
 
     win = sub.add_parser("winnability", help="the win-rate table of docs/winnability.md: run its plan, write it")
-    win_sub = win.add_subparsers(dest="action", required=True, metavar="{run,table}")
+    win_sub = win.add_subparsers(dest="action", required=True, metavar="{run,table,pack}")
     win_run = win_sub.add_parser("run", help="solve the plan's deals into --dir (resumable)")
     win_run.add_argument("--dir", required=True, metavar="DIR", help="folder of the results files (must exist)")
     win_run.add_argument("--upto", type=int, metavar="N", help="take each rule set at most to N deals this time")
@@ -388,6 +405,9 @@ def build_parser() -> argparse.ArgumentParser:
     win_table.add_argument("--dir", required=True, metavar="DIR", help="folder of the results files")
     win_table.add_argument("--out", metavar="FILE", help="write here, e.g. docs/winnability.md (default: stdout)")
     win_table.set_defaults(func=cmd_winnability_table)
+    win_pack = win_sub.add_parser("pack", help="snapshot every results file in --dir as FILE.csv.xz (kept in git)")
+    win_pack.add_argument("--dir", required=True, metavar="DIR", help="folder of the results files")
+    win_pack.set_defaults(func=cmd_winnability_pack)
 
     srv = sub.add_parser("serve", help="start the web app and open the browser (the default)")
     srv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")

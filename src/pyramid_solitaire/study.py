@@ -12,11 +12,17 @@ flushed) as deals finish, in the order they finish; a rerun reads the file, skip
 there and drops a half-written last line.  When every deal of the range is done, the file is rewritten
 sorted by number (a temporary file renamed over it), so an interrupted and resumed study ends with the
 same file as an uninterrupted one, apart from the ``seconds`` column of the deals solved again.
+
+**Archive**: :meth:`ResultsFile.pack` writes every row, sorted, to ``FILE.xz`` beside the file (about a
+sixth of its size), and a results file is read together with its archive when one is there.  That is
+how the winnability plan's results travel in the repository (``results/winnability/*.csv.xz``): a fresh
+clone's studies resume from them, and its table is computed from them, without solving a deal again.
 """
 
 from __future__ import annotations
 
 import importlib
+import lzma
 import math
 import multiprocessing
 import os
@@ -58,6 +64,10 @@ Z95: Final = 1.959963984540054
 PROGRESS_LINE_SECONDS: Final = 5.0
 PROGRESS_REDRAW_SECONDS: Final = 0.2
 SECONDS_DECIMALS: Final = 4
+#: A results file's compressed snapshot is the file's name with this added (``classic.csv.xz``).
+ARCHIVE_SUFFIX: Final = ".xz"
+#: xz's preset for it: the 9 of ``xz -9``, about a sixth of the CSV's size.
+ARCHIVE_PRESET: Final = 9
 
 
 class StudyError(ValueError):
@@ -146,11 +156,30 @@ class ResultsFile:
         self._handle: TextIO | None = None
         self._read()
 
+    @property
+    def archive(self) -> Path:
+        """The file's compressed snapshot beside it (``classic.csv.xz``), read with it when present."""
+        return self.path.with_name(self.path.name + ARCHIVE_SUFFIX)
+
     def _read(self) -> None:
         if self.path.is_dir():
             raise StudyError(f"{self.path} is a folder, not a results file")
         if not self.path.parent.is_dir():
             raise StudyError(f"no folder {self.path.parent} for {self.path.name}")
+        try:
+            packed = self.archive.read_bytes()
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            raise StudyError(f"cannot read {self.archive}: {exc.strerror}") from None
+        else:
+            try:
+                text = lzma.decompress(packed, format=lzma.FORMAT_XZ)
+            except lzma.LZMAError:
+                raise StudyError(f"{self.archive} is not an xz archive of a study's CSV file") from None
+            if not text.endswith(b"\n"):
+                raise StudyError(f"{self.archive} is cut short (its last line has no line end)")
+            self._parse(self.archive, text)
         try:
             data = self.path.read_bytes()
         except FileNotFoundError:
@@ -158,26 +187,30 @@ class ResultsFile:
         except OSError as exc:
             raise StudyError(f"cannot read {self.path}: {exc.strerror}") from None
         complete = data[: data.rfind(b"\n") + 1]  # an unterminated last line was cut short: drop it
-        try:
-            lines = complete.decode("utf-8").splitlines()
-        except UnicodeDecodeError:
-            raise StudyError(f"{self.path} is not a study's CSV file (not text)") from None
-        if not lines:
+        if not complete:
             if data and not HEADER.encode().startswith(data):
                 raise StudyError(f"{self.path} is not a study's CSV file (expected the header {HEADER})")
             return
-        if lines[0] != HEADER:
-            raise StudyError(f"{self.path} is not a study's CSV file (expected the header {HEADER})")
+        self._parse(self.path, complete)
+        self._keep_bytes = len(complete)
+
+    def _parse(self, path: Path, data: bytes) -> None:
+        """Keep the rows of ``data``, the complete lines of ``path``."""
+        try:
+            lines = data.decode("utf-8").splitlines()
+        except UnicodeDecodeError:
+            raise StudyError(f"{path} is not a study's CSV file (not text)") from None
+        if not lines or lines[0] != HEADER:
+            raise StudyError(f"{path} is not a study's CSV file (expected the header {HEADER})")
         for line_number, line in enumerate(lines[1:], start=2):
             try:
                 row = Row.from_line(line)
             except ValueError as exc:
-                raise StudyError(f"{self.path} line {line_number} is not a study row: {exc}") from None
+                raise StudyError(f"{path} line {line_number} is not a study row: {exc}") from None
             if not row.code.startswith(self.prefix):
-                raise StudyError(f"{self.path} holds deals of other rules (line {line_number}: {row.code}), "
+                raise StudyError(f"{path} holds deals of other rules (line {line_number}: {row.code}), "
                                  f"not {self.rules}")
             self._keep(row)
-        self._keep_bytes = len(complete)
 
     def _keep(self, row: Row) -> None:
         """The first row of a deal stands, unless it is unknown: then a later one (a retry, with a longer
@@ -204,20 +237,38 @@ class ResultsFile:
             self._handle.close()
             self._handle = None
 
+    def _sorted_text(self) -> str:
+        return HEADER + "\n" + "".join(row.to_line() + "\n" for _, row in sorted(self.rows.items()))
+
     def finish(self) -> None:
         """Rewrite the file sorted by number, atomically (a temporary file renamed over it)."""
+        appended = self._handle is not None
         self.close()
-        text = "".join(row.to_line() + "\n" for _, row in sorted(self.rows.items()))
-        fd, temporary = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-                handle.write(HEADER + "\n" + text)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temporary, self.path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        if not appended and self._keep_bytes == 0:
+            return  # no CSV rows and none new: nothing to sort (the archive, if any, is sorted)
+        _replace(self.path, self._sorted_text().encode("utf-8"))
+
+    def pack(self) -> int:
+        """Write :attr:`archive`: every row held (the archive's and the file's), sorted by number, as xz
+        (the same rows always give the same bytes); return its size in bytes.  The CSV file stays."""
+        data = lzma.compress(self._sorted_text().encode("utf-8"), format=lzma.FORMAT_XZ, preset=ARCHIVE_PRESET)
+        _replace(self.archive, data)
+        return len(data)
+
+
+def _replace(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file renamed over it: a stop at any moment leaves
+    the old file or the new one, never half of one."""
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
 
 
 def read_results(path: Path | str, rules: Rules | str) -> dict[int, Row]:

@@ -225,6 +225,21 @@ def run_plan(plan: Sequence[PlanRow], directory: Path | str, *, upto: int | None
     return solved
 
 
+def pack_plan(plan: Sequence[PlanRow], directory: Path | str) -> list[tuple[str, int, int]]:
+    """Write the xz archive of every results file of ``plan`` in ``directory`` that holds rows
+    (:meth:`.study.ResultsFile.pack`: ``classic.csv.xz`` beside ``classic.csv``); return each archive's
+    name, rows and bytes.  The archives are what the repository keeps of the runs: a fresh clone's
+    table is computed from them, and its runs resume from them.  Do not pack while a run is writing."""
+    folder = _folder(directory)
+    sources = {row.file_name: row.source for row in plan}
+    packed = []
+    for name, rules in sources.items():
+        results = ResultsFile(folder / name, rules)
+        if results.rows:
+            packed.append((results.archive.name, len(results.rows), results.pack()))
+    return packed
+
+
 # --- the table ---------------------------------------------------------------------------------------
 
 
@@ -352,10 +367,13 @@ def render_table(plan: Sequence[PlanRow], directory: Path | str, *, written: str
         "```sh",
         f"pyramid-solitaire winnability run --dir {directory}      # resumable; --upto N, --workers K, --dask URL",
         f"pyramid-solitaire winnability table --dir {directory} --out {DEFAULT_DOC}",
+        f"pyramid-solitaire winnability pack --dir {directory}     # the .csv.xz archives the repository keeps",
         "```",
         "",
         "The first solves what is missing (stop it at any time, run it again to continue); the second "
-        "writes this page. See docs/study.md, *The winnability table*.",
+        "writes this page; the third snapshots every results file as `.csv.xz`. The repository holds "
+        "those archives, so in a fresh clone the second command rewrites this page from them without "
+        "solving a deal, and the first resumes where they end. See docs/study.md, *The winnability table*.",
     ]
     if headline:
         lines += ["", f"## Rule sets ({headline[0].row.target:,} deals each)", ""]
@@ -393,5 +411,6 @@ def _reuse_note(row: PlanRow) -> str:
 
 
 __all__ = ["FAMILY_RULES", "FAMILY_TARGET", "GRID_TARGET", "HEADLINE_RULES", "HEADLINE_TARGET", "PlanRow",
-           "RowStatus", "WinnabilityError", "build_plan", "default_plan", "file_name", "grid_rules", "plan_status",
+           "RowStatus", "WinnabilityError", "build_plan", "default_plan", "file_name", "grid_rules", "pack_plan",
+           "plan_status",
            "plays_the_same", "render_table", "run_plan"]
