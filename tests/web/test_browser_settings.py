@@ -53,6 +53,9 @@ def test_reduced_motion_means_no_flying_cards(browser: Browser, server: str) -> 
     game = GamePage(page, server).open(f"/play/{code}")
     game.tap("Ks")
     assert page.locator(".ghost").count() == 1  # the king on its way to the removed pile
+    # let it land first: on a busy machine its flight can outlast the settings dialog, and the count
+    # below is of the ghosts the next removal makes
+    page.wait_for_selector(".ghost", state="detached")
     game.settings(animations=False)
     game.tap("6h")
     game.tap("7d")
