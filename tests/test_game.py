@@ -19,6 +19,7 @@ from helpers import (
     usable_slots,
 )
 from pyramid_solitaire import Deal, Game, IllegalMoveError, Move, Refusal
+from pyramid_solitaire.solver import solve
 from pyramid_solitaire.table import Position
 
 # --- helpers -----------------------------------------------------------------------------------------
@@ -715,11 +716,36 @@ def test_a_card_whose_partners_are_gone_or_under_it_is_dead_unless_overlap_lets_
             game.push(move)
             assert game.dead_cards == []
         game.push("As+Qs")
-    # Ac lies in the triangle under Qc and every other ace is gone
-    assert plain.dead_cards == ["Qc"]
+    # Ac lies in the triangle that covers Qc and every other ace is gone; and so Ac is dead too: Qc,
+    # the last queen, lies under it and is exposed only once Ac is gone
+    assert plain.dead_cards == ["Qc", "Ac"]
     assert plain.rewind_point == 3
     # with overlap pairs, Ac covers Qc directly and may pair with it once 5c is gone
     assert overlap.dead_cards == []
+
+
+#: 5s at (7,1) and every eight on the left edge it covers: (6,1) to (3,1).
+BURIED_PARTNERS = {(7, 1): "5s", (6, 1): "8c", (5, 1): "8d", (4, 1): "8h", (3, 1): "8s"}
+
+
+@pytest.mark.parametrize(("rules", "dead"), [
+    ("classic", ["5s"]),
+    # the eights are face down: as far as the player knows they could be in the stock
+    ("thirteen", []),
+    ("thirteen(open=true)", ["5s"]),
+    # 5s covers 8c directly, and may pair with it once the card at (7,2) is gone
+    ("classic(overlap=true)", []),
+    # 5s can be parked, and then the eights come free
+    ("cells", []),
+])
+def test_a_card_whose_partners_all_lie_under_it_is_dead_from_the_start(rules: str, dead: list[str]) -> None:
+    """Seed 001's own case: 相手を表に出すには先にそのカードを消す必要があり、でもそのカードは相手と
+    一緒にしか消せない — the eights come out only once 5s is gone, and 5s goes only with an eight."""
+    game = game_of(BURIED_PARTNERS, rules=rules)
+    assert game.dead_cards == dead
+    assert [e["card"] for e in game.view()["pyramid"] if e["dead"]] == dead
+    if dead:
+        assert solve(game.deal).winnable is False
 
 
 def test_kings_are_never_dead() -> None:

@@ -2,9 +2,13 @@
 
 **Dead card.**  A pyramid card none of whose possible partners can ever meet it again: every card of
 the value it needs that is still in play (pyramid, stock or waste) lies in the triangle of cards that
-cover it — those must all go before it is exposed — or none is left at all.  Kings (a card worth the
-target, where lone cards go) are never dead, and nothing is dead while a joker is in play.  With the
-``overlap`` option a partner that directly covers the card still counts.  Once a limit on waste
+cover it — those must all go before it is exposed — or under it — those are exposed only once it
+is gone, and it goes only with a partner: seed 001's own case, 「相手を表に出すには先にそのカードを消す
+必要があり、でもそのカードは相手と一緒にしか消せない」 — or none is left at all.  A partner is placed
+under the card only where the player can see it: a face-down card could as well be in the stock.
+Kings (a card worth the target, where lone cards go) are never dead, and nothing is dead while a
+joker is in play.  With the ``overlap`` option a partner that directly covers the card, or that the
+card directly covers, still counts.  Once a limit on waste
 uses is spent, a stock card counts as a partner only where the stock top or a drawn card is usable.
 With ``triples`` a card is dead only if no partner and no two cards summing to what it needs can meet
 it either.  With free cells the triangle blocks nothing: a card covering another can be parked, and the
@@ -28,7 +32,8 @@ from .table import DRAW_ACTION, RECYCLE_ACTION, Action, Position, Table
 
 def dead_slots(table: Table, pos: Position, visible_only: bool = True, known: int | None = None) -> int:
     """Bitmask of the dead pyramid slots of ``pos``.  ``known`` (default: the visible slots, or every
-    slot when not ``visible_only``) is where positions may be used to rule a triple out."""
+    slot when not ``visible_only``) is where positions may be used to rule a meeting out: a partner
+    lying under the card, or two cards of a triple where one lies under the other."""
     if pos.jokers:
         return 0
     rules = table.rules
@@ -47,6 +52,9 @@ def dead_slots(table: Table, pos: Position, visible_only: bool = True, known: in
     stock_usable = table.waste_uses_left(pos) != 0 or not rules.stock_only_from_waste
     parked = pos.cells & table.board_mask
     candidates = (table.visible(pos) if visible_only else pos.pyramid) | parked
+    # where a card's place may be used to rule a meeting out: a face-down card could as well be in the
+    # stock, as far as the player knows
+    where = 0 if cells else known if known is not None else pos.pyramid if not visible_only else table.visible(pos)
     dead = 0
     for slot in bits(candidates):
         value = values[slot]
@@ -61,13 +69,15 @@ def dead_slots(table: Table, pos: Position, visible_only: bool = True, known: in
                 return stock_usable
             if place == slot:
                 return False
-            return not blocked >> place & 1 or (overlap and bool(coverers[slot] >> place & 1))
+            if blocked >> place & 1:  # it covers the card: it goes before the card is exposed
+                return overlap and bool(coverers[slot] >> place & 1)
+            if where >> place & 1 and triangle[place] >> slot & 1:  # it lies under the card (seed 001)
+                return overlap and bool(coverers[place] >> slot & 1)
+            return True
 
         if any(can_meet(p) for p in by_value.get(rules.target - value, ())):
             continue
-        if rules.triples and _triple_possible(table, slot, by_value, can_meet,
-                                              0 if cells else known if known is not None
-                                              else pos.pyramid if not visible_only else table.visible(pos)):
+        if rules.triples and _triple_possible(table, slot, by_value, can_meet, where):
             continue
         dead |= 1 << slot
     return dead

@@ -209,15 +209,34 @@ def bands(rated: list[tuple[float, int]], careless: Callable[[int], float] | Non
             "normal": sorted(n for r, n in rated if r < threshold)}
 
 
-def resplit(data: dict[str, Any]) -> dict[str, Any]:
-    """Recompute every preset's bands from its sampled deals (ratings are deterministic)."""
+def _rerated(rules: Rules, deals: dict[str, Any]) -> dict[str, Any]:
+    """``deals`` (a sample or a catalogue: ``easy`` and ``normal`` lists of verified deal numbers) with
+    every deal rated again and the bands split afresh.  Which deals are verified does not depend on
+    the rating, so nothing needs solving."""
     from .solver.difficulty import rate
 
+    rated = [(rate(Deal.from_number(n, rules)).rating, n) for n in deals["easy"] + deals["normal"]]
+    kept = {key: value for key, value in deals.items() if key != "careless_threshold"}  # bands() says if it stays
+    return {**kept, **bands(rated, careless_rating(rules))}
+
+
+def resplit(data: dict[str, Any]) -> dict[str, Any]:
+    """Recompute every preset's bands from its sampled deals (ratings are deterministic)."""
     for name, sample in data["presets"].items():
-        numbers = sample["easy"] + sample["normal"]
-        rated = [(rate(Deal.from_number(n, PRESETS[name])).rating, n) for n in numbers]
-        data["presets"][name] = {**sample, **bands(rated, careless_rating(PRESETS[name]))}
+        data["presets"][name] = _rerated(PRESETS[name], sample)
     return data
+
+
+def resplit_catalogues(directory: Path = CATALOG_DIR) -> dict[str, Any]:
+    """Rate every catalogue's deals again and rewrite its bands: after a change to the sensible player
+    (:mod:`.solver.difficulty`), without the study behind it.  Returns each preset's new threshold."""
+    out = {}
+    for path in sorted(directory.glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        new = _rerated(find_rules(data["rules"]), data)
+        path.write_text(json.dumps(new) + "\n", encoding="utf-8")
+        out[path.stem] = new["threshold"]
+    return out
 
 
 def main() -> None:
@@ -225,7 +244,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sample", type=int, default=SAMPLE)
     parser.add_argument("--write", action="store_true", help=f"write {THRESHOLDS_FILE.name}")
-    parser.add_argument("--resplit", action="store_true", help="recompute the bands of the stored sample only")
+    parser.add_argument("--resplit", action="store_true",
+                        help="rate the stored sample's and the catalogues' deals again and recompute their bands")
     parser.add_argument("--build", metavar="CSV", help="build data/catalog/<preset>.json from a study's results")
     parser.add_argument("--rules", default="classic", help="the preset of --build")
     parser.add_argument("--preset", action="append", choices=sorted(PRESETS),
@@ -243,6 +263,7 @@ def main() -> None:
         data = resplit(json.loads(THRESHOLDS_FILE.read_text(encoding="utf-8")))
         THRESHOLDS_FILE.write_text(json.dumps(data) + "\n", encoding="utf-8")
         print(json.dumps({k: v["threshold"] for k, v in data["presets"].items()}))
+        print(json.dumps(resplit_catalogues()))
         return
     presets = measure(args.sample, args.preset)
     if args.preset:  # keep the other presets' measured entries as they are
