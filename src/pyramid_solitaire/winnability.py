@@ -229,7 +229,9 @@ def pack_plan(plan: Sequence[PlanRow], directory: Path | str) -> list[tuple[str,
     """Write the xz archive of every results file of ``plan`` in ``directory`` that holds rows
     (:meth:`.study.ResultsFile.pack`: ``classic.csv.xz`` beside ``classic.csv``); return each archive's
     name, rows and bytes.  The archives are what the repository keeps of the runs: a fresh clone's
-    table is computed from them, and its runs resume from them.  Do not pack while a run is writing."""
+    table is computed from them, and its runs resume from them.  Packing while a run writes is safe: it
+    only reads the CSV files (a line being written is left for the next pack) and replaces archives,
+    which a run reads only when it starts a rule set."""
     folder = _folder(directory)
     sources = {row.file_name: row.source for row in plan}
     packed = []
