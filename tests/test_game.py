@@ -748,6 +748,21 @@ def test_a_card_whose_partners_all_lie_under_it_is_dead_from_the_start(rules: st
         assert solve(game.deal).winnable is False
 
 
+def test_removing_the_last_partner_outside_a_card_makes_it_dead_and_rewind_undoes_that_move() -> None:
+    # 5s at (7,1) covers three eights on the left edge; the fourth, 8d, lies at (7,7) beside 5h
+    pyramid = {(7, 1): "5s", (6, 1): "8c", (5, 1): "8h", (4, 1): "8s", (7, 6): "5h", (7, 7): "8d"}
+    game = game_of(pyramid, ["Kd"])
+    game.push("draw")
+    assert game.dead_cards == []
+    before = game.position
+    game.push("5h+8d")  # the eights left all lie under 5s: they come out only once it is gone
+    assert game.dead_cards == ["5s"]
+    assert game.rewind_point == 1
+    game.rewind()
+    assert game.position == before
+    assert game.dead_cards == []
+
+
 def test_kings_are_never_dead() -> None:
     game = game_of({**row_of(7, "Ac 2c 3c 4c 5c 6c 7c"), (6, 1): "Kc"}, rules="classic")
     assert game.dead_cards == []
