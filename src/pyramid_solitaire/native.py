@@ -42,6 +42,7 @@ MODULES = (
     "pyramid_solitaire.table",
     "pyramid_solitaire.analysis",
     "pyramid_solitaire.solver.space",
+    "pyramid_solitaire.solver.relaxed",
     "pyramid_solitaire.solver.search",
     "pyramid_solitaire.solver.steps",
     "pyramid_solitaire.solver.cells",

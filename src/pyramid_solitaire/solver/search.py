@@ -3,8 +3,8 @@
 * **Verdict** — depth-first search with a transposition table (each position expanded once), which
   cuts every position whose relaxed game cannot clear the pyramid and takes exposed kings at once.
 * **Best reachable** — when the deal cannot be won, a branch-and-bound depth-first search for the most
-  pyramid cards any line of play removes; a position is cut when
-  :meth:`~.space.SearchSpace.reachable_bound` (the relaxed game) cannot beat the best line found.
+  pyramid cards any line of play removes; a position is cut when the relaxed game
+  (:meth:`~.space.SearchSpace.reaches`) cannot beat the best line found.
   :func:`win_or_best` answers both questions in one search.
 * **Shortest** — A* with the admissible :meth:`~.space.SearchSpace.steps_bound`, each draw, recycle
   or removal costing one step; dead positions are pruned (they reach no goal).
@@ -160,21 +160,25 @@ def win_or_best(space: SearchSpace, start: int, counter: Counter) -> list[Action
     counter.best_removed = max(counter.best_removed, space.removed(start))
     if space.won(start):
         return []
-    bound = space.reachable_bound
+
+    def promising(state: int) -> bool:
+        """Expand ``state``?  If its relaxed game clears the pyramid and the stock's own cuts do not
+        call it hopeless, or if it beats the best line found.  Only those two comparisons are asked
+        of the relaxed game (:meth:`SearchSpace.reaches`), never its exact most."""
+        counts = space.bag(state)
+        if space.reaches(state, counts, P):
+            return not space.hopeless_though_cleared(state, counts) or counter.best_removed < P
+        return space.reaches(state, counts, counter.best_removed + 1)
 
     def visit(action: Action, state: int, path: list[Action]) -> int:
         if isinstance(action, tuple):
             _note_best(space, counter, action, state, path)
             if space.won(state):
                 return FOUND
-        counts = space.bag(state)
-        reach = space.reach(state, counts)
-        # when the relaxed game clears the pyramid, only the stock's own cuts can still call it hopeless
-        if reach >= P and not space.hopeless_though_cleared(state, counts):
-            return EXPAND
-        return EXPAND if reach > counter.best_removed else CUT
+        return EXPAND if promising(state) else CUT
 
-    if bound(start) < P and bound(start) <= counter.best_removed:
+    counts = space.bag(start)
+    if not space.reaches(start, counts, P) and not space.reaches(start, counts, counter.best_removed + 1):
         return None
     return _depth_first(space, start, counter, visit)
 

@@ -131,16 +131,7 @@ class SearchSpace:
         self.one_stock_card = (rules.strict and not rules.drawn_spot and not rules.stock_top_usable
                                and not rules.jokers and not rules.triples and rules.waste_piles == 1
                                and not self.cells)
-        self._pyramid_tables = self._value_count_tables(0, self.P)
-        #: the relaxed game's bag cut to what the pyramid can use (:meth:`_useful`)
-        self._bag_uses = self._bag_use_table()
-        self._value_nibbles = sum(COUNT_MASK << (COUNT_BITS * value) for value in range(1, MAX_VALUE))
-        #: with triples, for each slot where the two others of a triple with it may lie: every pyramid
-        #: place but its own and those it is apart from (:meth:`_apart`; with free cells, every other)
-        self._triple_pool = [sum(1 << place for place in range(self.P)
-                                 if place != slot and (self.cells or not self._apart(slot, place)))
-                             for slot in range(self.P)]
-        self._relaxed: dict[int, int] = {}
+        self._pyramid_tables = self._value_count_tables(0, self.P) if self.one_stock_card else []
         #: called for each new state of the relaxed game (the search's deadline check), if set
         self.poll: Callable[[], None] | None = None
         self._hopeless: dict[int, bool] = {}
@@ -151,6 +142,9 @@ class SearchSpace:
         from .cells import CellGame
 
         self._cell_game = CellGame(self) if self.cells else None
+        from .relaxed import RelaxedGame
+
+        self._relaxed_game = RelaxedGame(self)
 
     # --- keys ----------------------------------------------------------------------------------------
 
@@ -495,203 +489,10 @@ class SearchSpace:
         return self._summed(self._count_tables, state >> self.stock_shift & self.stock_mask)
 
     def relaxed_max(self, pyramid: int, counts: int) -> int:
-        """The most pyramid cards (in all) that could be removed if every stock card were usable at
-        any time — a relaxation of every stock model, so an upper bound on what real play reaches.
-
-        ``counts`` holds the stock cards left per value (4 bits each) and the jokers left (value 0), and
-        above them the waste uses left when a limit bounds the game (see :meth:`bag`).  Memoised on
-        (pyramid, counts); exposed kings are taken at once, as in play."""
-        if self.triples:
-            counts = self._useful(pyramid, counts)
-        key = counts << self.P | pyramid
-        found = self._relaxed.get(key)
-        if found is not None:
-            return found
-        if self.poll is not None:  # a relaxed game can be long: Giza's, with no stock, is the game itself
-            self.poll()
-        full = self.P
-        best = full - pyramid.bit_count()
-        ceiling = self._ceiling(pyramid, counts)
-        if best < ceiling:
-            shape = self.shape(pyramid)
-            if shape.king is not None:
-                best = self.relaxed_max(pyramid & ~(1 << shape.king[0]), counts)
-            else:
-                for candidate in self._relaxed_moves(pyramid, counts, shape):
-                    best = max(best, self.relaxed_max(*candidate))
-                    if best >= ceiling:
-                        break
-        self._relaxed[key] = best
-        return best
-
-    def _useful(self, pyramid: int, counts: int) -> int:
-        """``counts`` with each value's bag cards cut down to as many as the pyramid left can still use:
-        the relaxed game then reaches just as far, and states that differ only in cards nobody can use
-        (kings, a third eight when one five is left) share one key.
-
-        Every removal of the relaxed game takes a pyramid card, so a bag card of value w is used with
-        some pyramid card of value v left now: as its pair (v + w = target), as one card of a triple
-        (v + w + u = target for some card value u), or as two (v + 2w = target).  Each pyramid card is
-        removed once, so :attr:`_bag_uses` — for each w, the pairs (v, most w cards one removal of a v
-        card takes) — bounds the w cards any line can use by the sum over the pyramid's cards."""
-        pyramid_counts = self._summed(self._pyramid_tables, pyramid)
-        useful = counts & ~self._value_nibbles
-        for value, uses in self._bag_uses:
-            have = counts >> (COUNT_BITS * value) & COUNT_MASK
-            if not have:
-                continue
-            cap = 0
-            for partner, most in uses:
-                cap += (pyramid_counts >> (COUNT_BITS * partner) & COUNT_MASK) * most
-                if cap >= have:
-                    cap = have
-                    break
-            useful |= cap << (COUNT_BITS * value)
-        return useful
-
-    def _bag_use_table(self) -> list[tuple[int, list[tuple[int, int]]]]:
-        """For each bag value w: the pyramid values v it can go with, and the most w cards a removal of
-        one v card takes (see :meth:`_useful`); values that go with nothing (lone kings) have none."""
-        target = self.target
-        card_values = sorted(set(self.values))
-        table = []
-        for w in range(1, MAX_VALUE):
-            uses = []
-            for v in card_values:
-                if v in (self.lone, 0) or w == self.lone:
-                    continue
-                most = 1 if v + w == target else 0
-                if self.triples:
-                    if v + 2 * w == target:
-                        most = 2
-                    elif target - v - w >= 1 and target - v - w in card_values and target - v - w != self.lone:
-                        most = max(most, 1)
-                if most:
-                    uses.append((v, most))
-            table.append((w, uses))
-        return table
-
-    def _relaxed_moves(self, pyramid: int, counts: int, shape: PyramidShape) -> list[tuple[int, int]]:
-        """(pyramid, counts) after each removal of the relaxed game."""
-        out = [(after, counts) for _, after in shape.removals]
-        spend = self._spend
-        for need, slots in shape.by_need.items():
-            if 0 < need < MAX_VALUE and counts >> (COUNT_BITS * need) & COUNT_MASK:
-                fewer = spend(counts - (1 << (COUNT_BITS * need)))
-                out.extend((pyramid & ~(1 << slot), fewer) for slot in slots)
-        if counts & COUNT_MASK:  # a joker takes any exposed card
-            fewer = counts - 1
-            out.extend((pyramid & ~(1 << slot), fewer) for slot in shape.exposed)
-        if self.triples:
-            out.extend((pyramid & ~taken, spend(after))
-                       for taken, after in bag_triples(self.values, self.target, shape.exposed, counts))
-        return out
-
-    @staticmethod
-    def _spend(counts: int) -> int:
-        """``counts`` after a removal that took cards from the bag: one waste use fewer, if they are
-        limited; with none left the bag's cards can no longer be used, so they are dropped (jokers stay)."""
-        if not counts >> BAG_USES_SHIFT:
-            return counts
-        counts -= 1 << BAG_USES_SHIFT
-        return counts if counts >> BAG_USES_SHIFT else counts & COUNT_MASK
-
-    def _ceiling(self, pyramid: int, counts: int) -> int:
-        """Pyramid cards removed in all at the very most (while a joker is left, every one).
-
-        Two kinds of card stay, whatever the play.  The dead ones — no partner left that can meet them
-        (:meth:`_meeting_masks`), in the pyramid or the bag, and with triples no two cards to go with
-        them — and those lying on a dead card (a card is only exposed once everything in its cover
-        triangle is gone).  And the cards whose only partners are in the bag, where the bag runs short:
-        each of them needs a bag card of its own (and a waste use of its own where uses are limited),
-        since no pyramid card can partner it and it makes no triple, so when more of them need a value
-        than the bag holds, or more of them are left than uses, the excess stays.  Cards of different
-        values are different cards, and the cards counted there lie on no dead card, so the two counts
-        add up.  This ends the relaxed game at once where two queens that cannot meet an ace of the
-        pyramid wait for the one ace left in the stock: without it, the game tried every order of play
-        to learn that one card stays."""
-        if counts & COUNT_MASK:
-            return self.P
-        masks = self.dead_masks
-        values = self.values
-        target = self.target
-        dead = 0
-        needing = 0
-        wanted = 0  # cards of ``needing`` by the value they need, 4 bits per value as the bag counts
-        rest = pyramid
-        while rest:
-            low = rest & -rest
-            slot = low.bit_length() - 1
-            rest ^= low
-            value = values[slot]
-            if value == self.lone or pyramid & masks[slot]:
-                continue
-            need = target - value
-            if 0 < need < MAX_VALUE and counts >> (COUNT_BITS * need) & COUNT_MASK:
-                needing |= low
-                wanted += 1 << (COUNT_BITS * need)
-            else:
-                dead |= low
-        if not dead and not needing:
-            return self.P
-        short_values = 0  # the values the bag holds fewer of than ``needing`` wants
-        for need in range(1, MAX_VALUE):
-            if wanted >> (COUNT_BITS * need) & COUNT_MASK > counts >> (COUNT_BITS * need) & COUNT_MASK:
-                short_values |= 1 << need
-        uses = counts >> BAG_USES_SHIFT
-        if not dead and not short_values and (not uses or needing.bit_count() <= uses):
-            return self.P
-        if self.triples:  # a card that makes a triple is neither dead nor needing: drop those
-            dead = self._without_triples(dead, pyramid, counts)
-            needing = self._without_triples(needing, pyramid, counts)
-        stuck = 0
-        if dead:
-            triangle = self.table.layout.triangle
-            rest = pyramid
-            while rest:
-                low = rest & -rest
-                if low & dead or triangle[low.bit_length() - 1] & dead:
-                    stuck |= low
-                rest ^= low
-        needing &= ~stuck
-        if not needing:
-            return self.P - stuck.bit_count()
-        wanted = 0
-        rest = needing
-        while rest:
-            low = rest & -rest
-            wanted += 1 << (COUNT_BITS * (target - values[low.bit_length() - 1]))
-            rest ^= low
-        short = 0
-        for need in range(1, MAX_VALUE):
-            want = wanted >> (COUNT_BITS * need) & COUNT_MASK
-            have = counts >> (COUNT_BITS * need) & COUNT_MASK
-            if want > have:
-                short += want - have
-        if uses:
-            short = max(short, needing.bit_count() - uses)
-        return self.P - stuck.bit_count() - short
-
-    def _without_triples(self, cards: int, pyramid: int, counts: int) -> int:
-        """``cards`` but those that make a triple (:meth:`_makes_a_triple`)."""
-        rest = cards
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            if self._makes_a_triple(low.bit_length() - 1, pyramid, counts):
-                cards ^= low
-        return cards
-
-    def _makes_a_triple(self, slot: int, pyramid: int, counts: int) -> bool:
-        """True if two cards left outside the cover triangle of ``slot`` — in the pyramid or the bag —
-        make up the target with it.  (They must also be usable together, and neither covered by the
-        card; leaving that out only keeps alive a few cards that are not, so the cuts stay sound.)"""
-        need = self.target - self.values[slot]
-        pool = counts + self._summed(self._pyramid_tables, pyramid & self._triple_pool[slot])
-        for low in range(1, (need + 1) // 2):  # two different values
-            if pool >> (COUNT_BITS * low) & COUNT_MASK and pool >> (COUNT_BITS * (need - low)) & COUNT_MASK:
-                return True
-        return need > 0 and need % 2 == 0 and pool >> (COUNT_BITS * (need // 2)) & COUNT_MASK >= PAIR
+        """The most pyramid cards (in all) that could be removed if every stock card were usable at any
+        time — a relaxation of every stock model, so an upper bound on what real play reaches
+        (:class:`.relaxed.RelaxedGame`; the search asks it :meth:`reaches` instead)."""
+        return self._relaxed_game.most(pyramid, counts)
 
     def bag(self, state: int) -> int:
         """See :meth:`_bag`; with free cells the stock cards parked in them join the bag (and a limit on
@@ -728,6 +529,12 @@ class SearchSpace:
                                          counts)
         return self.relaxed_max(state & self.pyramid_full, counts)
 
+    def reaches(self, state: int, counts: int, k: int) -> bool:
+        """True if :meth:`reach` is at least ``k`` (asked without working out the most, where it can)."""
+        if self._cell_game is not None:
+            return self.reach(state, counts) >= k
+        return self._relaxed_game.reaches(state & self.pyramid_full, counts, k)
+
     def hopeless_though_cleared(self, state: int, counts: int) -> bool:
         """:meth:`hopeless` for a state whose relaxed game clears the pyramid (``counts`` its bag): then
         only the stock's own cuts can tell, as a dead card would have stopped the relaxed game."""
@@ -756,7 +563,7 @@ class SearchSpace:
         key = counts << self.P | pyramid
         found = self._hopeless.get(key)
         if found is None:
-            found = (self._ceiling(pyramid, counts) < self.P or self.relaxed_max(pyramid, counts) < self.P
+            found = (not self._relaxed_game.reaches(pyramid, counts, self.P)
                      or (self.one_stock_card and self._stock_starved(pyramid, counts)))
             self._hopeless[key] = found
         return found
