@@ -166,13 +166,8 @@ class ResultsFile:
             raise StudyError(f"{self.path} is a folder, not a results file")
         if not self.path.parent.is_dir():
             raise StudyError(f"no folder {self.path.parent} for {self.path.name}")
-        try:
-            packed = self.archive.read_bytes()
-        except FileNotFoundError:
-            pass
-        except OSError as exc:
-            raise StudyError(f"cannot read {self.archive}: {exc.strerror}") from None
-        else:
+        packed = _read_bytes(self.archive)
+        if packed is not None:
             try:
                 text = lzma.decompress(packed, format=lzma.FORMAT_XZ)
             except lzma.LZMAError:
@@ -180,12 +175,9 @@ class ResultsFile:
             if not text.endswith(b"\n"):
                 raise StudyError(f"{self.archive} is cut short (its last line has no line end)")
             self._parse(self.archive, text)
-        try:
-            data = self.path.read_bytes()
-        except FileNotFoundError:
+        data = _read_bytes(self.path)
+        if data is None:
             return
-        except OSError as exc:
-            raise StudyError(f"cannot read {self.path}: {exc.strerror}") from None
         complete = data[: data.rfind(b"\n") + 1]  # an unterminated last line was cut short: drop it
         if not complete:
             if data and not HEADER.encode().startswith(data):
@@ -254,6 +246,16 @@ class ResultsFile:
         data = lzma.compress(self._sorted_text().encode("utf-8"), format=lzma.FORMAT_XZ, preset=ARCHIVE_PRESET)
         _replace(self.archive, data)
         return len(data)
+
+
+def _read_bytes(path: Path) -> bytes | None:
+    """The bytes of ``path``, or None if there is no such file; raises StudyError if it cannot be read."""
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise StudyError(f"cannot read {path}: {exc.strerror}") from None
 
 
 def _replace(path: Path, data: bytes) -> None:
