@@ -75,9 +75,9 @@ def _depth_first(space: SearchSpace, start: int, counter: Counter, visit: Visit)
     start = space.canonical(start)
     seen: set[int] = {start}
     path: list[Action] = []
-    successors = space.successors
-    stack = [iter(successors(start))]
-    tick = counter.tick
+    # space.successors and counter.tick are called as methods, not kept as bound ones: compiled, that
+    # is a direct call, where a bound method goes through Python's calling machinery every position
+    stack = [iter(space.successors(start))]
     rec_shift = space.rec_shift
     rec_mask = (1 << REC_BITS) - 1 if space.max_recycles is not None else 0
     rec_one = 1 << rec_shift
@@ -99,14 +99,14 @@ def _depth_first(space: SearchSpace, start: int, counter: Counter, visit: Visit)
                 or _seen_with_fewer(seen, state, state >> use_shift & use_mask, use_one)):
             continue
         seen.add(state)
-        tick()
+        counter.tick()
         verdict = visit(action, state, path)
         if verdict == FOUND:
             return [*path, action]
         if verdict == CUT:
             continue
         path.append(action)
-        stack.append(iter(successors(state)))
+        stack.append(iter(space.successors(state)))
     return None
 
 
