@@ -7,6 +7,7 @@ waste top / stock card to 3 deals — whose ``classic`` cell is ``classic`` itse
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 from pathlib import Path
 
@@ -19,7 +20,9 @@ from pyramid_solitaire.rules import find_rules
 from pyramid_solitaire.study import HEADER, Row, Summary, read_results, study_deal
 from pyramid_solitaire.winnability import (
     PlanRow,
+    at_least_as_free,
     build_plan,
+    check_consistency,
     default_plan,
     file_name,
     grid_rules,
@@ -126,6 +129,67 @@ def test_the_stock_card_cell_plays_exactly_as_msc() -> None:
         # ... and the solver's answer is the same; only the sensible player's rating, a sample of 32 games
         # seeded with the rule-set string, may differ (the table does not show it)
         assert (a.verdict, a.length, a.best, a.nodes) == (b.verdict, b.length, b.best, b.nodes)
+
+
+@pytest.mark.parametrize(("rules", "freer"), [
+    ("classic(passes=1)", "classic"), ("classic", "classic(passes=unlimited)"), ("classic(strict=true)", "classic"),
+    ("classic", "classic(overlap=true)"), ("classic", "msc"), ("classic", "cells"), ("limited_waste", "classic"),
+    ("thirteen", "thirteen(triples=true)"), ("classic(overlap=true)", "overlap"), ("overlap", "classic(overlap=true)"),
+    ("classic(passes=1,strict=true)", "classic(passes=unlimited,overlap=true,stock_top=true)"),
+])
+def test_a_rule_set_that_allows_more_lines_is_at_least_as_free(rules: str, freer: str) -> None:
+    assert at_least_as_free(find_rules(rules), find_rules(freer))
+
+
+@pytest.mark.parametrize(("rules", "other"), [
+    ("classic", "classic(passes=1)"), ("classic", "classic(strict=true)"), ("classic(overlap=true)", "classic"),
+    ("msc", "classic"), ("cells", "classic"), ("classic", "limited_waste"),
+    # a move more and a move fewer; other cards (jokers, another deck); another layout or target
+    ("classic(passes=1,overlap=true)", "classic(stock_top=true)"), ("thirteen", "thirteen(jokers=2)"),
+    ("classic", "pyramide"), ("classic", "tuts_tomb"), ("classic", "fourteen"), ("classic", "six_rows"),
+])
+def test_a_rule_set_that_takes_a_line_away_is_not(rules: str, other: str) -> None:
+    assert not at_least_as_free(find_rules(rules), find_rules(other))
+
+
+def _rows(path: Path, rules: str) -> dict[int, Row]:
+    return read_results(path, rules)
+
+
+def test_the_page_checks_each_file_against_the_freer_rule_sets(done: Path) -> None:
+    # classic -> msc, classic -> overlap, classic -> overlap with the stock card, msc -> that, overlap -> that:
+    # five pairs; each compares the deals both files hold (4 for classic and msc, 3 with a grid file)
+    text = render_table(_tiny_plan(), done)
+    compared = HEADLINE_TARGET + 4 * GRID_TARGET
+    assert f"itself: 5 such pairs of results files, {compared} deals decided in both compared." in text
+    assert "No deal breaks it." in text
+    found = check_consistency(_tiny_plan(), done)
+    assert (found.pairs, found.deals, found.breaches) == (5, compared, ())
+
+
+def test_a_deal_a_freer_rule_set_does_worse_on_is_shown(done: Path, tmp_path: Path) -> None:
+    shutil.copytree(done, tmp_path, dirs_exist_ok=True)
+    path = tmp_path / "classic-overlap-true.csv"
+    rows = _rows(path, "classic(overlap=true)")
+    classic = _rows(tmp_path / "classic.csv", "classic")
+    won = next(n for n in sorted(rows) if classic[n].verdict == "won")
+    lost = next((n for n in sorted(rows) if classic[n].verdict == "lost" and rows[n].verdict == "lost"), None)
+    rows[won] = dataclasses.replace(rows[won], verdict="lost", length=None, best=classic[won].best - 3,
+                                    difficulty=None)
+    if lost is not None:
+        rows[lost] = dataclasses.replace(rows[lost], best=classic[lost].best - 1)
+    path.write_text("\n".join([HEADER, *(row.to_line() for row in rows.values())]) + "\n", encoding="utf-8")
+    text = render_table(_tiny_plan(), tmp_path)
+    found = check_consistency(_tiny_plan(), tmp_path)
+    expected = {won: f"deal {won}: `classic` wins it and `classic(overlap=true)` does not (lost)"}
+    if lost is not None:
+        expected[lost] = (f"deal {lost}: `classic(overlap=true)` removes {classic[lost].best - 1} pyramid cards "
+                          f"at best, `classic` {classic[lost].best}")
+    assert [b.text() for b in found.breaches] == [expected[n] for n in sorted(expected)]
+    count = len(found.breaches)
+    assert f"**{count} {'deal breaks' if count == 1 else 'deals break'} it**" in text
+    assert all(f"- {b.text()}" in text for b in found.breaches)
+    assert "No deal breaks it." not in text
 
 
 # --- running -------------------------------------------------------------------------------------------

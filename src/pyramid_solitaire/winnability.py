@@ -18,6 +18,14 @@ plan can be stopped at any moment and continued over many sessions.
 **The table** (:func:`render_table`) is computed from the results files alone: for each row, the
 deals ``0 .. n-1`` done without a gap (up to the target), their verdicts, the win rate with its 95%
 Wilson interval and the seconds per deal; rows short of their target say so.
+
+**The consistency check** (:func:`check_consistency`, shown on the page) compares the files with each
+other.  Where one rule set allows every line of another and its goal is no harder
+(:func:`at_least_as_free`: more passes, overlap pairs, a usable stock card, triples, free cells, more
+waste uses, the pyramid alone to clear, on the same deals), it must win every deal the other wins, and
+its best count can be no lower.  The files were solved one by one, so this checks the solver
+against itself over hundreds of thousands of deals, at no cost; two files of the same game solved
+apart (``overlap`` and ``classic(overlap=true)``) must agree deal for deal.
 """
 
 from __future__ import annotations
@@ -40,6 +48,7 @@ from .study import (
     DASK_ADDRESS_RE,
     DEFAULT_TIME_LIMIT,
     UNKNOWN,
+    WON,
     ResultsFile,
     Row,
     StudyError,
@@ -106,6 +115,35 @@ def plays_the_same(a: Rules, b: Rules) -> bool:
         return False
     return same_options and all(Deal.from_number(n, a).cards == Deal.from_number(n, b).cards
                                 for n in SAME_PLAY_DEALS)
+
+
+def at_least_as_free(a: Rules, b: Rules) -> bool:
+    """True if every line of play of ``a`` is one of ``b`` and ``b``'s goal is no harder, on the same
+    deals: ``b`` has at least ``a``'s passes and waste uses (``None``: no limit), as many free cells,
+    overlap pairs, a usable stock card and triples wherever ``a`` has them, and a strict goal only where
+    ``a`` has one; every other option is equal (the preset's name and the drawing-only ``inverted``
+    aside), and the two deal the same cards (:data:`SAME_PLAY_DEALS`).  True for ``a`` itself."""
+    if not _at_least(a.passes, b.passes) or not _at_least(a.waste_uses, b.waste_uses) or b.cells < a.cells:
+        return False
+    if (b.strict and not a.strict) or any(getattr(a, name) and not getattr(b, name) for name in _ADDS_MOVES):
+        return False
+    try:
+        freed = dataclasses.replace(b, preset=a.preset, inverted=a.inverted, passes=a.passes, strict=a.strict,
+                                    cells=a.cells, waste_uses=a.waste_uses,
+                                    **{name: getattr(a, name) for name in _ADDS_MOVES})
+    except RulesError:  # b's options with a's in their place break a rule of Rules: other games
+        return False
+    return freed == a and all(Deal.from_number(n, a).cards == Deal.from_number(n, b).cards
+                              for n in SAME_PLAY_DEALS)
+
+
+#: the yes/no options that only add moves
+_ADDS_MOVES: Final = ("overlap", "stock_top_usable", "triples")
+
+
+def _at_least(limit: int | None, other: int | None) -> bool:
+    """``other`` allows as much as ``limit`` (``None``: no limit)."""
+    return other is None or (limit is not None and other >= limit)
 
 
 @dataclass(frozen=True)
@@ -263,7 +301,10 @@ class RowStatus:
 
 def plan_status(plan: Sequence[PlanRow], directory: Path | str) -> list[RowStatus]:
     """Each row's state, from its results file alone."""
-    files = _read_files(plan, _folder(directory))
+    return _statuses(plan, _read_files(plan, _folder(directory)))
+
+
+def _statuses(plan: Sequence[PlanRow], files: dict[str, dict[int, Row]]) -> list[RowStatus]:
     out = []
     for row in plan:
         rows = files[row.file_name]
@@ -275,6 +316,64 @@ def plan_status(plan: Sequence[PlanRow], directory: Path | str) -> list[RowStatu
         unknown = tuple(r.number for r in counted if r.verdict == UNKNOWN)
         out.append(RowStatus(row, done, summary, unknown, any(n < row.target for n in rows)))
     return out
+
+
+@dataclass(frozen=True)
+class Breach:
+    """One deal that breaks the consistency check: ``freer`` allows every line of ``rules`` (see
+    :func:`at_least_as_free`), yet does worse on deal ``number``."""
+
+    rules: Rules
+    freer: Rules
+    number: int
+    row: Row
+    freer_row: Row
+
+    def text(self) -> str:
+        """The breach in words, for the page."""
+        if self.row.verdict == WON and self.freer_row.verdict != WON:
+            what = f"`{self.rules}` wins it and `{self.freer}` does not ({self.freer_row.verdict})"
+        else:
+            what = (f"`{self.freer}` removes {self.freer_row.best} pyramid cards at best, "
+                    f"`{self.rules}` {self.row.best}")
+        return f"deal {self.number}: {what}"
+
+
+@dataclass(frozen=True)
+class Consistency:
+    """What :func:`check_consistency` found: the ordered pairs of files it compared, the deals compared
+    (decided in both files), and every breach."""
+
+    pairs: int
+    deals: int
+    breaches: tuple[Breach, ...]
+
+
+def check_consistency(plan: Sequence[PlanRow], directory: Path | str) -> Consistency:
+    """Compare every pair of the plan's results files where one rule set is :func:`at_least_as_free` as
+    the other: on each deal both decided, a win of the first must be a win of the second, and the
+    second's best count no lower.  (Unknown deals are left out: their best is a lower bound.)"""
+    return _consistency(plan, _read_files(plan, _folder(directory)))
+
+
+def _consistency(plan: Sequence[PlanRow], files: dict[str, dict[int, Row]]) -> Consistency:
+    sources = {row.file_name: row.source for row in plan}
+    pairs = deals = 0
+    breaches = []
+    for name, rules in sources.items():
+        for other, freer in sources.items():
+            if other == name or not at_least_as_free(rules, freer):
+                continue
+            pairs += 1
+            theirs = files[other]
+            for number, row in sorted(files[name].items()):
+                freer_row = theirs.get(number)
+                if freer_row is None or UNKNOWN in (row.verdict, freer_row.verdict):
+                    continue
+                deals += 1
+                if (row.verdict == WON and freer_row.verdict != WON) or freer_row.best < row.best:
+                    breaches.append(Breach(rules, freer, number, row, freer_row))
+    return Consistency(pairs, deals, tuple(breaches))
 
 
 def _passes(rules: Rules) -> str:
@@ -333,7 +432,8 @@ def render_table(plan: Sequence[PlanRow], directory: Path | str, *, written: str
     default :func:`.native.state`)."""
     from . import native
 
-    statuses = plan_status(plan, directory)
+    files = _read_files(plan, _folder(directory))
+    statuses = _statuses(plan, files)
     written = written or date.today().isoformat()
     solver = solver or native.state()
     short = [s for s in statuses if not s.complete]
@@ -393,6 +493,26 @@ def render_table(plan: Sequence[PlanRow], directory: Path | str, *, written: str
             lines += ["", "Cells that are a rule set above take their deals from its file (the first "
                       f"{grid[0].row.target:,} of them) rather than solving them again:", ""]
             lines += [_reuse_note(row) for row in reused]
+    lines += ["", "## Consistency", ""]
+    consistency = _consistency(plan, files)
+    lines.append(
+        "Where one rule set allows every line of play of another, with a goal no harder (more passes, "
+        "overlap pairs, a usable stock card, triples, free cells, more waste uses, the pyramid alone to "
+        "clear; the same deals), it must win every deal the other wins, and remove no fewer pyramid "
+        "cards at best. The files were solved one by one, so this checks the solver against "
+        f"itself: {consistency.pairs:,} such pairs of results files, {consistency.deals:,} deals decided "
+        "in both compared.")
+    lines.append("")
+    if not consistency.breaches:
+        lines.append("No deal breaks it.")
+    else:
+        count = len(consistency.breaches)
+        lines.append(f"**{count:,} {'deal breaks' if count == 1 else 'deals break'} it** — a solver fault to "
+                     "find before trusting the figures above:")
+        lines.append("")
+        lines += [f"- {breach.text()}" for breach in consistency.breaches[:UNKNOWN_SHOWN]]
+        if len(consistency.breaches) > UNKNOWN_SHOWN:
+            lines.append(f"- and {len(consistency.breaches) - UNKNOWN_SHOWN:,} more")
     lines += ["", "## Unknown deals", ""]
     unknown = [s for s in statuses if s.unknown]
     if not unknown:
@@ -412,7 +532,7 @@ def _reuse_note(row: PlanRow) -> str:
             f"preset's name, so the same deals and verdicts), in `{row.file_name}`.")
 
 
-__all__ = ["FAMILY_RULES", "FAMILY_TARGET", "GRID_TARGET", "HEADLINE_RULES", "HEADLINE_TARGET", "PlanRow",
-           "RowStatus", "WinnabilityError", "build_plan", "default_plan", "file_name", "grid_rules", "pack_plan",
-           "plan_status",
+__all__ = ["FAMILY_RULES", "FAMILY_TARGET", "GRID_TARGET", "HEADLINE_RULES", "HEADLINE_TARGET", "Breach",
+           "Consistency", "PlanRow", "RowStatus", "WinnabilityError", "at_least_as_free", "build_plan",
+           "check_consistency", "default_plan", "file_name", "grid_rules", "pack_plan", "plan_status",
            "plays_the_same", "render_table", "run_plan"]
