@@ -319,7 +319,10 @@ class RelaxedGame:
         (v + w + u = target for some card value u), or as two (v + 2w = target).  Each pyramid card is
         removed once, so :attr:`_bag_uses` — for each w, the pairs (v, most w cards one removal of a v
         card takes) — bounds the w cards any line can use by the sum over the pyramid's cards.  Those
-        caps depend on the pyramid alone and are kept with it (:meth:`_cards_of`)."""
+        caps depend on the pyramid alone and are kept with it (:meth:`_cards_of`), leaving out the values
+        whose cap is at least the stock's count of them: that relies on a bag never holding more cards
+        of a value than the stock has, which :meth:`.SearchSpace.bag` guarantees (jokers are counted
+        apart, at value 0, and a stock card parked in a free cell leaves the stock's bits)."""
         for shift, cap in self._cards_of(pyramid).caps:
             have = counts >> shift & COUNT_MASK
             if have > cap:
