@@ -47,7 +47,6 @@ class RelaxedGame:
 
     def __init__(self, space: SearchSpace) -> None:
         self.space = space
-        self.table = space.table
         self.P = space.P
         self.values = space.values
         self.target = space.target
@@ -56,7 +55,7 @@ class RelaxedGame:
         self.triangle = space.table.layout.triangle
         #: for each slot, the places of the partners that can meet it (``SearchSpace._meeting_masks``)
         self.meeting = space.dead_masks
-        self._pyramid_tables = space._value_count_tables(0, self.P)
+        self._pyramid_tables = space._pyramid_tables  # built with triples, the only case that reads them
         self._bag_uses = self._bag_use_table()
         #: with triples, for each slot where the two others of a triple with it may lie: every pyramid
         #: place but its own and those it is apart from (``SearchSpace._apart``; with free cells, every other)

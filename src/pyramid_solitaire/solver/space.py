@@ -131,7 +131,10 @@ class SearchSpace:
         self.one_stock_card = (rules.strict and not rules.drawn_spot and not rules.stock_top_usable
                                and not rules.jokers and not rules.triples and rules.waste_piles == 1
                                and not self.cells)
-        self._pyramid_tables = self._value_count_tables(0, self.P) if self.one_stock_card else []
+        #: value counts of pyramid masks (per-byte tables): the starved-stock cut reads them, and the
+        #: relaxed game with triples (its bag cut and triple pools); neither cut exists elsewhere
+        self._pyramid_tables = (self._value_count_tables(0, self.P) if self.one_stock_card or rules.triples
+                                else [])
         #: called for each new state of the relaxed game (the search's deadline check), if set
         self.poll: Callable[[], None] | None = None
         self._hopeless: dict[int, bool] = {}
