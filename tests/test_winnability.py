@@ -152,10 +152,6 @@ def test_a_rule_set_that_takes_a_line_away_is_not(rules: str, other: str) -> Non
     assert not at_least_as_free(find_rules(rules), find_rules(other))
 
 
-def _rows(path: Path, rules: str) -> dict[int, Row]:
-    return read_results(path, rules)
-
-
 def test_the_page_checks_each_file_against_the_freer_rule_sets(done: Path) -> None:
     # classic -> msc, classic -> overlap, classic -> overlap with the stock card, msc -> that, overlap -> that:
     # five pairs; each compares the deals both files hold (4 for classic and msc, 3 with a grid file)
@@ -170,8 +166,8 @@ def test_the_page_checks_each_file_against_the_freer_rule_sets(done: Path) -> No
 def test_a_deal_a_freer_rule_set_does_worse_on_is_shown(done: Path, tmp_path: Path) -> None:
     shutil.copytree(done, tmp_path, dirs_exist_ok=True)
     path = tmp_path / "classic-overlap-true.csv"
-    rows = _rows(path, "classic(overlap=true)")
-    classic = _rows(tmp_path / "classic.csv", "classic")
+    rows = read_results(path, "classic(overlap=true)")
+    classic = read_results(tmp_path / "classic.csv", "classic")
     won = next(n for n in sorted(rows) if classic[n].verdict == "won")
     lost = next((n for n in sorted(rows) if classic[n].verdict == "lost" and rows[n].verdict == "lost"), None)
     rows[won] = dataclasses.replace(rows[won], verdict="lost", length=None, best=classic[won].best - 3,

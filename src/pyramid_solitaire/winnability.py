@@ -114,8 +114,12 @@ def plays_the_same(a: Rules, b: Rules) -> bool:
         same_options = dataclasses.replace(a, preset=b.preset, inverted=b.inverted) == b
     except RulesError:  # pragma: no cover - changing only the name breaks no rule of Rules
         return False
-    return same_options and all(Deal.from_number(n, a).cards == Deal.from_number(n, b).cards
-                                for n in SAME_PLAY_DEALS)
+    return same_options and _same_deals(a, b)
+
+
+def _same_deals(a: Rules, b: Rules) -> bool:
+    """True if ``a`` and ``b`` deal the same cards for the deals :data:`SAME_PLAY_DEALS`."""
+    return all(Deal.from_number(n, a).cards == Deal.from_number(n, b).cards for n in SAME_PLAY_DEALS)
 
 
 def at_least_as_free(a: Rules, b: Rules) -> bool:
@@ -134,8 +138,7 @@ def at_least_as_free(a: Rules, b: Rules) -> bool:
                                     **{name: getattr(a, name) for name in _ADDS_MOVES})
     except RulesError:  # b's options with a's in their place break a rule of Rules: other games
         return False
-    return freed == a and all(Deal.from_number(n, a).cards == Deal.from_number(n, b).cards
-                              for n in SAME_PLAY_DEALS)
+    return freed == a and _same_deals(a, b)
 
 
 #: the yes/no options that only add moves
