@@ -77,7 +77,7 @@ class RelaxedGame:
         self._stock_has = [sum(1 for v in space.stock_values if v == value) for value in range(MAX_VALUE)]
         self._bounds: dict[int, int] = {}
         self._matchings: dict[int, int] = {}
-        #: with triples, per pyramid mask: :class:`_Cards` (what the bag cut and the triple test read)
+        #: with triples, per pyramid mask: :class:`_Cards` (what the bag cut and the ceiling read)
         self._cards: dict[int, _Cards] = {}
 
     # --- the question ------------------------------------------------------------------------------
@@ -193,9 +193,9 @@ class RelaxedGame:
             dead &= ~facts.tripled
             needing &= ~facts.tripled
             if dead:
-                dead = self._without_triples(dead, pyramid, counts)
+                dead = self._without_triples(dead, facts.pools, counts)
             if needing:
-                needing = self._without_triples(needing, pyramid, counts)
+                needing = self._without_triples(needing, facts.pools, counts)
         else:  # without triples a deal meets far fewer bags per mask, and keeping them cost more than it
             # saved (giza and reserve were measured a third slower with it)
             masks = self.meeting
@@ -285,22 +285,23 @@ class RelaxedGame:
                 return True
         return False
 
-    def _without_triples(self, cards: int, pyramid: int, counts: int) -> int:
-        """``cards`` but those that make a triple (:meth:`_makes_a_triple`)."""
+    def _without_triples(self, cards: int, pools: list[int], counts: int) -> int:
+        """``cards`` but those that make a triple with two cards left (:meth:`_makes_a_triple`): of the
+        pyramid, those of the card's pool (``pools``, from :meth:`_cards_of`), or of the bag ``counts``."""
         rest = cards
         while rest:
             low = rest & -rest
             rest ^= low
-            if self._makes_a_triple(low.bit_length() - 1, pyramid, counts):
+            slot = low.bit_length() - 1
+            if self._makes_a_triple(self.values[slot], counts + pools[slot]):
                 cards ^= low
         return cards
 
-    def _makes_a_triple(self, slot: int, pyramid: int, counts: int) -> bool:
-        """True if two cards left that ``slot`` is not apart from — in the pyramid or the bag — make up
-        the target with it.  (They must also be usable together; leaving that out only keeps alive a
-        few cards that are not, so the cuts stay sound.)"""
-        need = self.target - self.values[slot]
-        pool = counts + self._cards_of(pyramid).pools[slot]
+    def _makes_a_triple(self, value: int, pool: int) -> bool:
+        """True if two cards of ``pool`` (value counts: the pyramid cards a card of ``value`` is not
+        apart from, and the bag) make up the target with it.  (They must also be usable together;
+        leaving that out only keeps alive a few cards that are not, so the cuts stay sound.)"""
+        need = self.target - value
         for low in range(1, (need + 1) // 2):  # two different values
             if pool >> (COUNT_BITS * low) & COUNT_MASK and pool >> (COUNT_BITS * (need - low)) & COUNT_MASK:
                 return True
@@ -333,7 +334,8 @@ class RelaxedGame:
         once: the bag cut's caps, the cards without a partner in the pyramid, and what each card's
         triples may take from the pyramid.  They were worked out again for every (pyramid, bag) before;
         with triples a deal meets few masks (at most 1,430 with seven rows) against hundreds of
-        thousands of bags, and this took 16-22 % of the compiled time off ``thirteen(triples=true)``."""
+        thousands of bags, and this took 16-22 % of the compiled time off ``thirteen(triples=true)``.
+        Only with triples (the bag cut and the ceiling ask only then)."""
         found = self._cards.get(pyramid)
         if found is not None:
             return found
@@ -362,19 +364,16 @@ class RelaxedGame:
                 lonely[need] = lonely.get(need, 0) | low
             else:
                 dead |= low
-        pools = []
+        pools = [summed(tables, pyramid & pool) if pyramid >> slot & 1 else 0
+                 for slot, pool in enumerate(self._triple_pool)]
         tripled = 0
-        if self.triples:
-            pools = [summed(tables, pyramid & pool) if pyramid >> slot & 1 else 0
-                     for slot, pool in enumerate(self._triple_pool)]
-            found = _Cards(caps, pools, dead, [], 0)
-            self._cards[pyramid] = found  # _makes_a_triple reads the pools
-            rest = pyramid
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                if self._makes_a_triple(low.bit_length() - 1, pyramid, 0):
-                    tripled |= low
+        rest = pyramid
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            slot = low.bit_length() - 1
+            if self._makes_a_triple(self.values[slot], pools[slot]):
+                tripled |= low
         found = _Cards(caps, pools, dead, [(COUNT_BITS * need, mask) for need, mask in sorted(lonely.items())],
                        tripled)
         self._cards[pyramid] = found
@@ -406,15 +405,16 @@ class RelaxedGame:
 
 
 class _Cards:
-    """What :class:`RelaxedGame` keeps of one pyramid mask, which no bag changes.
+    """What :class:`RelaxedGame` keeps of one pyramid mask with triples, which no bag changes.
 
     * ``dead``: cards whose partner value is no card value at all (so no bag holds one either);
     * ``lonely``: (shift of a value's count in the bag, the cards that need that value and have no
       partner left in the pyramid that can meet them): each is dead unless the bag holds one;
-    * with triples, ``caps``: the bag cut's (shift of a value's count, the most cards of it the pyramid
-      can use), for the values the bag can hold more of; ``pools``: per slot of the pyramid, the value
-      counts of the pyramid cards a triple with it may take; ``tripled``: the cards that make a triple
-      with pyramid cards alone, whatever the bag."""
+    * ``caps``: the bag cut's (shift of a value's count, the most cards of it the pyramid can use), for
+      the values the bag can hold more of;
+    * ``pools``: per slot of the pyramid, the value counts of the pyramid cards a triple with it may
+      take;
+    * ``tripled``: the cards that make a triple with pyramid cards alone, whatever the bag."""
 
     caps: list[tuple[int, int]]
     pools: list[int]
