@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import logging
 import lzma
+import os
 import shutil
 import signal
 import subprocess
@@ -78,6 +79,23 @@ def test_a_row_reads_back_as_written() -> None:
         Row.from_line("7,CL1-R-AAAAAAH,maybe,,20,,0.25,64")
 
 
+@pytest.mark.parametrize(("line", "message"), [
+    ("7,CL1-R-AAAAAAI,won,64,28,0.4375,0.25,64", "is not deal 7's"),
+    ("-7,CL1-R-AAAAAAH,won,64,28,0.4375,0.25,64", "is not one of 0-"),
+    ("8031810176,CL1-R-AAAAAAH,won,64,28,0.4375,0.25,64", "is not one of 0-"),
+    ("7,CL1-R-AAAAAAH,won,64,28,0.4375,nan,64", "seconds must be"),
+    ("7,CL1-R-AAAAAAH,won,64,28,0.4375,-1.0,64", "seconds must be"),
+    ("7,CL1-R-AAAAAAH,lost,,-2,,0.25,64", "below 0"),
+    ("7,CL1-R-AAAAAAH,lost,,20,,0.25,-64", "below 0"),
+    ("7,CL1-R-AAAAAAH,won,64,28,1.5,0.25,64", "a difficulty is 0-1"),
+])
+def test_a_row_out_of_range_names_its_field(line: str, message: str) -> None:
+    """A hand-edited or corrupted row is refused, not read into the table (a nan would poison the
+    median, a wrong code would count another deal)."""
+    with pytest.raises(ValueError, match=message):
+        Row.from_line(line)
+
+
 # --- engines ------------------------------------------------------------------------------------------
 
 
@@ -90,7 +108,7 @@ def test_two_workers_give_the_same_results(reference: Path, tmp_path: Path) -> N
 
 def test_a_dask_cluster_gives_the_same_results(reference: Path, tmp_path: Path,
                                                caplog: pytest.LogCaptureFixture) -> None:
-    distributed = pytest.importorskip("distributed")
+    import distributed  # a dependency of the project: never skipped
     caplog.set_level(logging.ERROR, logger="distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
@@ -200,7 +218,8 @@ def test_an_archive_that_is_not_one_is_refused_whole(reference: Path, tmp_path: 
     archive = tmp_path / "bad.csv.xz"
     packed = lzma.compress(reference.read_bytes())
     for data, message in [(b"not xz at all", "is not an xz archive"),
-                          (packed[: len(packed) // 2], "is not an xz archive"),
+                          (packed[: len(packed) // 2], "is cut short (its xz data ends early)"),
+                          (packed + b"more", "data after its end"),
                           (lzma.compress(reference.read_bytes()[:-5]), "is cut short"),
                           (lzma.compress(b"deal,verdict\n1,won\n"), "is not a study's CSV file")]:
         archive.write_bytes(data)
@@ -237,8 +256,9 @@ def test_an_interrupted_command_resumes_to_the_same_file(reference: Path, tmp_pa
     assert _results(path) == _results(reference)
 
 
-def _descendants(root: int) -> set[int]:
-    """The live processes under ``root`` (children, their children...), from /proc."""
+def _descendants(root: int, grandchildren_only: bool = False) -> set[int]:
+    """The live processes under ``root`` (children, their children...), from /proc; with
+    ``grandchildren_only``, those that are not ``root``'s own children."""
     parents: dict[int, int] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -255,6 +275,8 @@ def _descendants(root: int) -> set[int]:
             if ppid == parent and pid not in found:
                 found.add(pid)
                 todo.append(pid)
+    if grandchildren_only:
+        found -= {pid for pid, ppid in parents.items() if ppid == root}
     return found
 
 
@@ -298,6 +320,40 @@ def test_sigterm_stops_a_study_like_ctrl_c_workers_included(tmp_path: Path) -> N
     summary = run_study("classic(passes=1)", path, deals=deals, workers=1, time_limit=TIME_LIMIT)
     assert summary.solved == deals - len(saved)
     assert [row.number for row in _rows(path)] == list(range(deals))
+
+
+def _killed_worker_study(tmp_path: Path) -> tuple[subprocess.Popen[str], Path, str]:
+    """A study on two workers one of which is killed (SIGKILL, as the out-of-memory killer does) once
+    the file has rows; gives the process, its file and its standard error."""
+    path = tmp_path / "killed.csv"
+    script = Path(sys.executable).parent / "pyramid-solitaire"
+    command = [str(script), "study", "--rules", "classic(passes=1)", "--deals", "3000", "--workers", "2",
+               "--out", str(path)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not (path.exists() and path.read_text(encoding="utf-8").count("\n") > 10):
+            assert process.poll() is None and time.monotonic() < deadline, "the study never got going"
+            time.sleep(0.1)
+        forkserver = _descendants(process.pid) - _descendants(process.pid, grandchildren_only=True)
+        workers = _descendants(process.pid, grandchildren_only=True)
+        assert forkserver and workers, "no worker processes under the study"
+        os.kill(min(workers), signal.SIGKILL)
+        _, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    return process, path, err
+
+
+def test_a_killed_worker_ends_the_study_with_one_line_and_the_rows_kept(tmp_path: Path) -> None:
+    process, path, err = _killed_worker_study(tmp_path)
+    assert process.returncode == 2
+    lines = err.splitlines()
+    assert lines[-1].startswith("pyramid-solitaire: error: a worker process died"), err
+    assert "run the same command again to resume" in lines[-1] and "Traceback" not in err, err
+    saved = {row.number for row in _rows(path)}  # whole lines only, each deal once
+    assert 10 <= len(saved) == len(_rows(path)) < 3000
 
 
 @pytest.mark.parametrize("text", ["", "number,code,ver"])
@@ -401,9 +457,12 @@ def other_files(tmp_path: Path, reference: Path) -> Iterator[dict[str, Path]]:
     (["--time-limit", "0"], "time limit"),
     (["--workers", "2", "--dask", "tcp://127.0.0.1:8786"], "not both"),
     (["--dask", "127.0.0.1:8786"], "not a Dask scheduler address"),
+    (["--dask", "tcp://127.0.0.1:99999"], "a port is 1-65535"),
     (["--dask", "tcp://127.0.0.1:1"], "cannot reach the Dask scheduler"),
     (["--out", "{tmp}"], "is a folder"),
     (["--out", "{tmp}/missing/x.csv"], "no folder"),
+    (["--out", "/dev/null"], "is not a regular file"),
+    (["--out", "/proc/new.csv"], "cannot write /proc/new.csv"),
     (["--out", "{header}"], "not a study's CSV file"),
     (["--out", "{row}"], "line 2 is not a study row"),
     (["--rules", "msc", "--out", "{rules}"], "holds deals of other rules"),
@@ -425,6 +484,40 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str, tmp_pat
     assert len(lines) == 1 and lines[0].startswith("pyramid-solitaire: error: ") and message in lines[0], err
     assert not (tmp_path / "new.csv").exists()
     assert {p: p.read_bytes() for p in other_files.values()} == before
+
+
+def test_a_finished_file_still_checks_the_dask_address(reference: Path, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """Nothing left to solve is no reason to accept a typing mistake silently."""
+    path = tmp_path / "done.csv"
+    shutil.copy(reference, path)
+    assert main(["study", "--rules", RULES, "--deals", "3", "--dask", "garbage", "--out", str(path)]) == 2
+    assert "not a Dask scheduler address: 'garbage'" in capsys.readouterr().err
+    assert path.read_bytes() == reference.read_bytes()
+
+
+def test_a_write_that_fails_midway_keeps_the_rows_before_it(reference: Path, tmp_path: Path) -> None:
+    """A full disk (/dev/full stands in for it) after some rows: one clear error, the rows before it whole."""
+    path = tmp_path / "full.csv"
+    results = study.ResultsFile(path, find_rules(RULES))
+    rows = _rows(reference)
+    for row in rows[:3]:
+        results.append(row)
+    results.close()
+    results._handle = open("/dev/full", "a", encoding="utf-8")  # noqa: SIM115 - closed by results.close()
+    with pytest.raises(StudyError, match=r"cannot write .*full\.csv: No space left on device .*resume"):
+        results.append(rows[3])
+    results.close()
+    assert [row.number for row in _rows(path)] == [0, 1, 2]
+
+
+def test_a_scheduler_without_workers_is_refused_at_once(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    import distributed  # a dependency of the project: never skipped
+    caplog.set_level(logging.ERROR, logger="distributed")
+    with (distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=None) as cluster,
+          pytest.raises(StudyError, match="has no workers")):
+        run_study(RULES, tmp_path / "none.csv", deals=3, dask=cluster.scheduler_address, time_limit=TIME_LIMIT)
+    assert not (tmp_path / "none.csv").exists()
 
 
 def test_study_errors_are_value_errors() -> None:

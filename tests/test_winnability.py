@@ -318,6 +318,9 @@ def test_the_table_of_the_whole_plan_before_any_run(tmp_path: Path, capsys: pyte
     assert "| `tuts_tomb` | not run yet |" in out
     assert "| `thirteen(triples=true)` | not run yet |" in out
     assert "| unlimited | overlap pairs | strict (all 52 cards) | stock card usable | not run yet |" in out
+    # the family row that reads another's file says so, as the grid's cells do
+    assert ("- `triangle`: `classic`'s options with the pyramid drawn upside down (only the drawing reads that) "
+            "under another preset name, so the same deals and verdicts, in `classic.csv`.") in out
     assert list(tmp_path.iterdir()) == []
 
 
@@ -328,6 +331,7 @@ def test_the_table_of_the_whole_plan_before_any_run(tmp_path: Path, capsys: pyte
     (["run", "--dir", "{tmp}", "--workers", "0"], "workers must be positive"),
     (["run", "--dir", "{tmp}", "--time-limit", "0"], "time limit"),
     (["run", "--dir", "{tmp}", "--dask", "127.0.0.1:8786"], "not a Dask scheduler address"),
+    (["run", "--dir", "{tmp}", "--dask", "tcp://127.0.0.1:0"], "a port is 1-65535"),
     (["run", "--dir", "{wrong}"], "holds deals of other rules"),
     (["table", "--dir", "{tmp}/missing"], "no folder"),
     (["table", "--dir", "{wrong}", "--out", "{tmp}/out.md"], "holds deals of other rules"),

@@ -14,6 +14,7 @@ import sys
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -209,9 +210,10 @@ def cmd_winnability_table(args: argparse.Namespace) -> int:
     if args.out in (None, "-"):
         sys.stdout.write(text)
         return 0
-    try:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            handle.write(text)
+    from .study import replace_file
+
+    try:  # through a temporary file: a failed write leaves the old page, never half of the new one
+        replace_file(Path(args.out), text.encode("utf-8"))
     except OSError as exc:
         raise UsageError(f"cannot write {args.out}: {exc.strerror}") from None
     return 0
@@ -428,7 +430,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl = sub.add_parser("play", help="play in the terminal")
     _add_deal_options(pl)
     pl.set_defaults(func=cmd_play)
-    for child in (deal, rep, sol, stu, win, win_run, win_table, pl, srv, st):
+    for child in (deal, rep, sol, stu, win, win_run, win_table, win_pack, pl, srv, st):
         child.add_argument("--lang", choices=("ja", "en"), default=argparse.SUPPRESS,
                            help="language of messages")
     return parser

@@ -32,14 +32,15 @@ import tempfile
 import time
 from collections.abc import Generator, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from contextlib import closing
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import closing, suppress
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 from typing import Any, Final, TextIO
 
 from . import __version__
-from .deal import MAX_NUMBER, NUMBER_LETTERS, Deal
+from .deal import MAX_NUMBER, NUMBER_LETTERS, Deal, _letters
 from .rules import Rules, find_rules
 
 #: The columns of the results file, in order.
@@ -57,7 +58,7 @@ IN_FLIGHT_PER_WORKER: Final = 4
 DASK_IN_FLIGHT: Final = 1000
 #: Seconds to wait for a Dask scheduler to answer.
 DASK_CONNECT_SECONDS: Final = 10.0
-DASK_ADDRESS_RE: Final = re.compile(r"^(tcp|tls)://[^\s:/]+:\d{1,5}$")
+DASK_ADDRESS_RE: Final = re.compile(r"^(tcp|tls)://[^\s:/]+:(\d{1,5})$")
 #: z for a two-sided 95% interval.
 Z95: Final = 1.959963984540054
 #: Seconds between progress lines when standard error is not a terminal, and between redraws when it is.
@@ -73,6 +74,16 @@ ARCHIVE_PRESET: Final = 9
 class StudyError(ValueError):
     """A study that cannot run as asked: a bad range or worker count, a results file of another kind or
     another rule set, an unreachable Dask scheduler."""
+
+
+def check_dask_address(address: str) -> None:
+    """Raise :class:`StudyError` unless ``address`` is a scheduler address ``tcp://HOST:PORT`` (or
+    ``tls://``) with a port of 1-65535 — checked before anything is read or solved."""
+    match = DASK_ADDRESS_RE.match(address)
+    if not match:
+        raise StudyError(f"not a Dask scheduler address: {address!r} (expected tcp://HOST:PORT)")
+    if not 1 <= int(match.group(2)) <= 65535:
+        raise StudyError(f"not a Dask scheduler address: {address!r} (a port is 1-65535)")
 
 
 # --- one deal ----------------------------------------------------------------------------------------
@@ -113,8 +124,18 @@ class Row:
             raise ValueError(f"unknown verdict {verdict!r}")
         row = cls(int(number), code, verdict, None if length == "" else int(length), int(best),
                   None if difficulty == "" else float(difficulty), float(seconds), int(nodes))
-        if row.number < 0 or (row.length is not None) != (verdict == WON):
+        if not 0 <= row.number <= MAX_NUMBER:
+            raise ValueError(f"deal number {row.number} is not one of 0-{MAX_NUMBER}")
+        if not code.endswith(_letters(row.number, NUMBER_LETTERS)):
+            raise ValueError(f"the code {code} is not deal {row.number}'s")
+        if (row.length is not None) != (verdict == WON):
             raise ValueError("a length is given exactly for won deals")
+        if min(row.length or 0, row.best, row.nodes) < 0:
+            raise ValueError("a length, best or nodes count below 0")
+        if not (math.isfinite(row.seconds) and row.seconds >= 0):
+            raise ValueError(f"seconds must be a number of 0 or more, not {seconds}")
+        if row.difficulty is not None and not 0.0 <= row.difficulty <= 1.0:
+            raise ValueError(f"a difficulty is 0-1, not {difficulty}")
         return row
 
     def result(self) -> tuple[Any, ...]:
@@ -166,12 +187,19 @@ class ResultsFile:
             raise StudyError(f"{self.path} is a folder, not a results file")
         if not self.path.parent.is_dir():
             raise StudyError(f"no folder {self.path.parent} for {self.path.name}")
+        if self.path.exists() and not self.path.is_file():  # a device or a pipe: never read to its end
+            raise StudyError(f"{self.path} is not a regular file")
         packed = _read_bytes(self.archive)
         if packed is not None:
+            unpacker = lzma.LZMADecompressor(format=lzma.FORMAT_XZ)
             try:
-                text = lzma.decompress(packed, format=lzma.FORMAT_XZ)
+                text = unpacker.decompress(packed)
             except lzma.LZMAError:
                 raise StudyError(f"{self.archive} is not an xz archive of a study's CSV file") from None
+            if not unpacker.eof:  # an xz stream that stops before its end: a copy or download cut short
+                raise StudyError(f"{self.archive} is cut short (its xz data ends early)")
+            if unpacker.unused_data:
+                raise StudyError(f"{self.archive} is not an xz archive of a study's CSV file (data after its end)")
             if not text.endswith(b"\n"):
                 raise StudyError(f"{self.archive} is cut short (its last line has no line end)")
             self._parse(self.archive, text)
@@ -211,23 +239,40 @@ class ResultsFile:
         if held is None or held.verdict == UNKNOWN:
             self.rows[row.number] = row
 
-    def append(self, row: Row) -> None:
-        """Add a row at the end of the file and flush it."""
-        if self._handle is None:
+    def open(self) -> None:
+        """Open the file for appending (creating it with its header, dropping a half-written last line);
+        done before the first deal is solved, so that a file that cannot be written says so at once."""
+        if self._handle is not None:
+            return
+        try:
             with open(self.path, "ab") as handle:
                 handle.truncate(self._keep_bytes)
             self._handle = open(self.path, "a", encoding="utf-8", newline="")  # noqa: SIM115 (closed by close)
             if self._keep_bytes == 0:
                 self._handle.write(HEADER + "\n")
-        self._handle.write(row.to_line() + "\n")
-        self._handle.flush()
+                self._handle.flush()
+        except OSError as exc:
+            self.close()
+            raise StudyError(f"cannot write {self.path}: {exc.strerror or exc}") from None
+
+    def append(self, row: Row) -> None:
+        """Add a row at the end of the file and flush it."""
+        self.open()
+        assert self._handle is not None
+        try:
+            self._handle.write(row.to_line() + "\n")
+            self._handle.flush()
+        except OSError as exc:  # a full disk, say: the rows written before this one are whole and kept
+            raise StudyError(f"cannot write {self.path}: {exc.strerror or exc} (the deals saved so far are "
+                             "kept: run the same command again to resume)") from None
         self._keep(row)
 
     def close(self) -> None:
         """Close the file (rows written so far stay)."""
         if self._handle is not None:
-            self._handle.close()
-            self._handle = None
+            handle, self._handle = self._handle, None
+            with suppress(OSError):  # a last write that failed already said so; the rows before it are whole
+                handle.close()
 
     def _sorted_text(self) -> str:
         return HEADER + "\n" + "".join(row.to_line() + "\n" for _, row in sorted(self.rows.items()))
@@ -238,13 +283,17 @@ class ResultsFile:
         self.close()
         if not appended and self._keep_bytes == 0:
             return  # no CSV rows and none new: nothing to sort (the archive, if any, is sorted)
-        _replace(self.path, self._sorted_text().encode("utf-8"))
+        try:
+            replace_file(self.path, self._sorted_text().encode("utf-8"))
+        except OSError as exc:  # the file is as it was: every row in it, unsorted
+            raise StudyError(f"cannot rewrite {self.path} sorted: {exc.strerror or exc} (its rows are all "
+                             "there; run the same command again to sort it)") from None
 
     def pack(self) -> int:
         """Write :attr:`archive`: every row held (the archive's and the file's), sorted by number, as xz
         (the same rows always give the same bytes); return its size in bytes.  The CSV file stays."""
         data = lzma.compress(self._sorted_text().encode("utf-8"), format=lzma.FORMAT_XZ, preset=ARCHIVE_PRESET)
-        _replace(self.archive, data)
+        replace_file(self.archive, data)
         return len(data)
 
 
@@ -258,7 +307,7 @@ def _read_bytes(path: Path) -> bytes | None:
         raise StudyError(f"cannot read {path}: {exc.strerror}") from None
 
 
-def _replace(path: Path, data: bytes) -> None:
+def replace_file(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file renamed over it: a stop at any moment leaves
     the old file or the new one, never half of one."""
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -303,6 +352,7 @@ def local_results(numbers: Iterable[int], rules: str, time_limit: float,
             yield study_deal(number, rules, time_limit)
         return
     todo = iter(numbers)
+    others = set(multiprocessing.active_children())
     pool = ProcessPoolExecutor(workers, mp_context=_process_context())
     try:
         pending: set[Future[Row]] = {pool.submit(study_deal, n, rules, time_limit)
@@ -310,14 +360,19 @@ def local_results(numbers: Iterable[int], rules: str, time_limit: float,
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
-                yield future.result()
+                try:
+                    row = future.result()
+                except BrokenProcessPool:
+                    raise StudyError("a worker process died (killed, or out of memory?): the deals saved "
+                                     "so far are kept; run the same command again to resume") from None
+                yield row
                 for number in islice(todo, 1):
                     pending.add(pool.submit(study_deal, number, rules, time_limit))
     except BaseException:
         # Stopped early (Ctrl-C, SIGTERM, an error): the deals in flight would not be saved anyway, so
         # stop the workers now rather than wait up to a time limit for each.  (Ctrl-C in a terminal
         # reaches them too; SIGTERM sent to this process alone does not.)
-        for process in multiprocessing.active_children():
+        for process in set(multiprocessing.active_children()) - others:  # not the caller's own children
             process.terminate()
         raise
     finally:
@@ -331,8 +386,7 @@ def worker_version() -> str:
 
 def dask_client(address: str, timeout: float | None = None) -> Any:
     """A ``distributed.Client`` for the scheduler at ``address`` whose workers run this version."""
-    if not DASK_ADDRESS_RE.match(address):
-        raise StudyError(f"not a Dask scheduler address: {address!r} (expected tcp://HOST:PORT)")
+    check_dask_address(address)
     try:
         client = _distributed().Client(address, timeout=timeout or DASK_CONNECT_SECONDS, set_as_default=False)
     except (OSError, TimeoutError) as exc:
@@ -343,6 +397,10 @@ def dask_client(address: str, timeout: float | None = None) -> Any:
         client.close()
         raise StudyError(f"the Dask workers cannot run the study (install pyramid-solitaire on every worker): "
                          f"{_one_line(exc)}") from None
+    if not versions:
+        client.close()
+        raise StudyError(f"the Dask scheduler at {address} has no workers (start dask worker {address} "
+                         "on the machines that are to solve)")
     wrong = sorted(w for w, v in versions.items() if v != __version__)
     if wrong:
         client.close()
@@ -372,10 +430,14 @@ def dask_results(numbers: Iterable[int], rules: str, time_limit: float,
     running = _distributed().as_completed(first, loop=client.loop, with_results=True)
     del first
     try:
-        for _future, row in running:
-            yield row
-            for number in islice(todo, 1):
-                running.add(client.submit(study_deal, number, rules, time_limit, pure=False))
+        try:
+            for _future, row in running:
+                yield row
+                for number in islice(todo, 1):
+                    running.add(client.submit(study_deal, number, rules, time_limit, pure=False))
+        except _distributed().KilledWorker:
+            raise StudyError("a Dask worker died on a deal (killed, or out of memory?): the deals saved so "
+                             "far are kept; run the same command again to resume") from None
     finally:
         running.clear()
 
@@ -528,24 +590,40 @@ def run_study(rules: Rules | str, out: Path | str, *, start: int = 0, deals: int
         raise StudyError(f"the number of workers must be positive, not {workers}")
     if not time_limit > 0:
         raise StudyError(f"the time limit must be a positive number of seconds, not {time_limit}")
+    if dask is not None:
+        check_dask_address(dask)
     results = ResultsFile(Path(out), rules)
     numbers = range(start, start + deals)
-    todo = [n for n in numbers if n not in results.rows
-            or (retry_unknown and results.rows[n].verdict == UNKNOWN)]
-    client = dask_client(dask, dask_timeout) if dask is not None and todo else None
-    bar = Progress(deals, deals - len(todo), progress, f"{rules}: ") if progress is not None else None
+
+    def wanted(number: int) -> bool:
+        held = results.rows.get(number)
+        return held is None or (retry_unknown and held.verdict == UNKNOWN)
+
+    # counted, not listed: a range of a billion deals is a long study, not a billion-entry list
+    done_before = sum(1 for n in results.rows if start <= n < start + deals and not wanted(n))
+    left = deals - done_before
+    todo = (n for n in numbers if wanted(n))
+    client = dask_client(dask, dask_timeout) if dask is not None and left else None
+    if left:
+        try:
+            results.open()
+        except BaseException:
+            if client is not None:
+                client.close()
+            raise
+    bar = Progress(deals, done_before, progress, f"{rules}: ") if progress is not None else None
     solved = 0
     if client is not None:
         rows = dask_results(todo, str(rules), time_limit, client)
     else:
-        rows = local_results(todo, str(rules), time_limit, workers or min(default_workers(), len(todo) or 1))
+        rows = local_results(todo, str(rules), time_limit, workers or min(default_workers(), left or 1))
     try:
         with closing(rows):
             for row in rows:
                 results.append(row)
                 solved += 1
                 if bar is not None:
-                    bar.update(deals - len(todo) + solved)
+                    bar.update(done_before + solved)
         results.finish()
     finally:
         results.close()

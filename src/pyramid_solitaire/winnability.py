@@ -45,7 +45,6 @@ from . import __version__
 from .deal import Deal
 from .rules import Rules, RulesError, find_rules
 from .study import (
-    DASK_ADDRESS_RE,
     DEFAULT_TIME_LIMIT,
     UNKNOWN,
     WON,
@@ -53,6 +52,7 @@ from .study import (
     Row,
     StudyError,
     Summary,
+    check_dask_address,
     percentile,
     run_study,
 )
@@ -243,8 +243,8 @@ def run_plan(plan: Sequence[PlanRow], directory: Path | str, *, upto: int | None
         raise WinnabilityError("choose local workers or a Dask scheduler, not both")
     if workers is not None and workers < 1:
         raise WinnabilityError(f"the number of workers must be positive, not {workers}")
-    if dask is not None and not DASK_ADDRESS_RE.match(dask):
-        raise WinnabilityError(f"not a Dask scheduler address: {dask!r} (expected tcp://HOST:PORT)")
+    if dask is not None:
+        check_dask_address(dask)
     if not time_limit > 0:
         raise WinnabilityError(f"the time limit must be a positive number of seconds, not {time_limit}")
     files = _read_files(plan, folder)
@@ -488,6 +488,11 @@ def render_table(plan: Sequence[PlanRow], directory: Path | str, *, written: str
         lines += ["", f"## The seeds' other rule sets and the rest of the Pyramid family "
                   f"({family[0].row.target:,} deals each)", ""]
         lines += _table(["rule set", *_FIGURE_HEADS], [[f"`{s.row.rules}`", *_figures(s)] for s in family])
+        reused = [s.row for s in family if s.row.reused]
+        if reused:
+            lines += ["", "Rule sets that play exactly as one above take their deals from its file (the first "
+                      f"{family[0].row.target:,} of them) rather than solving them again:", ""]
+            lines += [_family_reuse_note(row) for row in reused]
     if grid:
         lines += ["", f"## The grid over `{GRID_BASE}` ({grid[0].row.target:,} deals each)", ""]
         lines += _table(["passes", "overlap", "win condition", "stock model", *_FIGURE_HEADS],
@@ -528,6 +533,13 @@ def render_table(plan: Sequence[PlanRow], directory: Path | str, *, written: str
         tail = f", and {more:,} more (see `{status.row.file_name}`)" if more > 0 else ""
         lines.append(f"- `{status.row.rules}` ({len(status.unknown):,}): {shown}{tail}")
     return "\n".join(lines) + "\n"
+
+
+def _family_reuse_note(row: PlanRow) -> str:
+    drawn = (" with the pyramid drawn upside down (only the drawing reads that)"
+             if row.rules.inverted != row.source.inverted else "")
+    return (f"- `{row.rules}`: `{row.source}`'s options{drawn} under another preset name, so the same deals "
+            f"and verdicts, in `{row.file_name}`.")
 
 
 def _reuse_note(row: PlanRow) -> str:
