@@ -459,6 +459,8 @@ def other_files(tmp_path: Path, reference: Path) -> Iterator[dict[str, Path]]:
     (["--dask", "127.0.0.1:8786"], "not a Dask scheduler address"),
     (["--dask", "tcp://127.0.0.1:99999"], "a port is 1-65535"),
     (["--dask", "tcp://127.0.0.1:1"], "cannot reach the Dask scheduler"),
+    (["--dask", "tcp://[::1]:1"], "cannot reach the Dask scheduler at tcp://[::1]:1"),
+    (["--dask", "tcp://::1:8786"], "not a Dask scheduler address"),
     (["--out", "{tmp}"], "is a folder"),
     (["--out", "{tmp}/missing/x.csv"], "no folder"),
     (["--out", "/dev/null"], "is not a regular file"),

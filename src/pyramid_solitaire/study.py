@@ -58,7 +58,8 @@ IN_FLIGHT_PER_WORKER: Final = 4
 DASK_IN_FLIGHT: Final = 1000
 #: Seconds to wait for a Dask scheduler to answer.
 DASK_CONNECT_SECONDS: Final = 10.0
-DASK_ADDRESS_RE: Final = re.compile(r"^(tcp|tls)://[^\s:/]+:(\d{1,5})$")
+#: ``tcp://HOST:PORT`` or ``tls://``; HOST a name, an IPv4 address or an IPv6 one in brackets.
+DASK_ADDRESS_RE: Final = re.compile(r"^(tcp|tls)://([^\s:/\[\]]+|\[[0-9A-Fa-f:.]+\]):(\d{1,5})$")
 #: z for a two-sided 95% interval.
 Z95: Final = 1.959963984540054
 #: Seconds between progress lines when standard error is not a terminal, and between redraws when it is.
@@ -82,7 +83,7 @@ def check_dask_address(address: str) -> None:
     match = DASK_ADDRESS_RE.match(address)
     if not match:
         raise StudyError(f"not a Dask scheduler address: {address!r} (expected tcp://HOST:PORT)")
-    if not 1 <= int(match.group(2)) <= 65535:
+    if not 1 <= int(match.group(3)) <= 65535:
         raise StudyError(f"not a Dask scheduler address: {address!r} (a port is 1-65535)")
 
 
