@@ -212,6 +212,8 @@ def test_english_texts_and_card_names(desktop: tuple[Page, Errors], server: str)
     page.wait_for_function("() => document.getElementById('stock-label').textContent.startsWith('Pass')")
     assert game.text("#btn-new") == "New game"
     assert game.text("#stock-label") == "Pass 1/3 · 24 left"
+    assert game.text("#keys-help") == ("Arrows: move between usable cards · Enter/Space: select · D: stock · U: undo · "
+                                       "R: redo · H: hint · Esc: clear selection")  # classic: no free cell
     assert game.card("6h").get_attribute("aria-label") == "6 of hearts, usable"
     game.tap("Qh")
     game.tap("9c")

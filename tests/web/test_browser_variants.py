@@ -54,6 +54,11 @@ def test_a_verified_easy_deal_is_dealt_and_won_by_clicking(desktop: tuple[Page, 
     assert sorted(filter(None, game.pyramid_cards())) == sorted(str(c) for c in deal.pyramid + deal.reserve)
     # a game that deals every card to the layout has no stock to tap
     assert page.locator("#stock-area .stock-btn").count() == (0 if preset == "giza" else 1)
+    # the key legend names the keys this game has: D for a stock, C for a free cell
+    keys = game.text("#keys-help")
+    assert keys.startswith("矢印キー：使えるカードを移動") and "H：ヒント" in keys
+    assert ("D：山札" in keys) == (preset != "giza")
+    assert ("C：フリーセルに置く" in keys) == (preset == "cells")
     screenshot(page, f"{preset}-start")
 
     page.click("#btn-rules")  # the game's own rules

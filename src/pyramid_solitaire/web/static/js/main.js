@@ -59,6 +59,9 @@ function draw() {
   $("btn-coach").disabled = game.status !== "playing";
   $("btn-rewind").hidden = !game.can_rewind;
   $("btn-resign").disabled = game.status !== "playing";
+  // the keys this game has: no D for a game without a stock (Giza), a C only with free cells
+  $("keys-help").textContent = t("keys_help", { stock: game.has_stock ? t("keys_help_stock") : "",
+    cell: game.cells.size ? t("keys_help_cell") : "" });
   tick();
 }
 
