@@ -297,3 +297,29 @@ def test_the_shortest_solution_does_not_waste_a_step_on_a_parked_stock_king() ->
     fewest = _fewest_steps(g.table, g.position)
     result = solve_position(g.table, g.position, shortest=True)
     assert fewest is not None and result.length == fewest
+
+
+def test_a_park_may_name_its_cell_and_keeps_it_through_undo_and_redo() -> None:
+    """Which cell holds a card is for the eye: the player's choice is kept, the rules do not change."""
+    g = game("classic(cells=2)")
+    g.push("Kd")
+    g.push(Move.parse("9c>cell"), cell=1)
+    assert g.cell_slots() == [None, g.table.place_of[Move.parse("9c").cards[0]]]
+    assert [c and c["card"] for c in g.view()["cells"]["slots"]] == [None, "9c"]
+    g.undo()
+    g.redo()
+    assert [c and c["card"] for c in g.view()["cells"]["slots"]] == [None, "9c"]
+    before = (g.position, g.moves, g.view())
+    with pytest.raises(IllegalMoveError) as info:
+        g.push(Move.parse("5c>cell"), cell=1)
+    refusal = info.value.refusal
+    assert (refusal.code, refusal.message_ja) == ("cell-taken", "フリーセル2にはもうカードがあります")
+    for move, cell, message in [("5c>cell", 2, "no free cell 2"), ("5c>cell", -1, "no free cell -1"),
+                                ("Kd", 0, "only a park")]:
+        with pytest.raises(ValueError, match=message):
+            g.push(Move.parse(move), cell=cell)
+    assert (g.position, g.moves, g.view()) == before  # nothing changed
+    g.push(Move.parse("5c>cell"))  # no cell named: the first empty one
+    assert [c and c["card"] for c in g.view()["cells"]["slots"]] == ["5c", "9c"]
+    g.push("8h+5c")
+    assert [c and c["card"] for c in g.view()["cells"]["slots"]] == [None, "9c"]  # 9c stays where it is

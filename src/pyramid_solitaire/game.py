@@ -17,7 +17,7 @@ from typing import Any
 from .analysis import dead_slots, plain_hint
 from .deal import Deal, parse_deal
 from .layout import bits
-from .moves import DRAW, PARK, RECYCLE, Move
+from .moves import DRAW, PARK, RECYCLE, REMOVE, Move
 from .reasons import STATUS_MESSAGES, IllegalMoveError, Refusal
 from .rules import Rules
 from .table import DRAW_ACTION, PLAYING, RECYCLE_ACTION, WON, Action, Position, Table
@@ -25,10 +25,13 @@ from .table import DRAW_ACTION, PLAYING, RECYCLE_ACTION, WON, Action, Position, 
 
 @dataclass(frozen=True)
 class Step:
-    """One played move with the position before it."""
+    """One played move with the position before it; for a park, the free cell the player chose, if
+    any (``None``: the first empty one).  Which cell holds a card is for the eye only: the rules and
+    the solver see the cells as one set."""
 
     move: Move
     before: Position
+    cell: int | None = None
 
 
 class Game:
@@ -146,21 +149,46 @@ class Game:
         """True if ``move`` may be played now."""
         return self.check(move) is None
 
-    def push(self, move: Move | str) -> Move:
-        """Play ``move`` (a Move or its notation).  Raises IllegalMoveError, changing nothing."""
+    def push(self, move: Move | str, cell: int | None = None) -> Move:
+        """Play ``move`` (a Move or its notation).  ``cell`` puts a park in that free cell (0 is the
+        first; it must be empty) rather than the first empty one.  Raises IllegalMoveError, changing
+        nothing; ValueError for a ``cell`` that is not one of the rule set's cells or not a park's."""
         if isinstance(move, str):
             move = Move.parse(move)
+        if cell is not None:
+            if move.kind != PARK:
+                raise ValueError(f"only a park goes to a free cell, not {move}")
+            if not 0 <= cell < self.rules.cells:
+                raise ValueError(f"no free cell {cell} (this game has {self.rules.cells}, from 0)")
         refusal = self.check(move)
+        if refusal is None and cell is not None and self.cell_slots()[cell] is not None:
+            refusal = Refusal("cell-taken", {"n": cell + 1})
         if refusal is not None:
             raise IllegalMoveError(refusal)
-        self._apply(move)
+        self._apply(move, cell)
         self.redo_stack.clear()
         return move
 
-    def _apply(self, move: Move) -> None:
+    def cell_slots(self) -> list[int | None]:
+        """The place parked in each free cell, left to right (``None``: empty).  A card goes to the cell
+        chosen for it, or else the first empty one, and stays there until it is removed, so the others
+        never shift; replayed from the moves, so undo and redo put a card back where it was."""
+        table = self.table
+        slots: list[int | None] = [None] * self.rules.cells
+        for step in self.history:
+            if step.move.kind == PARK:
+                place = table.place_of[step.move.cards[0]]
+                slot = step.cell if step.cell is not None and slots[step.cell] is None else slots.index(None)
+                slots[slot] = place
+            elif step.move.kind == REMOVE:
+                places = {table.place_of[card] for card in step.move.cards}
+                slots = [None if place in places else place for place in slots]
+        return slots
+
+    def _apply(self, move: Move, cell: int | None = None) -> None:
         action = self.to_action(move)
         assert not isinstance(action, Refusal)
-        self.history.append(Step(move, self.position))
+        self.history.append(Step(move, self.position, cell))
         self.position = self.table.apply(self.position, action)
         self.moves += 1
         limit = self.rules.undo_limit
@@ -210,7 +238,7 @@ class Game:
         if not self.redo_stack:
             raise IllegalMoveError(Refusal("nothing-to-redo"))
         step = self.redo_stack.pop()
-        self._apply(step.move)
+        self._apply(step.move, step.cell)
         return step.move
 
     # --- dead cards and rewind (崩れる前に戻す) ------------------------------------------------------

@@ -40,6 +40,7 @@ MESSAGES: Final[Mapping[str, tuple[str, str]]] = {
                            "The waste's uses are spent (the limit is {uses})."),
     "no-cells": ("このルールにはフリーセルがありません", "These rules have no free cells."),
     "cells-full": ("空いているフリーセルがありません", "Every free cell is taken."),
+    "cell-taken": ("フリーセル{n}にはもうカードがあります", "Free cell {n} already holds a card."),
     "in-cell": ("このカードはもうフリーセルにあります", "This card is already in a free cell."),
     "cell-choose-one": ("フリーセルに置くカードを1枚選んでから、空いているセルをタップしてください",
                         "Choose one card, then tap an empty free cell to put it there."),

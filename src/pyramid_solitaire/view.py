@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .layout import bits
-from .moves import PARK, REMOVE
 
 if TYPE_CHECKING:
     from .game import Game
@@ -23,18 +22,8 @@ def _card(game: Game, place: int | None) -> str | None:
 
 
 def cell_slots(game: Game) -> list[int | None]:
-    """The place parked in each free cell, left to right (``None``: empty).  A card goes to the first
-    empty cell and stays in that cell until it is removed, so the others never shift; the cells are
-    replayed from the game's moves, so undo puts a card back where it was."""
-    table = game.table
-    slots: list[int | None] = [None] * game.rules.cells
-    for step in game.history:
-        places = [table.place_of[card] for card in step.move.cards]
-        if step.move.kind == PARK:
-            slots[slots.index(None)] = places[0]
-        elif step.move.kind == REMOVE:
-            slots = [None if place in places else place for place in slots]
-    return slots
+    """The place parked in each free cell, left to right (``None``: empty): :meth:`.Game.cell_slots`."""
+    return game.cell_slots()
 
 
 def player_view(game: Game) -> dict[str, Any]:

@@ -96,9 +96,12 @@ class GamePage:
             "els => els.sort((a, b) => parseFloat(a.style.left) - parseFloat(b.style.left))"
             ".map(e => e.dataset.card || null)"))
 
-    def tap_cell(self) -> None:
-        """Click the first empty free cell and wait for the answer."""
-        self._after(self.answered(), lambda: self.page.locator("#cells .cell-slot").first.click())
+    def tap_cell(self, index: int | None = None) -> None:
+        """Click free cell ``index`` (from 0; default: the first empty one), which must be empty, and
+        wait for the answer."""
+        cell = (self.page.locator("#cells .cell-slot").first if index is None
+                else self.page.locator(f'#cells .cell-slot[aria-label="フリーセル{index + 1}（空き）"]'))
+        self._after(self.answered(), lambda: cell.click())
 
     def press(self, key: str) -> None:
         """Press a key that makes a request, and wait for the answer."""

@@ -311,6 +311,59 @@ def test_a_free_cell_takes_the_selected_card_and_the_state_shows_it(client: Test
     assert event["code"] == "no-cells"
 
 
+def test_a_card_goes_to_the_free_cell_tapped_and_stays_there_through_undo_reload_and_import(
+        client: TestClient) -> None:
+    """With two cells, a tap on the second puts the card there, not in the first; the cell is part of
+    the recorded action, so undo/redo, a reload from the store and an exported-then-imported game all
+    show it in the same cell.  A taken cell is a refused tap; a cell the game lacks is a 400/422."""
+    notation = make_notation({**row_of(7, "Kd 5c 9c Ts 3s 6h 6s"), (6, 1): "8h"}, ["4c", "7d"])
+    game = new_game(client, deal=notation, rules="classic(cells=2)")
+    assert game["cells"] == {"size": 2, "slots": [None, None]}
+
+    def cell(slot: int | None = None) -> tuple[Json, Json]:
+        query = "" if slot is None else f"&slot={slot}"
+        response = client.post(f"/api/games/{game['id']}/cell?lang=ja{query}")
+        assert response.status_code == 200, response.text
+        return response.json()["game"], response.json()["event"]
+
+    def slots(state_: Json) -> list[str | None]:
+        return [entry and entry["card"] for entry in state_["cells"]["slots"]]
+
+    tap(client, game, "Kd")
+    tap(client, game, "9c")
+    after, event = cell(1)
+    assert event == {"kind": "parked", "move": "9c>cell", "cards": ["9c"]}
+    assert slots(after) == [None, "9c"]
+    post(client, game, "undo")
+    after, _ = post(client, game, "redo")
+    assert slots(after) == [None, "9c"]  # back in the cell it was in
+    tap(client, game, "5c")
+    after, event = cell(1)
+    assert event["kind"] == "refused" and event["code"] == "cell-taken"
+    assert event["messages"] == {"ja": "フリーセル2にはもうカードがあります", "en": "Free cell 2 already holds a card."}
+    assert slots(after) == [None, "9c"] and after["selected"] == ["5c"]  # still chosen, still in place
+    assert not entry(after, 7, 2)["parked"]
+    after, _ = cell()  # no cell named: the first empty one (the C key)
+    assert slots(after) == ["5c", "9c"]
+    before = state(client, game)
+    for query, status, code in [("slot=2", 400, "bad-card"), ("slot=9", 422, "bad-request"),
+                                ("slot=-1", 422, "bad-request"), ("slot=x", 422, "bad-request")]:
+        error(client.post(f"/api/games/{game['id']}/cell?{query}"), status, code)
+    assert still(state(client, game)) == still(before)
+    client.app.state.games.drop(game["id"])  # type: ignore[attr-defined]
+    assert slots(state(client, game)) == ["5c", "9c"]  # rebuilt from the recorded actions
+
+    exported = client.get("/api/me/export").json()
+    actions = next(g for g in exported["games"] if g["code"] == game["code"])["actions"]
+    assert ["cell", "1"] in [a[:2] for a in actions]
+    other = TestClient(client.app)
+    new_game(other, code="CL1-R-AAAAAAB")  # another browser, with a player of its own
+    assert other.post("/api/me/import", json=exported).json() == {"imported": len(exported["games"])}
+    imported = other.get("/api/me").json()["unfinished"]
+    copy = next(g for g in imported if g["code"] == game["code"])
+    assert slots(other.get(f"/api/games/{copy['id']}").json()["game"]) == ["5c", "9c"]
+
+
 def test_a_park_by_notation_that_is_refused_is_409_and_changes_nothing(client: TestClient) -> None:
     notation = make_notation({**row_of(7, "Kd 5c 9c Ts 3s 6h 6s"), (6, 1): "8h"}, ["4c", "7d"])
     game = new_game(client, deal=notation, rules="cells")

@@ -50,6 +50,25 @@ def test_a_card_parked_by_tapping_a_cell_uncovers_its_partner_and_pairs_from_the
     assert list(errors) == []
 
 
+def test_a_card_goes_to_the_cell_tapped_and_keeps_it_after_a_reload(desktop: tuple[Page, Errors], server: str) -> None:
+    """Two cells: tapping the second puts the card in the second, and the first stays empty for the next."""
+    page, errors = desktop
+    game = open_game(page, server, "classic(cells=2)")
+    assert game.cells() == [None, None]
+    game.tap("Kd")
+    game.tap("5c")
+    game.tap_cell(1)
+    assert game.cells() == [None, "5c"]
+    assert page.get_attribute('#cells [data-card="5c"]', "aria-label") == "フリーセル2、クラブの5、使用可能"
+    game.tap("9c")
+    game.tap_cell(0)
+    assert game.cells() == ["9c", "5c"]
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert game.cells() == ["9c", "5c"]
+    assert list(errors) == []
+
+
 def test_a_full_cell_refuses_another_card_and_keeps_the_game(desktop: tuple[Page, Errors], server: str) -> None:
     page, errors = desktop
     game = open_game(page, server)

@@ -30,7 +30,7 @@ from ..catalog import NoVerifiedDeal, pick_deal
 from ..deal import CodeError, Deal, DealError, parse_deal
 from ..moves import Move, MoveError
 from ..reasons import IllegalMoveError
-from ..rules import PRESET_ALIASES, PRESETS, RulesError, find_rules
+from ..rules import MAX_CELLS, PRESET_ALIASES, PRESETS, RulesError, find_rules
 from ..store import Store, StoreError, unrecordable
 from ..store.stats import stats_for
 from .games import COOKIE, COOKIE_MAX_AGE, GameConflict, GameNotFound, Games
@@ -418,8 +418,15 @@ def create_app(db: str | Store | None = None, limiter: RateLimiter | None = None
         handler.__doc__ = f"{name.capitalize()} (see pyramid_solitaire.web.play.Session.{name})."
         app.add_api_route(f"/api/games/{{game_id}}/{name}", handler, methods=["POST"], name=name)
 
-    for name in ("undo", "redo", "rewind", "hint", "coach", "deselect", "resign", "cell"):
+    for name in ("undo", "redo", "rewind", "hint", "coach", "deselect", "resign"):
         command(name)
+
+    @app.post("/api/games/{game_id}/cell", name="cell")
+    def cell(game_id: str, request: Request, version: Version = None, lang: Lang = "ja",
+             slot: Annotated[int | None, Query(ge=0, le=MAX_CELLS - 1)] = None) -> dict[str, Any]:
+        """A tap on an empty free cell (``slot``: which one, from 0; without it, the first empty one):
+        the selected card is parked there (see pyramid_solitaire.web.play.Session.cell)."""
+        return act(game_id, request, "cell", None if slot is None else str(slot), version, lang)
 
     register_records(app, games, player, leaderboard)
 

@@ -112,13 +112,15 @@ class Session:
             return self.tap_stock()
         if kind == "move":
             return self.play(Move.parse(arg or ""))
+        if kind == "cell":
+            return self.cell(arg)
         if kind == "coach":
             if replaying:
                 self.coach_hints += 1
                 return {"kind": "coach", "cards": []}
             return self.coach()
         simple = {"undo": self.undo, "redo": self.redo, "rewind": self.rewind, "hint": self.hint,
-                  "deselect": self.deselect, "resign": self.resign, "cell": self.cell}
+                  "deselect": self.deselect, "resign": self.resign}
         if kind not in simple:
             raise ValueError(f"unknown action {kind!r}")
         return simple[kind]()
@@ -272,9 +274,15 @@ class Session:
         self._keep_usable_selection()
         return {"kind": str(move), "move": str(move), "cards": []}
 
-    def cell(self) -> dict[str, Any]:
-        """A tap on an empty free cell: the one selected card is parked there.  Refused like a tap (an
-        event, nothing changed) with no card or more than one selected, or when the park is refused."""
+    def cell(self, slot: str | None = None) -> dict[str, Any]:
+        """A tap on an empty free cell (``slot``: which one, from "0"; none: the first empty one): the one
+        selected card is parked there.  Refused like a tap (an event, nothing changed) with no card or
+        more than one selected, or when the park is refused; BadTap for a cell the game does not have."""
+        cell = None
+        if slot is not None:
+            if not (slot.isdigit() and int(slot) < self.game.rules.cells):
+                raise BadTap(f"no free cell {slot!r} (this game has {self.game.rules.cells}, from 0)")
+            cell = int(slot)
         if self.over:
             return _refused(Refusal("game-over"), [])
         if not self.game.rules.cells:
@@ -283,7 +291,7 @@ class Session:
             return _refused(Refusal("cell-choose-one"), list(self.selected))
         card = self.selected[0]
         try:
-            move = self.game.push(Move.park(card))
+            move = self.game.push(Move.park(card), cell)
         except IllegalMoveError as exc:
             return _refused(exc.refusal, [card])
         self.selected = []

@@ -25,8 +25,9 @@ MAX_GAMES: Final = 5_000
 MAX_ACTIONS: Final = 5_000
 ACTION_KINDS: Final = frozenset({"tap", "stock", "move", "undo", "redo", "rewind", "hint", "coach", "deselect",
                                  "resign", "cell"})
-#: The kinds whose action names a card, a slot or a move; the others are recorded without an argument.
-ARGUMENT_KINDS: Final = frozenset({"tap", "move"})
+#: The kinds whose action names a card, a slot, a move or a free cell (a cell tap may name none); the others
+#: are recorded without an argument.
+ARGUMENT_KINDS: Final = frozenset({"tap", "move", "cell"})
 #: Times are milliseconds since 1970, kept in a signed 64-bit column.
 MAX_MS: Final = 2**63 - 1
 

@@ -44,6 +44,8 @@ export const api = {
   tap: (id, target, lang, version) => call("POST", `${game(id)}/tap?version=${version}`, target, lang),
   stock: (id, lang, version) => call("POST", `${game(id)}/stock?version=${version}`, undefined, lang),
   command: (id, name, lang, version) => call("POST", `${game(id)}/${name}?version=${version}`, undefined, lang),
+  cell: (id, slot, lang, version) => call("POST", `${game(id)}/cell?version=${version}`
+    + (slot === undefined ? "" : `&slot=${slot}`), undefined, lang),
   best: (id, lang) => call("GET", `${game(id)}/best`, undefined, lang),
   replay: (id, step, lang) => call("GET", `${game(id)}/replay?step=${step}`, undefined, lang),
   me: (lang) => call("GET", "/api/me", undefined, lang),

@@ -310,6 +310,7 @@ function drawCells(game, dom, m, used, y, keep) {
       keep.add(key);
       const element = keyed(key, dom.cells);
       element.className = "cell-slot";
+      element.dataset.cell = String(index);
       element.textContent = t("cell");
       element.setAttribute("aria-label", t("cell_n_empty", { n: index + 1 }));
       element.setAttribute("aria-keyshortcuts", "C");

@@ -269,8 +269,8 @@ const tapCard = (element) => {
 };
 const tapStock = () => act(() => api.stock(app.game.id, lang(), app.game.version));
 const command = (name) => act(() => api.command(app.game.id, name, lang(), app.game.version));
-// A tap on an empty free cell: the selected card goes there.
-const tapCell = () => command("cell");
+// A tap on an empty free cell: the selected card goes there (the C key: to the first empty cell).
+const tapCell = (slot) => act(() => api.cell(app.game.id, slot, lang(), app.game.version));
 
 // --- the end of a game --------------------------------------------------------------------------------
 
@@ -496,7 +496,7 @@ function onKey(event) {
   }
   const actions = { d: tapStock, s: tapStock, u: () => command("undo"), r: () => command("redo"), h: () => command("hint"),
     Escape: () => command("deselect") };
-  if (app.game && app.game.cells.size) actions.c = tapCell;
+  if (app.game && app.game.cells.size) actions.c = () => tapCell();
   const action = actions[key.length === 1 ? key.toLowerCase() : key];
   if (action) {
     event.preventDefault();
@@ -526,7 +526,7 @@ function wire() {
     const target = event.target.closest("button");
     if (!target || !dom.board.contains(target)) return;
     if (target.classList.contains("stock-btn")) tapStock();
-    else if (target.classList.contains("cell-slot")) tapCell();
+    else if (target.classList.contains("cell-slot")) tapCell(Number(target.dataset.cell));
     else if (target.classList.contains("card") && !target.closest("#removed")) tapCard(target);
   });
   document.addEventListener("keydown", onKey);
