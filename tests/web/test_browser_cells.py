@@ -63,6 +63,8 @@ def test_a_card_goes_to_the_cell_tapped_and_keeps_it_after_a_reload(desktop: tup
     game.tap("9c")
     game.tap_cell(0)
     assert game.cells() == ["9c", "5c"]
+    page.wait_for_timeout(500)  # the slide into the cell, for the picture only
+    screenshot(page, "cells-two")
     page.reload()
     page.wait_for_selector("body[data-ready=true]")
     assert game.cells() == ["9c", "5c"]
