@@ -128,15 +128,15 @@ class Row:
         if not 0 <= row.number <= MAX_NUMBER:
             raise ValueError(f"deal number {row.number} is not one of 0-{MAX_NUMBER}")
         if not code.endswith(_letters(row.number, NUMBER_LETTERS)):
-            raise ValueError(f"the code {code} is not deal {row.number}'s")
+            raise ValueError(f"the code {code!r} is not deal {row.number}'s")
         if (row.length is not None) != (verdict == WON):
             raise ValueError("a length is given exactly for won deals")
         if min(row.length or 0, row.best, row.nodes) < 0:
             raise ValueError("a length, best or nodes count below 0")
         if not (math.isfinite(row.seconds) and row.seconds >= 0):
-            raise ValueError(f"seconds must be a number of 0 or more, not {seconds}")
+            raise ValueError(f"seconds must be a number of 0 or more, not {row.seconds}")
         if row.difficulty is not None and not 0.0 <= row.difficulty <= 1.0:
-            raise ValueError(f"a difficulty is 0-1, not {difficulty}")
+            raise ValueError(f"a difficulty is 0-1, not {row.difficulty}")
         return row
 
     def result(self) -> tuple[Any, ...]:
