@@ -346,9 +346,11 @@ def test_a_card_goes_to_the_free_cell_tapped_and_stays_there_through_undo_reload
     after, _ = cell()  # no cell named: the first empty one (the C key)
     assert slots(after) == ["5c", "9c"]
     before = state(client, game)
-    for query, status, code in [("slot=2", 400, "bad-card"), ("slot=9", 422, "bad-request"),
+    for query, status, code in [("slot=2", 400, "bad-cell"), ("slot=9", 400, "bad-cell"),
                                 ("slot=-1", 422, "bad-request"), ("slot=x", 422, "bad-request")]:
-        error(client.post(f"/api/games/{game['id']}/cell?{query}"), status, code)
+        body = error(client.post(f"/api/games/{game['id']}/cell?{query}"), status, code)
+        if code == "bad-cell":
+            assert body["message"] == f"そのフリーセルはありません：no free cell '{query[5:]}': this game has cells 0-1"
     assert still(state(client, game)) == still(before)
     client.app.state.games.drop(game["id"])  # type: ignore[attr-defined]
     assert slots(state(client, game)) == ["5c", "9c"]  # rebuilt from the recorded actions
@@ -362,6 +364,13 @@ def test_a_card_goes_to_the_free_cell_tapped_and_stays_there_through_undo_reload
     imported = other.get("/api/me").json()["unfinished"]
     copy = next(g for g in imported if g["code"] == game["code"])
     assert slots(other.get(f"/api/games/{copy['id']}").json()["game"]) == ["5c", "9c"]
+    bad = {**exported, "games": [{**g, "actions": [[k, "١" if k == "cell" and a else a, t]  # an Arabic-Indic 1
+                                                   for k, a, t in g["actions"]]} for g in exported["games"]]}
+    third = TestClient(client.app)
+    new_game(third, code="CL1-R-AAAAAAB")
+    answer = third.post("/api/me/import", json=bad)
+    assert answer.status_code == 400 and answer.json()["code"] == "bad-import"
+    assert "cell '١'" in answer.json()["message"] and "no free cell" in answer.json()["message"]
 
 
 def test_a_park_by_notation_that_is_refused_is_409_and_changes_nothing(client: TestClient) -> None:

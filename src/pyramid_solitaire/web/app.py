@@ -30,12 +30,12 @@ from ..catalog import NoVerifiedDeal, pick_deal
 from ..deal import CodeError, Deal, DealError, parse_deal
 from ..moves import Move, MoveError
 from ..reasons import IllegalMoveError
-from ..rules import MAX_CELLS, PRESET_ALIASES, PRESETS, RulesError, find_rules
+from ..rules import PRESET_ALIASES, PRESETS, RulesError, find_rules
 from ..store import Store, StoreError, unrecordable
 from ..store.stats import stats_for
 from .games import COOKIE, COOKIE_MAX_AGE, GameConflict, GameNotFound, Games
 from .limits import RateLimiter
-from .play import LANGS, BadTap, Session
+from .play import LANGS, BadCell, BadTap, Session
 from .records import register_records
 
 HERE: Final = Path(__file__).parent
@@ -70,6 +70,7 @@ ERRORS: Final = {
     "bad-rules": ("ルールが正しくありません", "Those rules are not valid"),
     "bad-move": ("手の書き方が正しくありません", "That move is not written correctly"),
     "bad-card": ("カードの書き方が正しくありません", "That card is not written correctly"),
+    "bad-cell": ("そのフリーセルはありません", "This game has no such free cell"),
     "bad-json": ("リクエストのJSONが読めません", "The request body is not valid JSON"),
     "bad-request": ("リクエストが正しくありません", "The request is not valid"),
     "too-large": ("リクエストが大きすぎます", "The request is too large"),
@@ -335,6 +336,8 @@ def create_app(db: str | Store | None = None, limiter: RateLimiter | None = None
                 event = games.act(session, kind, arg)
             except IllegalMoveError as exc:
                 raise refused(exc) from None
+            except BadCell as exc:
+                raise ApiError(400, "bad-cell", str(exc)) from None
             except BadTap as exc:
                 raise ApiError(400, "bad-card", str(exc)) from None
             except GameConflict:
@@ -423,7 +426,7 @@ def create_app(db: str | Store | None = None, limiter: RateLimiter | None = None
 
     @app.post("/api/games/{game_id}/cell", name="cell")
     def cell(game_id: str, request: Request, version: Version = None, lang: Lang = "ja",
-             slot: Annotated[int | None, Query(ge=0, le=MAX_CELLS - 1)] = None) -> dict[str, Any]:
+             slot: Annotated[int | None, Query(ge=0)] = None) -> dict[str, Any]:
         """A tap on an empty free cell (``slot``: which one, from 0; without it, the first empty one):
         the selected card is parked there (see pyramid_solitaire.web.play.Session.cell)."""
         return act(game_id, request, "cell", None if slot is None else str(slot), version, lang)

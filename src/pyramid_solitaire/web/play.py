@@ -50,6 +50,10 @@ class BadTap(ValueError):
     """A tap that names no card (malformed token); the request itself is wrong."""
 
 
+class BadCell(BadTap):
+    """A tap on a free cell the game does not have; the request itself is wrong."""
+
+
 @dataclass
 class Session:
     """A game being played in a browser: the engine's ``Game`` plus the selection and the clock."""
@@ -280,8 +284,10 @@ class Session:
         more than one selected, or when the park is refused; BadTap for a cell the game does not have."""
         cell = None
         if slot is not None:
-            if not (slot.isdigit() and int(slot) < self.game.rules.cells):
-                raise BadTap(f"no free cell {slot!r} (this game has {self.game.rules.cells}, from 0)")
+            count = self.game.rules.cells
+            if not (slot.isascii() and slot.isdigit() and int(slot) < count):
+                has = f"cells 0-{count - 1}" if count > 1 else "cell 0" if count else "no free cells"
+                raise BadCell(f"no free cell {slot!r}: this game has {has}")
             cell = int(slot)
         if self.over:
             return _refused(Refusal("game-over"), [])

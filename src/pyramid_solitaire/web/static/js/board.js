@@ -313,7 +313,9 @@ function drawCells(game, dom, m, used, y, keep) {
       element.dataset.cell = String(index);
       element.textContent = t("cell");
       element.setAttribute("aria-label", t("cell_n_empty", { n: index + 1 }));
-      element.setAttribute("aria-keyshortcuts", "C");
+      // C fills the first empty cell, so only that one announces it
+      if (game.cells.slots.indexOf(null) === index) element.setAttribute("aria-keyshortcuts", "C");
+      else element.removeAttribute("aria-keyshortcuts");
       element.tabIndex = 0;
       place(element, x, top);
     }

@@ -59,10 +59,16 @@ function draw() {
   $("btn-coach").disabled = game.status !== "playing";
   $("btn-rewind").hidden = !game.can_rewind;
   $("btn-resign").disabled = game.status !== "playing";
-  // the keys this game has: no D for a game without a stock (Giza), a C only with free cells
-  $("keys-help").textContent = t("keys_help", { stock: game.has_stock ? t("keys_help_stock") : "",
-    cell: game.cells.size ? t("keys_help_cell") : "" });
+  showKeys();
   tick();
+}
+
+// The key legend: the keys this game has (no D without a stock, as in Giza; C only with free cells);
+// before a game is dealt, those of a game with a stock and no cells.
+function showKeys() {
+  const game = app.game;
+  $("keys-help").textContent = t("keys_help", { stock: !game || game.has_stock ? t("keys_help_stock") : "",
+    cell: game && game.cells.size ? t("keys_help_cell") : "" });
 }
 
 function tick() {
@@ -461,6 +467,7 @@ async function changeSetting() {
     saveSettings(app.settings);
     await loadLocale(newLang);
     applyTexts();
+    showKeys();
     if (app.rules) fillRules();
     if (app.game) {
       try { app.game = (await api.get(app.game.id, newLang)).game; } catch (error) { showError(error); }
@@ -567,6 +574,7 @@ async function boot() {
   applySettings(app.settings);
   await loadLocale(app.settings.lang);
   applyTexts();
+  showKeys();
   wire();
   try { app.rules = await api.rules(lang()); } catch (error) { showError(error); }
   const match = location.pathname.match(/^\/play\/([^/]+)$/);
