@@ -187,7 +187,7 @@ class Deal:
         """The short code when the deal has a number, else the full code."""
         if self.number is None:
             return self.full_code
-        return f"{rules_code(self.rules)}-{self.difficulty}-{_letters(self.number, NUMBER_LETTERS)}"
+        return f"{rules_code(self.rules)}-{self.difficulty}-{number_letters(self.number)}"
 
     @property
     def full_code(self) -> str:
@@ -314,6 +314,11 @@ def _letters(number: int, width: int) -> str:
     if number:
         raise CodeError("number too large for its code")
     return "".join(reversed(out))
+
+
+def number_letters(number: int) -> str:
+    """The letters of deal ``number`` in its short code (``CL1-R-AAAAAAH`` ends in deal 7's)."""
+    return _letters(number, NUMBER_LETTERS)
 
 
 def _number(letters: str) -> int:

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any, Final, TextIO
 
 from . import __version__
-from .deal import MAX_NUMBER, NUMBER_LETTERS, Deal, _letters
+from .deal import MAX_NUMBER, NUMBER_LETTERS, Deal, number_letters
 from .rules import Rules, find_rules
 
 #: The columns of the results file, in order.
@@ -127,7 +127,7 @@ class Row:
                   None if difficulty == "" else float(difficulty), float(seconds), int(nodes))
         if not 0 <= row.number <= MAX_NUMBER:
             raise ValueError(f"deal number {row.number} is not one of 0-{MAX_NUMBER}")
-        if not code.endswith(_letters(row.number, NUMBER_LETTERS)):
+        if not code.endswith(number_letters(row.number)):
             raise ValueError(f"the code {code!r} is not deal {row.number}'s")
         if (row.length is not None) != (verdict == WON):
             raise ValueError("a length is given exactly for won deals")
@@ -431,14 +431,13 @@ def dask_results(numbers: Iterable[int], rules: str, time_limit: float,
     running = _distributed().as_completed(first, loop=client.loop, with_results=True)
     del first
     try:
-        try:
-            for _future, row in running:
-                yield row
-                for number in islice(todo, 1):
-                    running.add(client.submit(study_deal, number, rules, time_limit, pure=False))
-        except _distributed().KilledWorker:
-            raise StudyError("a Dask worker died on a deal (killed, or out of memory?): the deals saved so "
-                             "far are kept; run the same command again to resume") from None
+        for _future, row in running:
+            yield row
+            for number in islice(todo, 1):
+                running.add(client.submit(study_deal, number, rules, time_limit, pure=False))
+    except _distributed().KilledWorker:
+        raise StudyError("a Dask worker died on a deal (killed, or out of memory?): the deals saved so "
+                         "far are kept; run the same command again to resume") from None
     finally:
         running.clear()
 
