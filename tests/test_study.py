@@ -12,7 +12,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -288,10 +288,10 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
-def test_sigterm_stops_a_study_like_ctrl_c_workers_included(tmp_path: Path) -> None:
-    """kill (SIGTERM) on a study with workers: exit 130 with the resume hint, every worker gone, and the
-    file resumes to the same results."""
-    path = tmp_path / "terminated.csv"
+def _stopped_study(path: Path, stop: Callable[[subprocess.Popen[str]], set[int]]) -> tuple[int, str, set[int]]:
+    """Run ``pyramid-solitaire study`` on two workers into ``path``; once the file has rows, ``stop``
+    it (given the process, it signals it and gives the processes to watch).  Gives the exit status,
+    the standard error and those processes."""
     script = Path(sys.executable).parent / "pyramid-solitaire"
     command = [str(script), "study", "--rules", "classic(passes=1)", "--deals", "3000", "--workers", "2",
                "--out", str(path)]
@@ -301,14 +301,27 @@ def test_sigterm_stops_a_study_like_ctrl_c_workers_included(tmp_path: Path) -> N
         while not (path.exists() and path.read_text(encoding="utf-8").count("\n") > 10):
             assert process.poll() is None and time.monotonic() < deadline, "the study never got going"
             time.sleep(0.1)
-        workers = _descendants(process.pid)
-        assert len(workers) >= 2  # the forkserver and its workers
-        process.send_signal(signal.SIGTERM)
+        watched = stop(process)
         _, err = process.communicate(timeout=120)
     finally:
         if process.poll() is None:
             process.kill()
-    assert process.returncode == 130
+    return process.returncode, err, watched
+
+
+def test_sigterm_stops_a_study_like_ctrl_c_workers_included(tmp_path: Path) -> None:
+    """kill (SIGTERM) on a study with workers: exit 130 with the resume hint, every worker gone, and the
+    file resumes to the same results."""
+    path = tmp_path / "terminated.csv"
+
+    def terminate(process: subprocess.Popen[str]) -> set[int]:
+        workers = _descendants(process.pid)
+        assert len(workers) >= 2  # the forkserver and its workers
+        process.send_signal(signal.SIGTERM)
+        return workers
+
+    returncode, err, workers = _stopped_study(path, terminate)
+    assert returncode == 130
     assert "run the same command again to resume" in err
     deadline = time.monotonic() + 30
     while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
@@ -322,33 +335,20 @@ def test_sigterm_stops_a_study_like_ctrl_c_workers_included(tmp_path: Path) -> N
     assert [row.number for row in _rows(path)] == list(range(deals))
 
 
-def _killed_worker_study(tmp_path: Path) -> tuple[subprocess.Popen[str], Path, str]:
-    """A study on two workers one of which is killed (SIGKILL, as the out-of-memory killer does) once
-    the file has rows; gives the process, its file and its standard error."""
+def test_a_killed_worker_ends_the_study_with_one_line_and_the_rows_kept(tmp_path: Path) -> None:
+    """A worker killed mid-study (SIGKILL, as the out-of-memory killer does): one line, exit 2, and
+    every row written before it whole."""
     path = tmp_path / "killed.csv"
-    script = Path(sys.executable).parent / "pyramid-solitaire"
-    command = [str(script), "study", "--rules", "classic(passes=1)", "--deals", "3000", "--workers", "2",
-               "--out", str(path)]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 120
-        while not (path.exists() and path.read_text(encoding="utf-8").count("\n") > 10):
-            assert process.poll() is None and time.monotonic() < deadline, "the study never got going"
-            time.sleep(0.1)
+
+    def kill_a_worker(process: subprocess.Popen[str]) -> set[int]:
         forkserver = _descendants(process.pid) - _descendants(process.pid, grandchildren_only=True)
         workers = _descendants(process.pid, grandchildren_only=True)
         assert forkserver and workers, "no worker processes under the study"
         os.kill(min(workers), signal.SIGKILL)
-        _, err = process.communicate(timeout=120)
-    finally:
-        if process.poll() is None:
-            process.kill()
-    return process, path, err
+        return workers
 
-
-def test_a_killed_worker_ends_the_study_with_one_line_and_the_rows_kept(tmp_path: Path) -> None:
-    process, path, err = _killed_worker_study(tmp_path)
-    assert process.returncode == 2
+    returncode, err, _ = _stopped_study(path, kill_a_worker)
+    assert returncode == 2
     lines = err.splitlines()
     assert lines[-1].startswith("pyramid-solitaire: error: a worker process died"), err
     assert "run the same command again to resume" in lines[-1] and "Traceback" not in err, err
