@@ -207,8 +207,12 @@ def test_a_shared_link_opens_the_same_deal_in_a_fresh_browser(browser: Browser, 
 def test_english_texts_and_card_names(desktop: tuple[Page, Errors], server: str) -> None:
     page, errors = desktop
     game = GamePage(page, server).open(f"/play/{seed_001_code()}")
+    game.tap("6h")
+    game.tap("6h")
+    assert game.message() == "選択を外しました"
     game.settings(lang="en")
     page.wait_for_selector("html[lang=en]")
+    assert game.message() == ""  # the Japanese message of the last tap is not left on an English page
     page.wait_for_function("() => document.getElementById('stock-label').textContent.startsWith('Pass')")
     assert game.text("#btn-new") == "New game"
     assert game.text("#stock-label") == "Pass 1/3 · 24 left"

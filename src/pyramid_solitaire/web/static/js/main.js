@@ -472,6 +472,11 @@ async function changeSetting() {
     if (app.game) {
       try { app.game = (await api.get(app.game.id, newLang)).game; } catch (error) { showError(error); }
     }
+    // The last message was written in the old language: it goes, but the dead-card warning, which
+    // stands as long as the position does, is said again in the new one.
+    dom.message.textContent = "";
+    dom.message.classList.remove("error");
+    if (app.game && app.game.dead.length && !app.game.result) say(t("dead_notice"), { error: true });
   }
   draw();
 }
