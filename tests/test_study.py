@@ -461,6 +461,8 @@ def other_files(tmp_path: Path, reference: Path) -> Iterator[dict[str, Path]]:
     (["--dask", "tcp://127.0.0.1:1"], "cannot reach the Dask scheduler"),
     (["--dask", "tcp://[::1]:1"], "cannot reach the Dask scheduler at tcp://[::1]:1"),
     (["--dask", "tcp://::1:8786"], "not a Dask scheduler address"),
+    (["--dask", "tls://127.0.0.1:8786"], "set DASK_DISTRIBUTED__COMM__TLS__CA_FILE and "
+                                          "DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT"),
     (["--out", "{tmp}"], "is a folder"),
     (["--out", "{tmp}/missing/x.csv"], "no folder"),
     (["--out", "/dev/null"], "is not a regular file"),
@@ -511,6 +513,50 @@ def test_a_write_that_fails_midway_keeps_the_rows_before_it(reference: Path, tmp
         results.append(rows[3])
     results.close()
     assert [row.number for row in _rows(path)] == [0, 1, 2]
+
+
+def test_a_tls_cluster_takes_its_certificates_from_dask_s_variables(reference: Path, tmp_path: Path,
+                                                                    caplog: pytest.LogCaptureFixture) -> None:
+    """The command as a user runs it, against a scheduler and workers that speak only TLS."""
+    import distributed  # a dependency of the project: never skipped
+    caplog.set_level(logging.ERROR, logger="distributed")
+    security = distributed.Security.temporary()  # a self-signed CA and one certificate for every role
+    files = {}
+    for name, text in (("ca", security.tls_ca_file), ("cert", security.tls_client_cert),
+                       ("key", security.tls_client_key)):
+        files[name] = tmp_path / f"{name}.pem"
+        files[name].write_text(text, encoding="utf-8")
+    command = [str(Path(sys.executable).with_name("pyramid-solitaire")), "study", "--rules", RULES,
+               "--deals", "5", "--time-limit", str(TIME_LIMIT), "--out", str(tmp_path / "tls.csv")]
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  protocol="tls://", security=security) as cluster:
+        address = cluster.scheduler_address
+        assert address.startswith("tls://")
+        clean = {k: v for k, v in os.environ.items() if not k.startswith("DASK_")}
+        without = subprocess.run([*command, "--dask", address], env=clean, capture_output=True, text=True,
+                                 timeout=120, check=False)
+        assert without.returncode == 2
+        assert without.stderr.strip().splitlines() == [
+            f"pyramid-solitaire: error: the Dask scheduler at {address} speaks TLS and needs certificates: set "
+            "DASK_DISTRIBUTED__COMM__TLS__CA_FILE and DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT (and "
+            "DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY unless the key is in the certificate file), or the same "
+            "in Dask's config file"]
+        variables = {"DASK_DISTRIBUTED__COMM__TLS__CA_FILE": str(files["ca"]),
+                     "DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT": str(files["cert"]),
+                     "DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY": str(tmp_path / "gone.pem")}
+        gone = subprocess.run([*command, "--dask", address], env={**clean, **variables}, capture_output=True,
+                              text=True, timeout=120, check=False)
+        assert gone.returncode == 2
+        assert gone.stderr.strip().splitlines() == [
+            f"pyramid-solitaire: error: the client's key for the Dask scheduler at {address} is not a file: "
+            f"{tmp_path / 'gone.pem'} (given by DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY or Dask's config)"]
+        assert not (tmp_path / "tls.csv").exists()
+        variables["DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY"] = str(files["key"])
+        done = subprocess.run([*command, "--dask", address], env={**clean, **variables}, capture_output=True,
+                              text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "won " in done.stdout
+    assert _results(tmp_path / "tls.csv") == _results(reference)[:5]
 
 
 def test_a_scheduler_without_workers_is_refused_at_once(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:

@@ -35,6 +35,8 @@ EXIT_REFUSED = 1
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
 PROG = "pyramid-solitaire"
+DASK_HELP = ("run on the Dask cluster of this scheduler (a tls:// one takes its certificates from Dask's "
+             "config: docs/study.md)")
 
 
 class UsageError(Exception):
@@ -382,7 +384,7 @@ def build_parser() -> argparse.ArgumentParser:
     stu.add_argument("--deals", type=int, default=DEFAULT_DEALS, metavar="N", help=f"deals (default {DEFAULT_DEALS})")
     stu.add_argument("--start", type=int, default=0, metavar="S", help="first deal number (default 0)")
     stu.add_argument("--workers", type=int, metavar="K", help="local processes (default: every core)")
-    stu.add_argument("--dask", metavar="tcp://HOST:PORT", help="run on the Dask cluster of this scheduler")
+    stu.add_argument("--dask", metavar="tcp://HOST:PORT", help=DASK_HELP)
     stu.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="S",
                      help=f"CPU seconds per deal, then the verdict is unknown (default {DEFAULT_TIME_LIMIT:g})")
     stu.add_argument("--out", required=True, metavar="FILE", help="results CSV (resumed if it exists)")
@@ -397,7 +399,7 @@ def build_parser() -> argparse.ArgumentParser:
     win_run.add_argument("--upto", type=int, metavar="N", help="take each rule set at most to N deals this time")
     engine = win_run.add_mutually_exclusive_group()
     engine.add_argument("--workers", type=int, metavar="K", help="local processes (default: every core)")
-    engine.add_argument("--dask", metavar="tcp://HOST:PORT", help="run on the Dask cluster of this scheduler")
+    engine.add_argument("--dask", metavar="tcp://HOST:PORT", help=DASK_HELP)
     win_run.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="S",
                          help=f"CPU seconds per deal, then the verdict is unknown (default {DEFAULT_TIME_LIMIT:g})")
     win_run.add_argument("--retry-unknown", action="store_true",

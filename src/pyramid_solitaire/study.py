@@ -388,8 +388,10 @@ def worker_version() -> str:
 def dask_client(address: str, timeout: float | None = None) -> Any:
     """A ``distributed.Client`` for the scheduler at ``address`` whose workers run this version."""
     check_dask_address(address)
+    security = dask_security(address)
     try:
-        client = _distributed().Client(address, timeout=timeout or DASK_CONNECT_SECONDS, set_as_default=False)
+        client = _distributed().Client(address, timeout=timeout or DASK_CONNECT_SECONDS, set_as_default=False,
+                                       security=security)
     except (OSError, TimeoutError) as exc:
         raise StudyError(f"cannot reach the Dask scheduler at {address}: {_one_line(exc)}") from None
     try:
@@ -408,6 +410,35 @@ def dask_client(address: str, timeout: float | None = None) -> Any:
         raise StudyError(f"Dask workers {', '.join(wrong)} run another pyramid-solitaire version "
                          f"(this one is {__version__})")
     return client
+
+
+#: Dask's settings for the client's side of TLS, with the environment variables that set them.
+DASK_TLS_SETTINGS: Final = (
+    ("tls_ca_file", "the CA certificate", "DASK_DISTRIBUTED__COMM__TLS__CA_FILE"),
+    ("tls_client_cert", "the client's certificate", "DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT"),
+    ("tls_client_key", "the client's key", "DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY"),
+)
+
+
+def dask_security(address: str) -> Any:
+    """The ``distributed.Security`` to reach ``address`` with: Dask's own TLS settings (its config files
+    or the ``DASK_DISTRIBUTED__COMM__TLS__*`` variables) for ``tls://``, checked here because Dask would
+    otherwise wait out the connect timeout and end in a ``TypeError``; ``None`` for ``tcp://``."""
+    if not address.startswith("tls://"):
+        return None
+    security = _distributed().Security()
+    missing = [variable for field, _what, variable in DASK_TLS_SETTINGS[:2] if not getattr(security, field)]
+    if missing:
+        raise StudyError(f"the Dask scheduler at {address} speaks TLS and needs certificates: set "
+                         f"{' and '.join(missing)} (and DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY unless the "
+                         "key is in the certificate file), or the same in Dask's config file")
+    for field, what, variable in DASK_TLS_SETTINGS:
+        value = getattr(security, field)
+        # Dask also takes a certificate's text in place of its path (Security.temporary() does so).
+        if value and "-----BEGIN" not in value and not os.path.isfile(value):
+            raise StudyError(f"{what} for the Dask scheduler at {address} is not a file: {value} "
+                             f"(given by {variable} or Dask's config)")
+    return security
 
 
 def _distributed() -> Any:
