@@ -64,7 +64,13 @@ def test_the_records_dialog_resumes_and_replays_games(desktop: tuple[Page, Error
     dialog = page.locator("#dlg-records")
     dialog.wait_for(state="visible")
     rows = page.locator("#records-stats-body tr")
-    assert rows.count() == 1 and rows.first.inner_text().split("\t")[:3] == ["classic · ふつう", "1", "1"]
+    # rule sets by their names in the player's language, as the result dialog and the new-game menu give them
+    assert rows.count() == 1 and rows.first.inner_text().split("\t")[:3] == ["クラシック（3周） · ふつう", "1", "1"]
+    unfinished = page.locator("#records-unfinished li").all_inner_texts()
+    assert [text.split(" · ")[:2] for text in unfinished] == [["PY1-R-AAAAAAC", "Pyramide（無制限・得点あり）"],
+                                                             ["CL1-R-AAAAAAB", "クラシック（3周）"]]
+    assert page.locator("#records-finished li").all_inner_texts()[0].split(" · ")[:2] == ["CL1-N-AAAAAAD",
+                                                                                         "クラシック（3周）"]
     screenshot(page, "records")
     page.click(f'#records-unfinished button[data-game="{unfinished_id}"]')
     page.wait_for_function("id => document.body.dataset.game === id", arg=unfinished_id)

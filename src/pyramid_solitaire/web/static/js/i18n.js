@@ -19,6 +19,16 @@ export function t(key, vars = {}) {
   return template.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
 }
 
+// A rule set as a player reads it: the preset's name in this language, then any options as the
+// notation writes them (「サーティーン（裏向きの段）(triples=true)」); the notation itself for a
+// preset this language has no name for.
+export function rulesName(rules) {
+  const open = rules.indexOf("(");
+  const preset = open < 0 ? rules : rules.slice(0, open);
+  const key = `rules_${preset}`;
+  return key in texts ? t(key) + rules.slice(preset.length) : rules;
+}
+
 export function list(items) {
   if (items.length <= 1) return items.join("");
   return items.slice(0, -1).join(t("list_sep")) + t("and") + items[items.length - 1];

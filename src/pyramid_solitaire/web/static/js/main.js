@@ -1,7 +1,7 @@
 // main.js: wires the page together — state, input (pointer and keyboard), dialogs, announcements.
 // The player's intent goes to the server; what comes back is drawn.  Nothing here knows a rule.
 import { api, ApiError } from "./api.js";
-import { applyTexts, lang, list, loadLocale, t } from "./i18n.js";
+import { applyTexts, lang, list, loadLocale, rulesName, t } from "./i18n.js";
 import { applySettings, DEFAULTS, loadSettings, motionAllowed, saveSettings } from "./settings.js";
 import { openRecords, replayMode, wireRecords } from "./records.js";
 import { openRules, wireRules } from "./rules.js";
@@ -330,9 +330,8 @@ function showResult(game) {
   figure(figures, t("difficulty"), t(`diff_${game.difficulty}`));
   figure(figures, t("deal_number"), game.number === null ? t("custom_deal") : `${game.number} (${game.code})`);
   const stats = result.stats;
-  // The preset's own name, then any options as written (「ピラミッド（3周）(jokers=2)」).
-  const rulesName = t(`rules_${game.preset}`) + game.rules.slice(game.preset.length);
-  $("result-stats-title").textContent = t("statistics_here", { rules: rulesName, difficulty: t(`diff_${game.difficulty}`) });
+  $("result-stats-title").textContent = t("statistics_here", { rules: rulesName(game.rules),
+                                                              difficulty: t(`diff_${game.difficulty}`) });
   const statsList = $("result-stats");
   statsList.replaceChildren();
   figure(statsList, t("played"), String(stats.played));

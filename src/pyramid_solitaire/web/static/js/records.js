@@ -1,7 +1,7 @@
 // records.js: the player's records — statistics, unfinished games to resume, finished games to replay
 // move by move, the display name for leaderboards, export and import.  All figures come from the server.
 import { api, ApiError } from "./api.js";
-import { lang, t } from "./i18n.js";
+import { lang, rulesName, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const replay = { on: false, id: null, step: 0, steps: 0, back: null };
@@ -25,7 +25,7 @@ function fillStats(stats, ctx) {
   body.replaceChildren();
   for (const entry of stats) {
     const row = document.createElement("tr");
-    cell(row, `${entry.rules} · ${t(`diff_${entry.difficulty}`)}`, true);
+    cell(row, `${rulesName(entry.rules)} · ${t(`diff_${entry.difficulty}`)}`, true);
     cell(row, String(entry.played));
     cell(row, String(entry.won));
     cell(row, percent(entry.win_rate));
@@ -43,7 +43,7 @@ function gameItem(game, buttonText, onClick) {
   const when = new Date(game.started_ms).toLocaleString(lang() === "ja" ? "ja-JP" : "en-GB");
   const result = game.result ? t(`result_${game.result}`) : t("in_progress");
   const text = document.createElement("span");
-  text.textContent = `${game.code} · ${game.rules} · ${when} · ${result} · ${t("moves")} ${game.moves}`;
+  text.textContent = `${game.code} · ${rulesName(game.rules)} · ${when} · ${result} · ${t("moves")} ${game.moves}`;
   const button = document.createElement("button");
   button.type = "button";
   button.textContent = buttonText;
