@@ -427,11 +427,12 @@ def dask_security(address: str) -> Any:
     if not address.startswith("tls://"):
         return None
     security = _distributed().Security()
-    missing = [variable for field, _what, variable in DASK_TLS_SETTINGS[:2] if not getattr(security, field)]
+    *needed, (_, _, key_variable) = DASK_TLS_SETTINGS  # the key may be appended to the certificate file
+    missing = [variable for field, _what, variable in needed if not getattr(security, field)]
     if missing:
         raise StudyError(f"the Dask scheduler at {address} speaks TLS and needs certificates: set "
-                         f"{' and '.join(missing)} (and DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY unless the "
-                         "key is in the certificate file), or the same in Dask's config file")
+                         f"{' and '.join(missing)} (and {key_variable} unless the key is in the certificate "
+                         "file), or the same in Dask's config file")
     for field, what, variable in DASK_TLS_SETTINGS:
         value = getattr(security, field)
         # Dask also takes a certificate's text in place of its path (Security.temporary() does so).
