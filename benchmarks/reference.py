@@ -8,9 +8,10 @@ lengths), run from a checkout of it with SBCL (Debian: ``apt-get install sbcl``)
 contains nor changes any of its code: it writes a small driver of its own that loads the checkout with
 ASDF, then solves the chosen deals one after another in one SBCL process and prints each deal's
 solution length and seconds.  Ours runs as ``benchmarks/solver.py --msc-1500 --shortest --no-best``
-in a process of its own.  The two run one after the other, each on one core, so they never share a
-core.  Seconds are wall time around each solve (``get-internal-real-time`` there, ``perf_counter``
-here), loading and compiling left out; peak memory is each process's maximum resident set size.
+in a process of its own.  The two run one after the other, or with ``--side-by-side`` at once, one
+per core (on an otherwise idle 2-core machine neither then shares its core).  Seconds are wall
+time around each solve (``get-internal-real-time`` there, ``perf_counter`` here), loading and
+compiling left out; peak memory is each process's maximum resident set size.
 Every length is checked against the data set's (and so the two solvers against each other).
 """
 
@@ -130,8 +131,8 @@ def main() -> int:
         ours = {}
         for line in ours_jsonl.read_text().splitlines():
             row = json.loads(line)
-            ours[row["index"] + 1] = (row.get("length") or 0 if row["winnable"] else 0, row["seconds"],
-                                      row["winnable"])
+            length = row["length"] if row["winnable"] else 0  # 0 for no solution, as the data set writes it
+            ours[row["index"] + 1] = (length, row["seconds"], row["winnable"])
 
     mismatches = 0
     for n in numbers:
