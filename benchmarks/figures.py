@@ -1,8 +1,14 @@
-"""What the benchmarks share: the percentile they print, and an app that does not slow them down."""
+"""What the benchmarks share: the msc-1500 data set, the percentile they print, and an app that does not
+slow them down."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pyramid_solitaire.web.limits import Limit, RateLimiter
+
+#: The msc-1500 data set (shared/data/msc-1500, beside the repository).
+MSC_1500 = Path(__file__).resolve().parents[2] / "shared" / "data" / "msc-1500"
 
 
 def percentile(values: list[float], share: float) -> float:

@@ -27,9 +27,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from figures import percentile
+from figures import MSC_1500, percentile
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "msc-1500"
 HERE = Path(__file__).resolve().parent
 
 # Loads the checkout given as the first argument, then reads "number<TAB>52 cards" lines from the
@@ -94,8 +93,8 @@ def main() -> int:
     if args.every < 1:
         parser.error("--every must be positive")
 
-    decks = (DATA / "random-decks.txt").read_text().splitlines()
-    expected = [int(x) for x in (DATA / "random-deck-solution-lengths.txt").read_text().split()]
+    decks = (MSC_1500 / "random-decks.txt").read_text().splitlines()
+    expected = [int(x) for x in (MSC_1500 / "random-deck-solution-lengths.txt").read_text().split()]
     numbers = list(range(1, len(decks) + 1, args.every))
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -20,12 +20,10 @@ import sys
 import time
 from pathlib import Path
 
-from figures import percentile
+from figures import MSC_1500, percentile
 
 from pyramid_solitaire import Deal, native
 from pyramid_solitaire.solver import solve
-
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "msc-1500"
 
 
 def main() -> int:
@@ -45,8 +43,8 @@ def main() -> int:
 
     expected: list[int] | None = None
     if args.msc_1500:
-        lines = (DATA / "random-decks.txt").read_text().splitlines()
-        expected = [int(x) for x in (DATA / "random-deck-solution-lengths.txt").read_text().split()]
+        lines = (MSC_1500 / "random-decks.txt").read_text().splitlines()
+        expected = [int(x) for x in (MSC_1500 / "random-deck-solution-lengths.txt").read_text().split()]
         deals = [Deal.from_notation(line, "msc") for line in lines]
         source = "msc-1500"
     else:
