@@ -7,8 +7,8 @@ from pathlib import Path
 
 from pyramid_solitaire.web.limits import Limit, RateLimiter
 
-#: The msc-1500 data set (shared/data/msc-1500, beside the repository).
-MSC_1500 = Path(__file__).resolve().parents[2] / "shared" / "data" / "msc-1500"
+#: The msc-1500 data set (data/msc-1500 in this repository).
+MSC_1500 = Path(__file__).resolve().parents[1] / "data" / "msc-1500"
 
 
 def percentile(values: list[float], share: float) -> float:

@@ -28,7 +28,7 @@ from pyramid_solitaire.solver import solve
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--msc-1500", action="store_true", help="the 1,500 deals of shared/data/msc-1500")
+    parser.add_argument("--msc-1500", action="store_true", help="the 1,500 deals of data/msc-1500")
     parser.add_argument("--rules", default="msc")
     parser.add_argument("--deals", type=int, default=1000, help="deal numbers 0..N-1 of the shuffle")
     parser.add_argument("--start", type=int, default=0)

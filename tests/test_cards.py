@@ -1,4 +1,4 @@
-"""Card tokens: what the notation of RULES.md accepts, how cards print, and how they are named."""
+"""Card tokens: what the notation of docs/rules.md accepts, how cards print, and how they are named."""
 
 from __future__ import annotations
 

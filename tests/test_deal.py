@@ -1,4 +1,4 @@
-"""Deals: the notation of RULES.md, the documented shuffle, short and full deal codes, and the golden codes."""
+"""Deals: the notation of docs/rules.md, the documented shuffle, short and full deal codes, and the golden codes."""
 
 from __future__ import annotations
 

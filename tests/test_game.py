@@ -1,7 +1,7 @@
 """Playing a game: the seeds' worked examples, every preset's stock, statuses, score, undo, dead cards,
 what the player's view shows, hints, jokers and triples.
 
-Expected values come from RULES.md and the seeds (000: the Pyramide app; 001: the classic site).
+Expected values come from docs/rules.md and the seeds (000: the Pyramide app; 001: the classic site).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from pyramid_solitaire.table import Position
 
 # --- helpers -----------------------------------------------------------------------------------------
 
-#: Seed 000's example deal (PY1-N-AAAAAAS there), as RULES.md writes it.
+#: Seed 000's example deal (PY1-N-AAAAAAS there), as docs/rules.md writes it.
 SEED_000 = ("Jd 6c 7h As 4d Qs 5h 3d 6h 8s Kh Kc Ad Ks 9c Qc 2c 8d Td Ts Js 7c Tc 3h 4h 3s Kd 7s 7d Ac 3c 4c 5c "
             "8c Jc 2d 5d 6d 9d Qd Ah 2h 8h 9h Th Jh Qh 2s 4s 5s 6s 9s")
 SEED_000_ROW_7 = ["7c", "Tc", "3h", "4h", "3s", "Kd", "7s"]

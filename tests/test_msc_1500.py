@@ -1,7 +1,7 @@
 """The 1,500 deals of data/msc-1500 (Microsoft Solitaire Collection rules) read as deal notation.
 
-The data lives in the shared folder beside the repository (``shared/data/msc-1500``), both here and in a CI
-clone; if it is missing the tests fail with a message saying where it was looked for.
+The data set is part of this repository (``data/msc-1500``, with its licence and source); if it is missing
+the tests fail with a message saying where it was looked for.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 from pyramid_solitaire.deal import Deal, DealError
 from pyramid_solitaire.rules import PRESETS
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "msc-1500"
+DATA_DIR = Path(__file__).resolve().parents[1] / "data" / "msc-1500"
 DECKS = DATA_DIR / "random-decks.txt"
 
 
@@ -27,7 +27,7 @@ def _read_lines() -> tuple[str, ...]:
 def data_lines() -> list[str]:
     """The deals of random-decks.txt, one line each; a missing data set fails the calling test."""
     if not DECKS.is_file():
-        pytest.fail(f"data set missing: expected {DECKS} (the shared/ folder must sit beside the repository)")
+        pytest.fail(f"data set missing: expected {DECKS} (data/msc-1500 in the repository)")
     return list(_read_lines())
 
 

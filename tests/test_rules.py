@@ -122,7 +122,7 @@ def test_an_option_set_to_the_preset_value_is_not_printed() -> None:
 
 
 def test_the_win_option_chooses_a_strict_or_relaxed_win() -> None:
-    # rules.py spells the option out (key "win", values "strict"/"relaxed"), and RULES.md names
+    # rules.py spells the option out (key "win", values "strict"/"relaxed"), and docs/rules.md names
     # "strict (all 52 cards) or relaxed win" as an option any rule set may combine.
     assert find_rules("traditional(win=relaxed)").strict is False
     assert find_rules("classic(win=strict)").strict is True
@@ -265,7 +265,7 @@ def test_building_rules_directly_is_validated_too() -> None:
         PRESETS["classic"].with_options(passes=0)
 
 
-# --- the preset facts of RULES.md ---------------------------------------------------------------------
+# --- the preset facts of docs/rules.md ---------------------------------------------------------------------
 
 
 def _start(preset: str) -> tuple[Deal, Game]:

@@ -1,4 +1,4 @@
-"""Pyramid solitaire: every rule set of RULES.md, an exact solver, and front ends over one engine."""
+"""Pyramid solitaire: every rule set of docs/rules.md, an exact solver, and front ends over one engine."""
 
 from . import native as native  # first: importing it runs native.guard(), before any compiled module is imported
 from .cards import Card, CardError

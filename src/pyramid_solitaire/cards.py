@@ -1,4 +1,4 @@
-"""Cards as small value objects whose ``str`` is the notation of RULES.md.
+"""Cards as small value objects whose ``str`` is the notation of docs/rules.md.
 
 A card token is a rank (``A 2 3 4 5 6 7 8 9 T J Q K``) followed by a suit (``c d h s``).  On input we
 also accept ``10`` for ``T``, the suit symbols ``♣ ♦ ♥ ♠`` and any letter case; we always print the

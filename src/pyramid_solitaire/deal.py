@@ -1,4 +1,4 @@
-"""Deals: the notation of RULES.md, the documented shuffle, and deal codes.
+"""Deals: the notation of docs/rules.md, the documented shuffle, and deal codes.
 
 **Notation.** 52 card tokens (48 for the Spanish deck) separated by white space: the pyramid row by row
 from the apex, then the reserve piles if the rule set has them (pile by pile, each from its bottom card

@@ -1,4 +1,4 @@
-"""The Move value object: its ``str`` is the move notation of RULES.md and it parses back.
+"""The Move value object: its ``str`` is the move notation of docs/rules.md and it parses back.
 
 ``Kd`` (a lone king), ``Tc+3s`` (a pair), ``2c+4d+7h`` (a triple, where allowed), ``Qs>cell`` (park
 the queen of spades in a free cell, where the rules have them), ``draw``, ``recycle``.  Cards are

@@ -1,7 +1,7 @@
-"""Game records: a few ``Key: value`` header lines, a blank line, then the moves (RULES.md).
+"""Game records: a few ``Key: value`` header lines, a blank line, then the moves (docs/rules.md).
 
 ``Rules:`` and ``Deal:`` (a deal code or the notation) are required; other headers are kept as they
-are.  Moves are separated by ``;`` or new lines.  Besides the moves of RULES.md a record may contain
+are.  Moves are separated by ``;`` or new lines.  Besides the moves of docs/rules.md a record may contain
 ``undo`` and ``redo``, so that a whole session — including what was taken back — can be replayed and
 its counters checked.  This module depends on the engine; the engine never imports it.
 """

@@ -1,4 +1,4 @@
-"""Rules as data: one frozen :class:`Rules` holding every option of RULES.md, and the preset catalogue.
+"""Rules as data: one frozen :class:`Rules` holding every option of docs/rules.md, and the preset catalogue.
 
 A rule set is written as a string that round-trips: the preset id alone (``classic``) or the preset id
 with the options that differ from it (``thirteen(jokers=2,triples=true)``).  :func:`find_rules` parses
@@ -327,7 +327,7 @@ PRESETS.update(
         "msc": Rules(preset="msc", stock_top_usable=True),
         "traditional": Rules(preset="traditional", passes=1, drawn_spot=True, strict=True),
         "relaxed": Rules(preset="relaxed", passes=1, drawn_spot=True),
-        # Tut's Tomb / King Tut (seed 002; RULES.md): three cards a draw, the waste top usable, won when
+        # Tut's Tomb / King Tut (seed 002; docs/rules.md): three cards a draw, the waste top usable, won when
         # the pyramid is clear.  The sources give no limit on passes; King Tut as usually played has
         # none, and with three cards a draw a limit would decide most deals by the stock order alone.
         "tuts_tomb": Rules(preset="tuts_tomb", passes=None, draw=3),
@@ -338,7 +338,7 @@ PRESETS.update(
         "spanish": Rules(preset="spanish", deck=48, target=12),
         "fourteen": Rules(preset="fourteen", target=14, lone_kings=False),
         "overlap": Rules(preset="overlap", overlap=True),
-        # The smaller pyramid of RULES.md's options: 6 rows, 21 cards, 31 in the stock.
+        # The smaller pyramid of docs/rules.md's options: 6 rows, 21 cards, 31 in the stock.
         "six_rows": Rules(preset="six_rows", rows=6),
         # Giza (Michael Keller; seed 002): no stock, the 24 other cards face up in 8 piles of 3 whose top
         # cards pair with exposed pyramid cards and with each other; every card must go (nothing is

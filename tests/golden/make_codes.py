@@ -4,7 +4,7 @@ The file pins the documented shuffle (version 1) and the deal-code format, so th
 naming the same cards.  ONLY RERUN THIS SCRIPT IF THE SHUFFLE VERSION IS DELIBERATELY BUMPED (and the old
 version is kept decodable); a failing golden test otherwise means the engine changed what a code names.
 
-    cd /work/main && .venv/bin/python tests/golden/make_codes.py
+    .venv/bin/python tests/golden/make_codes.py
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ NUMBERED = [
     ("classic(target=14,lone_kings=false)", "E", 4),
 ]
 
-#: The seed-000 example deal as RULES.md writes it (pyramid, waste card 7d, then the stock).
+#: The seed-000 example deal as docs/rules.md writes it (pyramid, waste card 7d, then the stock).
 SEED_000_EXAMPLE = (
     "Jd 6c 7h As 4d Qs 5h 3d 6h 8s Kh Kc Ad Ks 9c Qc 2c 8d Td Ts Js 7c Tc 3h 4h 3s Kd 7s 7d Ac 3c 4c 5c 8c "
     "Jc 2d 5d 6d 9d Qd Ah 2h 8h 9h Th Jh Qh 2s 4s 5s 6s 9s"

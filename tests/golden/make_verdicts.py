@@ -4,7 +4,7 @@ One line per deal: ``number<TAB>winnable<TAB>max_pyramid_removed`` (``true``/``f
 cards any line of play removes — the pyramid size when the deal is winnable).  The files pin the solver:
 ``tests/solver/test_golden_verdicts.py`` solves the deals again and must get exactly these answers.
 
-WHEN TO REGENERATE: ONLY after a DELIBERATE change to the rules of play of a preset (RULES.md, Table,
+WHEN TO REGENERATE: ONLY after a DELIBERATE change to the rules of play of a preset (docs/rules.md, Table,
 the preset's options) or to the documented shuffle — and then say so in the commit, with the lines that
 changed and why.  NEVER regenerate to make a failing golden test pass after a solver change: a verdict
 is a fact about the deal under its rules, so a faster or cleverer solver must give the same answers,
@@ -36,8 +36,8 @@ How each line is made, and checked before it is written:
 The reference search visits up to several million positions for some deals (memory up to ~1 GB per
 worker); a whole run takes the better part of an hour on two cores.
 
-    cd /work/main && .venv/bin/python tests/golden/make_verdicts.py            # every preset
-    cd /work/main && .venv/bin/python tests/golden/make_verdicts.py classic    # some presets
+    .venv/bin/python tests/golden/make_verdicts.py            # every preset
+    .venv/bin/python tests/golden/make_verdicts.py classic    # some presets
 """
 
 from __future__ import annotations

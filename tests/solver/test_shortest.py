@@ -82,7 +82,7 @@ def test_lower_bound_is_admissible_and_astar_is_optimal(rules: str, count: int) 
     assert solved >= 3
 
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "msc-1500"
+DATA = Path(__file__).resolve().parents[2] / "data" / "msc-1500"
 
 
 @pytest.mark.parametrize("index", [0, 12, 22, 26, 29])

@@ -15,7 +15,7 @@ from pyramid_solitaire.solver.coach import coach_hint, first_losing_move
 from pyramid_solitaire.solver.difficulty import MAX_ACTIONS, rate, sensible_choice
 from pyramid_solitaire.table import Table
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "msc-1500"
+DATA = Path(__file__).resolve().parents[2] / "data" / "msc-1500"
 
 
 def _msc_data() -> tuple[list[str], list[int]]:

@@ -3,7 +3,7 @@
 New games (by code, by notation, by difficulty), taps as a phone sends them (the seeds' worked examples),
 the stock, undo/redo/hint/rewind/coach/deselect, moves in notation, every kind of bad request (a 4xx
 ``{code, message, details}`` that leaves the game as it was), the security headers, hidden cards that no
-answer may name, and whole deals won and lost through the API.  Expected values come from RULES.md and
+answer may name, and whole deals won and lost through the API.  Expected values come from docs/rules.md and
 the seeds (000: the Pyramide app; 001: the classic site).
 """
 
