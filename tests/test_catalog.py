@@ -113,3 +113,48 @@ def test_an_easy_overlap_deal_is_one_careless_play_can_win() -> None:
     for number in sample["normal"][:3]:
         deal = Deal.from_number(number, "overlap")
         assert rate(deal).rating < 1.0 or rate(deal, careless=True).rating < sample["careless_threshold"]
+
+
+# --- a code's difficulty letter is a claim; earned() labels the deal for what it is -------------------
+
+
+@pytest.mark.parametrize("code", ["CL1-E-AAAAAAA", "CL1-N-AAAAAAS", "PY1-N-AAAAAAS", "TH1-N-AAAAAAA"])
+def test_a_code_claiming_a_deal_the_solver_refutes_is_relabelled_random(code: str) -> None:
+    from pyramid_solitaire.catalog import earned
+
+    claimed = Deal.from_code(code)
+    assert solve(claimed, time_limit=10, best=False).winnable is False
+    deal = earned(claimed)
+    assert deal.difficulty == RANDOM
+    assert deal.cards == claimed.cards and deal.number == claimed.number  # the same deal, honestly labelled
+    assert deal.code == code.replace(f"-{claimed.difficulty}-", "-R-")
+
+
+def test_a_verified_deal_keeps_its_label_and_a_wrong_band_is_corrected() -> None:
+    from pyramid_solitaire.catalog import earned
+
+    for number in range(10):
+        claimed = Deal.from_number(number, "classic", EASY)
+        band = classify(claimed, time_limit=10)
+        assert earned(claimed).difficulty == (band or RANDOM)
+        assert earned(Deal.from_number(number, "classic", NORMAL)).difficulty == (band or RANDOM)
+
+
+def test_a_random_code_is_never_promoted_and_a_picked_deal_keeps_its_letter() -> None:
+    from pyramid_solitaire.catalog import earned
+
+    winnable = Deal.from_number(1, "classic", RANDOM)
+    assert solve(winnable, time_limit=10, best=False).winnable
+    assert earned(winnable).difficulty == RANDOM
+    rng = random.Random(7)
+    for difficulty in (EASY, NORMAL):
+        picked = pick_deal("classic", difficulty, rng)
+        assert earned(picked) == picked
+
+
+def test_rules_with_options_are_checked_by_the_solver() -> None:
+    from pyramid_solitaire.catalog import earned
+
+    claimed = Deal.from_code("TH1J2T1-E-AAAAAAJ")  # thirteen with options: in no catalogue
+    assert solve(claimed, time_limit=10, best=False).winnable
+    assert earned(claimed).difficulty == classify(claimed, time_limit=10)

@@ -53,7 +53,19 @@ def _deal_with_bottom_king(rules: str = "classic") -> tuple[Deal, Card]:
 # --- deal ------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("code", ["CL1-N-AAAAAAS", "PY1-N-AAAAAAJ", "TH1J2T1-E-ZZZZZZZ", "CL1M12C48-R-AAAAAAB"])
+@pytest.mark.parametrize(("claimed", "shown"), [("CL1-E-AAAAAAA", "CL1-R-AAAAAAA"), ("PY1-N-AAAAAAS", "PY1-R-AAAAAAS"),
+                                                ("CL1-E-AAAAAAB", "CL1-N-AAAAAAB")])
+def test_deal_labels_a_code_for_what_it_is_not_for_what_its_letter_claims(
+        capsys: pytest.CaptureFixture[str], claimed: str, shown: str) -> None:
+    data = _json(capsys, "deal", claimed, "--json")
+    assert data["code"] == shown
+    assert data["notation"] == Deal.from_code(claimed).notation  # the very deal the code names
+    for lang in ("ja", "en"):
+        status, out, _ = _run(capsys, "deal", claimed, "--lang", lang)
+        assert status == 0 and shown in out and claimed not in out
+
+
+@pytest.mark.parametrize("code", ["CL1-N-AAAAAAB", "PY1-N-AAAAAAJ", "TH1J2T1-N-ZZZZZZZ", "CL1M12C48-R-AAAAAAB"])
 def test_deal_code_json_prints_the_code_rules_and_notation(capsys: pytest.CaptureFixture[str], code: str) -> None:
     data = _json(capsys, "deal", code, "--json")
     deal = Deal.from_code(code)
@@ -96,13 +108,13 @@ def test_deal_random_json_prints_a_deal_its_code_names(capsys: pytest.CaptureFix
 
 
 def test_deal_without_json_shows_the_board_and_the_notation(capsys: pytest.CaptureFixture[str]) -> None:
-    deal = Deal.from_code("CL1-N-AAAAAAS")
-    status, out, _ = _run(capsys, "deal", "CL1-N-AAAAAAS")
+    deal = Deal.from_code("CL1-N-AAAAAAB")
+    status, out, _ = _run(capsys, "deal", "CL1-N-AAAAAAB")
     assert status == 0
     lines = out.splitlines()
     assert lines[-1] == deal.notation
     assert "".join(f"[{c}]" for c in deal.cards[21:28]) in out
-    assert "CL1-N-AAAAAAS" in out
+    assert "CL1-N-AAAAAAB" in out
 
 
 @pytest.mark.parametrize(
@@ -342,12 +354,12 @@ def test_the_default_command_is_serve_whatever_sys_argv_holds(
 def test_the_installed_console_script_prints_a_deal_and_exits_2_on_a_bad_code() -> None:
     script = Path(sys.executable).parent / "pyramid-solitaire"
     assert script.is_file(), f"console script not installed at {script} (pip install -e .)"
-    good = subprocess.run([str(script), "deal", "PY1-N-AAAAAAS", "--json"],
+    good = subprocess.run([str(script), "deal", "PY1-N-AAAAAAD", "--json"],
                           capture_output=True, text=True, timeout=60, check=False)
     assert good.returncode == 0, good.stderr
     data = json.loads(good.stdout)
-    assert data["code"] == "PY1-N-AAAAAAS"
-    assert data["notation"] == Deal.from_code("PY1-N-AAAAAAS").notation
+    assert data["code"] == "PY1-N-AAAAAAD"
+    assert data["notation"] == Deal.from_code("PY1-N-AAAAAAD").notation
     bad = subprocess.run([str(script), "deal", "PY1-Q-AAAAAAS"], capture_output=True, text=True, timeout=60,
                          check=False)
     assert bad.returncode == 2

@@ -28,6 +28,7 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Any, Final
@@ -127,6 +128,34 @@ def classify(deal: Deal, time_limit: float = VERIFY_SECONDS) -> str | None:
     if careless is None or rating > threshold:
         return EASY
     return EASY if rate(deal, careless=True).rating >= careless else NORMAL
+
+
+def listed(deal: Deal) -> str | None:
+    """``E`` or ``N`` if the deal's number is in its preset's catalogue (or measured sample) with that
+    band; ``None`` if not listed there (it may still be winnable: only :func:`classify` can say)."""
+    if deal.number is None or deal.rules != PRESETS[deal.rules.preset]:
+        return None
+    for source in (catalogue(deal.rules.preset), measured().get(deal.rules.preset)):
+        if source is None:
+            continue
+        if deal.number in source.get("easy", ()):
+            return EASY
+        if deal.number in source.get("normal", ()):
+            return NORMAL
+    return None
+
+
+def earned(deal: Deal, time_limit: float = VERIFY_SECONDS) -> Deal:
+    """The deal with the difficulty letter it has earned: the letter a code carries is a claim, not a
+    fact.  ``E``/``N`` stay only for a deal in the verified catalogue or one the solver proves winnable
+    (then rated as :func:`classify` does); any other deal is labelled ``R``, an unverified shuffle.  A
+    ``R`` deal is left as it is (never promoted: the player asked for a random deal)."""
+    if deal.difficulty == RANDOM:
+        return deal
+    letter = listed(deal)
+    if letter is None:
+        letter = classify(deal, time_limit) or RANDOM
+    return deal if letter == deal.difficulty else replace(deal, difficulty=letter)
 
 
 def pick_deal(rules: Rules | str, difficulty: str, rng: random.Random | None = None,

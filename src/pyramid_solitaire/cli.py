@@ -61,9 +61,16 @@ def _add_deal_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", metavar="R", help="rule set, e.g. classic or thirteen(jokers=2)")
 
 
+def _labelled_deal(args: argparse.Namespace) -> Deal:
+    """The deal of the arguments, labelled for what it is: a code's E or N stays only for a verified deal."""
+    from .catalog import earned
+
+    return earned(_deal_from_args(args))
+
+
 def cmd_deal(args: argparse.Namespace) -> int:
     """Print a deal's layout, or its code, rules and notation as JSON."""
-    deal = _deal_from_args(args)
+    deal = _labelled_deal(args)
     if args.json:
         print(json.dumps({"code": deal.code, "full_code": deal.full_code, "rules": str(deal.rules),
                           "number": deal.number, "notation": deal.notation}, ensure_ascii=False))
@@ -251,7 +258,7 @@ def _prompted_lines() -> Iterator[str]:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """Play in the terminal, one command per line (with a prompt when a person is typing)."""
-    game = Game(_deal_from_args(args))
+    game = Game(_labelled_deal(args))
     play(game, _prompted_lines() if sys.stdin.isatty() else sys.stdin, sys.stdout, args.lang)
     return 0
 

@@ -9,7 +9,7 @@ up), then the rest of the deck in dealing order, the first to be dealt first.
 each ace to king) draws each index ``j <= i`` by rejection sampling, so the result depends on nothing
 but ``n`` and the deck size — never on Python's ``random`` module, whose algorithms may change.
 
-**Codes.**  ``CL1-N-AAAAAAS``: the rule set (two letters and a version digit, then any options that
+**Codes.**  ``CL1-N-AAAAAAB``: the rule set (two letters and a version digit, then any options that
 differ from the preset, each a letter and a number), a difficulty letter (``E`` easy, ``N`` normal,
 ``R`` random), and the deal number in seven letters, base 26, ``A`` = 0.  A *full code*
 ``CL1-X-…`` replaces the number by the rank of the whole permutation (48 letters for 52 cards), so any

@@ -26,7 +26,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..catalog import NoVerifiedDeal, pick_deal
+from ..catalog import NoVerifiedDeal, earned, pick_deal
 from ..deal import CodeError, Deal, DealError, parse_deal
 from ..moves import Move, MoveError
 from ..reasons import IllegalMoveError
@@ -217,9 +217,10 @@ def _new_deal(body: NewGame) -> Deal:
         raise ApiError(400, "bad-request", "give a code or a deal, not both")
     if body.code is not None:
         try:
-            return Deal.from_code(body.code)  # a code only: text that is no code is a bad code, not notation
+            claimed = Deal.from_code(body.code)  # a code only: text that is no code is a bad code, not notation
         except DealError as exc:
             raise ApiError(400, "bad-code", str(exc)) from None
+        return earned(claimed)  # its difficulty letter is a claim: labelled verified only if it is
     if body.deal is not None:
         try:
             return parse_deal(body.deal, rules)
