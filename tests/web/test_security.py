@@ -91,7 +91,7 @@ def test_a_client_past_its_rate_is_slowed_with_429_and_nothing_changes() -> None
 IMG_NAME = '<img src=x onerror="window.__pwned=1">'
 SCRIPT_NAME = "<script>window.__pwned=2</script>"
 #: A verified deal no other test wins, so its leaderboard holds only this test's two wins.
-ESCAPE_CODE = "CL1-N-AAAAAAH"
+ESCAPE_CODE = "CL1-E-AAAAAAH"  # listed as easy, so it opens with this letter
 
 
 def set_name_in_records(page: Page, name: str) -> None:
