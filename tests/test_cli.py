@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -365,3 +366,19 @@ def test_the_installed_console_script_prints_a_deal_and_exits_2_on_a_bad_code() 
     assert bad.returncode == 2
     assert bad.stdout == ""
     assert "'Q'" in _one_error_line(bad.stderr)
+
+
+@pytest.mark.parametrize("argv", [["deal", "CL1-N-AAAAAAJ"], ["deal", "CL1-N-AAAAAAJ", "--json"],
+                                  ["stats", "--db", "sqlite:///{tmp}/records.sqlite3"]])
+def test_a_reader_that_goes_away_ends_the_command_quietly(argv: list[str], tmp_path: Path) -> None:
+    """``pyramid-solitaire deal CODE | head -1``: the reader closes the pipe before the output is written;
+    the command stops without a BrokenPipeError traceback on stderr."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before anything is written, so every write meets EPIPE
+    try:
+        done = subprocess.run([sys.executable, "-m", "pyramid_solitaire.cli", *argv], stdout=write_end,
+                              stderr=subprocess.PIPE, text=True, timeout=120, check=False)
+    finally:
+        os.close(write_end)
+    assert done.stderr == ""
+    assert done.returncode == 141

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import secrets
 import signal
 import sys
@@ -34,6 +35,8 @@ T = TypeVar("T")
 EXIT_REFUSED = 1
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
+#: What a shell reports for a process ended by SIGPIPE (128 + 13); ``head`` closing early is not an error.
+EXIT_BROKEN_PIPE = 141
 PROG = "pyramid-solitaire"
 DASK_HELP = ("run on the Dask cluster of this scheduler (a tls:// one takes its certificates from Dask's "
              "config: docs/study.md)")
@@ -463,10 +466,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(words)
     try:
         status: int = args.func(args)
+        sys.stdout.flush()  # here, not at exit, so a reader that went away is caught below
         return status
     except (DealError, RulesError, RecordError, MoveError, UsageError) as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        # The reader went away (``... | head -1``): stop quietly, as cat and grep do.  Point stdout at
+        # /dev/null so the interpreter's final flush does not raise the same error again at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
 
 
 def entry() -> None:
