@@ -364,7 +364,7 @@ def decode(code: str) -> Deal:
     text = code.strip().upper()
     match = _CODE_RE.match(text)
     if not match:
-        raise CodeError(f"not a deal code: {code.strip()!r} (expected e.g. CL1-N-AAAAAAS)")
+        raise CodeError(f"not a deal code: {code.strip()!r} (expected e.g. CL1-N-AAAAAAJ)")
     rules = parse_rules_code(match.group(1))
     kind, letters = match.group(2), match.group(3)
     deck = deck_for(rules)

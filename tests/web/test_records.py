@@ -230,3 +230,15 @@ def test_malformed_game_ids_are_unknown_games(client: TestClient, game_id: str) 
         assert answer.status_code == 404
         body = answer.json()
         assert body["code"] in ("unknown-game", "not-found") and len(body["details"].get("id", "")) <= 64
+
+
+@pytest.mark.parametrize(("lang", "message"), [("ja", "配札コードが正しくありません"),
+                                                ("en", "That deal code is not valid")])
+def test_a_leaderboard_of_text_that_is_no_code_is_refused_in_the_page_language(
+        client: TestClient, lang: str, message: str) -> None:
+    response = client.get(f"/api/leaderboard/NOTACODE?lang={lang}")
+    assert response.status_code == 400
+    body = response.json()
+    assert body["code"] == "bad-code"
+    assert body["message"] == message
+    assert body["details"]["code"] == "NOTACODE"

@@ -10,6 +10,7 @@ from typing import Annotated, Any, Final
 from fastapi import Body, FastAPI, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from ..deal import Deal, DealError
 from ..store import GameRow
 from ..store.stats import compute
 from .games import Games
@@ -90,8 +91,13 @@ def register_records(app: FastAPI, games: Games, player: Callable[[Request], str
     @app.get("/api/leaderboard/{code}")
     def get_leaderboard(code: str, request: Request,
                         limit: Annotated[int, Query(ge=1, le=100)] = 20) -> dict[str, Any]:
-        """Everyone's wins of one deal, fastest first, then fewest moves."""
-        return {"code": code, "entries": leaderboard(code[:120], player(request), limit)}
+        """Everyone's wins of one deal, fastest first, then fewest moves; a text that is no deal code is a 400."""
+        try:
+            Deal.from_code(code)
+        except DealError:
+            # The message is the catalogue's, in the page's language; the code goes back in the details only.
+            raise ApiError(400, "bad-code", details={"code": code[:120]}) from None
+        return {"code": code, "entries": leaderboard(code, player(request), limit)}
 
     @app.get("/api/me/export")
     def export(request: Request) -> Any:
