@@ -376,7 +376,8 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(argv: list[str], tmp_p
     read_end, write_end = os.pipe()
     os.close(read_end)  # the reader is gone before anything is written, so every write meets EPIPE
     try:
-        done = subprocess.run([sys.executable, "-m", "pyramid_solitaire.cli", *argv], stdout=write_end,
+        words = [word.format(tmp=tmp_path) for word in argv]  # the database goes in the test's own folder
+        done = subprocess.run([sys.executable, "-m", "pyramid_solitaire.cli", *words], stdout=write_end,
                               stderr=subprocess.PIPE, text=True, timeout=120, check=False)
     finally:
         os.close(write_end)
