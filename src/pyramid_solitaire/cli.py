@@ -305,6 +305,19 @@ def _width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
+def _read_import(path: str) -> Any:
+    """The JSON of a records file to import; a UsageError naming the file and the problem."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return json.load(handle)
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"cannot read {path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except (ValueError, RecursionError) as exc:  # bad JSON, numbers past int()'s digit limit, deep nesting
+        raise UsageError(f"{path} is not JSON: {exc}") from None
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
     """Print a player's statistics; export, import or reset their records."""
     from .store import Store, StoreError
@@ -316,8 +329,14 @@ def cmd_stats(args: argparse.Namespace) -> int:
         store = Store(args.db or default_db_url())
     except StoreError as exc:
         raise UsageError(str(exc)) from None
+    data = _read_import(args.import_file) if args.import_file else None  # a bad file fails first, whatever else
     known = store.players()
     player = args.player
+    if player is None and data is not None and not known:
+        player = store.new_player()  # a fresh install: the imported games become its first player's
+    elif player is None and data is not None and len(known) > 1:
+        raise UsageError("記録に複数のプレイヤーがいます。--player ID で読み込み先を選んでください" if args.lang == "ja"
+                         else "the records hold several players: choose the one to import into with --player ID")
     if player is None:
         if len(known) != 1:
             if not known:
@@ -332,20 +351,13 @@ def cmd_stats(args: argparse.Namespace) -> int:
         raise UsageError(f"no player {player!r} in {store.shown_url}")
     if args.import_file:
         try:
-            with open(args.import_file, encoding="utf-8") as handle:
-                data = json.load(handle)
-        except OSError as exc:
-            raise UsageError(f"cannot read {args.import_file}: {exc.strerror}") from None
-        except UnicodeDecodeError as exc:
-            raise UsageError(f"cannot read {args.import_file}: not UTF-8 text ({exc.reason} at byte {exc.start})") \
-                from None
-        except (ValueError, RecursionError) as exc:  # bad JSON, numbers past int()'s digit limit, deep nesting
-            raise UsageError(f"{args.import_file} is not JSON: {exc}") from None
-        try:
-            added = import_records(store, player, data)
+            added, already = import_records(store, player, data)
         except RecordsImportError as exc:
             raise UsageError(f"{args.import_file}: {exc}") from None
-        print(f"imported {added} games")
+        if args.lang == "ja":
+            print(f"{added}ゲームを読み込みました" + (f"（{already}ゲームは読み込み済み）" if already else ""))
+        else:
+            print(f"imported {added} games" + (f" ({already} were already there)" if already else ""))
     if args.export_file:
         text = json.dumps(export_records(store, player), ensure_ascii=False)
         if args.export_file == "-":

@@ -6,7 +6,9 @@ action raises :class:`~.reasons.IllegalMoveError` and changes nothing.
 
 Counters follow seed 000: ``moves`` counts removals, draws and recycles (a redo is the move made again,
 so it counts too) and never goes down; ``undos`` counts undo taps (a rewind is one); ``hints`` counts
-hints asked for.
+plain hints asked for and ``coach_hints`` the solver's.  A player may give a game up (:meth:`Game.resign`):
+its status is then ``resigned`` and it takes no more moves.  Everything a record holds (moves, undo, redo,
+rewind, hints, resign; :mod:`.record`) is a method here, so a game is rebuilt from its record alone.
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ from .moves import DRAW, PARK, RECYCLE, REMOVE, Move
 from .reasons import STATUS_MESSAGES, IllegalMoveError, Refusal
 from .rules import Rules
 from .table import DRAW_ACTION, PLAYING, RECYCLE_ACTION, WON, Action, Position, Table
+
+#: The status of a game the player gave up.
+RESIGNED = "resigned"
 
 
 @dataclass(frozen=True)
@@ -48,6 +53,8 @@ class Game:
         self.moves = 0
         self.undos = 0
         self.hints = 0
+        self.coach_hints = 0
+        self.resigned = False
         self._undo_floor = 0
         #: index in ``history`` of the move after which the first dead card appeared (-1: from the deal).
         #: Found with every card known, so that with face-down rows a rewind goes back before the real
@@ -63,8 +70,14 @@ class Game:
 
     @property
     def status(self) -> str:
-        """``playing``, ``won``, ``lost`` or ``stalemate`` (see :meth:`.table.Table.status`)."""
-        return self.table.status(self.position)
+        """``playing``, ``won``, ``lost`` or ``stalemate`` (see :meth:`.table.Table.status`), or
+        ``resigned``."""
+        return RESIGNED if self.resigned else self.table.status(self.position)
+
+    @property
+    def over(self) -> bool:
+        """True once the game has ended (won, lost, stalemate or resigned)."""
+        return self.status != PLAYING
 
     @property
     def score(self) -> int | None:
@@ -129,6 +142,8 @@ class Game:
 
     def check(self, move: Move) -> Refusal | None:
         """Why ``move`` would be refused now, or ``None`` if it is legal.  Changes nothing."""
+        if self.resigned:
+            return Refusal("game-over")
         action = self.to_action(move)
         if isinstance(action, Refusal):
             return action
@@ -143,6 +158,8 @@ class Game:
 
     def legal_moves(self) -> list[Move]:
         """Every move legal now."""
+        if self.resigned:
+            return []
         return [self.to_move(a) for a in self.table.actions(self.position)]
 
     def is_legal(self, move: Move) -> bool:
@@ -209,7 +226,7 @@ class Game:
 
     def undo_refusal(self) -> Refusal | None:
         """Why undo is refused now, or ``None``."""
-        if self.status == WON:
+        if self.resigned or self.status == WON:
             return Refusal("game-over")
         if not self.history:
             return Refusal("nothing-to-undo")
@@ -235,6 +252,8 @@ class Game:
 
     def redo(self) -> Move:
         """Play again the last undone move (counts as a move)."""
+        if self.resigned:
+            raise IllegalMoveError(Refusal("game-over"))
         if not self.redo_stack:
             raise IllegalMoveError(Refusal("nothing-to-redo"))
         step = self.redo_stack.pop()
@@ -291,7 +310,7 @@ class Game:
 
     def hint(self) -> Move | None:
         """The plain hint (seed 001): a removable pair or king, else draw/recycle; counts one hint."""
-        if self.status == WON:
+        if self.resigned or self.status == WON:
             return None
         action = plain_hint(self.table, self.position)
         if action is None:
@@ -299,14 +318,26 @@ class Game:
         self.hints += 1
         return self.to_move(action)
 
+    def count_coach_hint(self) -> None:
+        """Count one solver's hint (the solver gives it, :mod:`.solver.coach`; the game keeps the count)."""
+        if self.over:
+            raise IllegalMoveError(Refusal("game-over"))
+        self.coach_hints += 1
+
+    def resign(self) -> None:
+        """Give the game up (投了): it ends as a loss, status ``resigned``."""
+        if self.over:
+            raise IllegalMoveError(Refusal("game-over"))
+        self.resigned = True
+
     # --- views ------------------------------------------------------------------------------------------
 
-    def view(self) -> dict[str, Any]:
-        """What the player may see of this game, as JSON-ready data.  Face-down pyramid cards and the
-        order of the stock are never in it."""
+    def view(self, lang: str | None = None) -> dict[str, Any]:
+        """What the player may see of this game, as JSON-ready data (texts in ``lang`` only, if given).
+        Face-down pyramid cards and the order of the stock are never in it."""
         from .view import player_view
 
-        return player_view(self)
+        return player_view(self, lang)
 
     def summary(self) -> dict[str, Any]:
         """The final figures ``replay --json`` prints."""

@@ -40,6 +40,8 @@ MESSAGES: Final[Mapping[str, tuple[str, str]]] = {
                            "The waste's uses are spent (the limit is {uses})."),
     "no-cells": ("このルールにはフリーセルがありません", "These rules have no free cells."),
     "cells-full": ("空いているフリーセルがありません", "Every free cell is taken."),
+    "no-such-cell": ("フリーセル{n}はありません（{cells}つまで）",
+                     "There is no free cell {n} (this game has {cells})."),
     "cell-taken": ("フリーセル{n}にはもうカードがあります", "Free cell {n} already holds a card."),
     "in-cell": ("このカードはもうフリーセルにあります", "This card is already in a free cell."),
     "cell-choose-one": ("フリーセルに置くカードを1枚選んでから、空いているセルをタップしてください",
@@ -65,6 +67,7 @@ STATUS_MESSAGES: Final[Mapping[str, tuple[str, str]]] = {
     "won": ("クリア！", "Cleared!"),
     "lost": ("手詰まりです", "No more moves: the game is lost."),
     "stalemate": ("可能な手がもうありません", "There are no more possible moves."),
+    "resigned": ("投了しました", "You gave this game up."),
 }
 
 

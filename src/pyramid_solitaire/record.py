@@ -2,8 +2,11 @@
 
 ``Rules:`` and ``Deal:`` (a deal code or the notation) are required; other headers are kept as they
 are.  Moves are separated by ``;`` or new lines.  Besides the moves of docs/rules.md a record may contain
-``undo`` and ``redo``, so that a whole session — including what was taken back — can be replayed and
-its counters checked.  This module depends on the engine; the engine never imports it.
+the events of a session — ``undo``, ``redo``, ``rewind`` (崩れる前に戻す), ``hint``, ``coach`` (a solver's
+hint) and ``resign`` — so that a whole session, including what was taken back and the help asked for,
+is replayed with its counters; and a park may name its free cell, ``Qs>cell2`` (the second), where the
+player put the card (``Qs>cell``: the first empty one).  This is the format the web app keeps its games
+in and exports them as.  This module depends on the engine; the engine never imports it.
 """
 
 from __future__ import annotations
@@ -20,9 +23,29 @@ from .rules import RulesError, find_rules
 
 UNDO: Final = "undo"
 REDO: Final = "redo"
+REWIND: Final = "rewind"
+HINT: Final = "hint"
+COACH: Final = "coach"
+RESIGN: Final = "resign"
+#: The words of a record that are events, not moves.
+EVENTS: Final = (UNDO, REDO, REWIND, HINT, COACH, RESIGN)
 _HEADER_RE: Final = re.compile(r"^([A-Za-z][A-Za-z0-9_-]*):\s*(.*)$")
 _SEPARATORS: Final = re.compile(r"[;\n]")
-Entry = Move | str
+_CELL_RE: Final = re.compile(r"^(.*>\s*cell)\s*([0-9]+)$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Parked:
+    """A park into a chosen free cell: ``cell`` counts from 0; written ``Qs>cell2`` (from 1)."""
+
+    move: Move
+    cell: int
+
+    def __str__(self) -> str:
+        return f"{self.move}{self.cell + 1}"
+
+
+Entry = Move | Parked | str
 
 
 class RecordError(ValueError):
@@ -79,11 +102,8 @@ def read_record(text: str) -> Record:
             word = part.strip()
             if not word:
                 continue
-            if word.lower() in (UNDO, REDO):
-                entries.append(word.lower())
-                continue
             try:
-                entries.append(Move.parse(word))
+                entries.append(parse_entry(word))
             except MoveError as exc:
                 raise RecordError(f"line {number}: {exc}") from None
     record = Record(headers, entries)
@@ -91,28 +111,75 @@ def read_record(text: str) -> Record:
     return record
 
 
+def parse_entry(word: str) -> Entry:
+    """One entry of a record: an event word, a move, or a park into a numbered cell.  Raises MoveError."""
+    lowered = word.strip().lower()
+    if lowered in EVENTS:
+        return lowered
+    numbered = _CELL_RE.match(word.strip())
+    if numbered:
+        number = int(numbered.group(2))
+        if number < 1:
+            raise MoveError(f"bad move {word.strip()!r}: free cells count from 1")
+        move = Move.parse(numbered.group(1))
+        return Parked(move, number - 1)
+    return Move.parse(word)
+
+
+def play_entry(game: Game, entry: Entry) -> Move | list[Move] | None:
+    """Do one entry to ``game``: what it played or took back (the moves undone by a rewind; the hint's
+    move; None for coach and resign).  Raises IllegalMoveError (a refused move or event, or a free cell
+    the rules do not have), changing nothing."""
+    if isinstance(entry, Parked):
+        if not game.rules.cells:
+            raise IllegalMoveError(Refusal("no-cells"))
+        if entry.cell >= game.rules.cells:
+            raise IllegalMoveError(Refusal("no-such-cell", {"n": entry.cell + 1, "cells": game.rules.cells}))
+        return game.push(entry.move, entry.cell)
+    if isinstance(entry, Move):
+        return game.push(entry)
+    if entry == UNDO:
+        return game.undo()
+    if entry == REDO:
+        return game.redo()
+    if entry == REWIND:
+        return game.rewind()
+    if entry == HINT:
+        hint = None if game.over else game.hint()
+        if hint is None:
+            raise IllegalMoveError(Refusal("game-over"))
+        return hint
+    if entry == COACH:
+        game.count_coach_hint()
+        return None
+    if entry == RESIGN:
+        game.resign()
+        return None
+    raise ValueError(f"unknown record entry {entry!r}")
+
+
 def replay(record: Record) -> ReplayResult:
     """Play every entry; stop at the first refused one (reported, not raised)."""
     game = record.new_game()
     for number, entry in enumerate(record.entries, start=1):
         try:
-            if entry == UNDO:
-                game.undo()
-            elif entry == REDO:
-                game.redo()
-            else:
-                assert isinstance(entry, Move)
-                game.push(entry)
+            play_entry(game, entry)
         except IllegalMoveError as exc:
             return ReplayResult(game, exc.refusal, number, str(entry))
     return ReplayResult(game)
 
 
-def write_record(game: Game, extra_headers: dict[str, str] | None = None) -> str:
-    """A record of ``game``'s moves from the start to the current position (undone moves left out)."""
-    deal = game.deal
-    headers = {"Rules": str(game.rules), "Deal": deal.code}
-    headers.update(extra_headers or {})
+def format_record(headers: dict[str, str], entries: list[Entry]) -> str:
+    """The text of a record: the headers, a blank line, one entry per line."""
     head = "\n".join(f"{key}: {value}" for key, value in headers.items())
-    moves = "\n".join(str(step.move) for step in game.history)
-    return f"{head}\n\n{moves}\n" if moves else f"{head}\n\n"
+    body = "".join(f"{entry}\n" for entry in entries)
+    return f"{head}\n\n{body}"
+
+
+def write_record(game: Game, extra_headers: dict[str, str] | None = None) -> str:
+    """A record of ``game``'s moves from the start to the current position (undone moves left out; a
+    park names its free cell when the player chose one)."""
+    headers = {"Rules": str(game.rules), "Deal": game.deal.code}
+    headers.update(extra_headers or {})
+    return format_record(headers, [step.move if step.cell is None else Parked(step.move, step.cell)
+                                   for step in game.history])

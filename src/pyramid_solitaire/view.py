@@ -9,6 +9,7 @@ renders from this view, so none of them can show a card the player may not see.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .layout import bits
@@ -26,12 +27,17 @@ def cell_slots(game: Game) -> list[int | None]:
     return game.cell_slots()
 
 
-def player_view(game: Game) -> dict[str, Any]:
-    """See the module docstring; the keys are documented in ``docs/engine.md``."""
+def _texts(text: Callable[[str], Any], lang: str | None) -> Any:
+    return {"ja": text("ja"), "en": text("en")} if lang is None else text(lang)
+
+
+def player_view(game: Game, lang: str | None = None) -> dict[str, Any]:
+    """See the module docstring; the keys are documented in ``docs/engine.md``.  The texts (the status
+    message, the stock's label) are ``{"ja": …, "en": …}``, or only the one of ``lang`` when it is given."""
     table = game.table
     pos = game.position
     visible = table.visible(pos)
-    usable = set(table.usable(pos))
+    usable = set() if game.resigned else set(table.usable(pos))
     dead = game.dead_mask()
     layout = table.layout
     coverers = layout.coverers
@@ -65,7 +71,7 @@ def player_view(game: Game) -> dict[str, Any]:
         "rules": str(game.rules),
         "code": game.deal.code,
         "status": game.status,
-        "status_message": {"ja": game.status_message("ja"), "en": game.status_message("en")},
+        "status_message": _texts(game.status_message, lang),
         "score": game.score,
         "moves": game.moves,
         "undos": game.undos,
@@ -75,7 +81,7 @@ def player_view(game: Game) -> dict[str, Any]:
             "count": game.stock_left,
             "pass": game.pass_number,
             "passes": game.rules.passes,
-            "label": {"ja": game.stock_label("ja"), "en": game.stock_label("en")},
+            "label": _texts(game.stock_label, lang),
             "top": _card(game, stock_top),
             "usable": stock_top is not None and stock_top in usable,
         },

@@ -1,7 +1,8 @@
 """Players' records in a real database (SQLAlchemy Core): SQLite by default, PostgreSQL by URL.
 
-:class:`Store` is the only way in.  Every action of a game is written — in one transaction that also
-advances the game's ``version`` — before the web app answers it, so a reload, a crash or a restart
+:class:`Store` is the only way in.  Every move and event of a game (an entry of its record,
+:mod:`pyramid_solitaire.record`) is written — in one transaction that also advances the game's
+``version`` — before the web app answers it, so a reload, a crash or a restart
 resumes the game at the last answered action.  Two app processes may serve one player: an action is
 recorded only if the game's version is still the one it was applied to, otherwise it is refused as a
 conflict (:class:`Conflict`) and nothing is written.
@@ -98,8 +99,8 @@ class GameRow:
 
 @dataclass(frozen=True)
 class Action:
-    """One recorded action: ``kind`` (tap, stock, move, undo, redo, rewind, hint, coach, deselect,
-    resign) and its argument (a card token, a slot number, a move)."""
+    """One recorded entry: ``kind`` ``move`` with the move's notation as ``arg``, or an event (undo, redo,
+    rewind, hint, coach, resign) with no argument."""
 
     seq: int
     kind: str
@@ -256,15 +257,25 @@ class Store:
         except IntegrityError:
             raise Conflict(game_id) from None
 
-    def import_games(self, records: list[tuple[GameRow, list[Action]]]) -> None:
-        """Add whole games with their actions, all or none, in one transaction."""
+    def import_games(self, records: list[tuple[GameRow, list[Action]]]) -> int:
+        """Add whole games with their entries, all or none, in one transaction; returns how many were
+        added.  A game the player already has — the same deal code started at the same millisecond, which
+        is how a game exported and imported again (or listed twice in one file) is known — is not added
+        again, so importing the same file twice adds nothing the second time."""
+        added = 0
         with self._tx() as connection:
             for row, recorded in records:
+                if connection.execute(select(games.c.id).where(and_(
+                        games.c.player_id == row.player_id, games.c.code == row.code,
+                        games.c.started_ms == row.started_ms)).limit(1)).first() is not None:
+                    continue
+                added += 1
                 connection.execute(games.insert().values(**row.__dict__))
                 if recorded:
                     connection.execute(actions.insert(), [
                         {"game_id": row.id, "seq": a.seq, "kind": a.kind, "arg": a.arg, "at_ms": a.at_ms}
                         for a in recorded])
+        return added
 
     def games_of(self, player_id: str, finished: bool, limit: int = 50) -> list[GameRow]:
         """The player's unfinished (or finished) games, newest first."""

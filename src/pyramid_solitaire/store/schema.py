@@ -15,8 +15,14 @@ Tables:
 * ``games`` — one row per game: rules, difficulty, deal code and notation, start and end, result, the
   counters, and ``version``, the number of actions recorded (the key of optimistic concurrency: an
   action is written only if the version it was applied to is still the latest).
-* ``actions`` — every answered action of a game in order (``seq`` from 1): what was tapped or asked.
-  Replaying them through the engine rebuilds the game exactly.
+* ``actions`` — the entries of a game's record in order (``seq`` from 1): ``kind`` ``move`` with the
+  move's notation in ``arg`` (``Ad+Qs``, ``draw``, ``Qs>cell2``), or an event — ``undo``, ``redo``,
+  ``rewind``, ``hint``, ``coach``, ``resign`` — with no argument (:mod:`pyramid_solitaire.record`).
+  Playing them through the engine alone rebuilds the game exactly.
+
+Schema 1 kept taps there instead (selections and refused taps too) and needed the web page's tap
+behaviour of that version to be rebuilt; migration 2 turns them into moves and events
+(:mod:`.taps`), keeping each entry's time and every game's figures.
 """
 
 from __future__ import annotations
@@ -106,8 +112,31 @@ def _v1(connection: Connection) -> None:
     metadata.create_all(connection, tables=[meta, players, games, actions])
 
 
+def _v2(connection: Connection) -> None:
+    """Taps become moves and events: every game's actions are replayed with schema 1's tap behaviour
+    and replaced by the entries they made; ``version`` becomes the number of entries."""
+    from ..deal import Deal
+    from ..game import Game
+    from .taps import entries_of
+
+    game_ids = [row.id for row in connection.execute(select(games.c.id, games.c.code).order_by(games.c.id))]
+    for game_id in game_ids:
+        code = connection.execute(select(games.c.code).where(games.c.id == game_id)).scalar_one()
+        recorded = connection.execute(select(actions.c.kind, actions.c.arg, actions.c.at_ms)
+                                      .where(actions.c.game_id == game_id).order_by(actions.c.seq)).all()
+        made = entries_of(Game(Deal.from_code(code)), [(r.kind, r.arg) for r in recorded])
+        connection.execute(actions.delete().where(actions.c.game_id == game_id))
+        rows = [{"game_id": game_id, "seq": seq, "kind": entry if isinstance(entry, str) else "move",
+                 "arg": None if isinstance(entry, str) else str(entry),
+                 "at_ms": recorded[index].at_ms}
+                for seq, (index, entry) in enumerate(made, start=1)]
+        if rows:
+            connection.execute(actions.insert(), rows)
+        connection.execute(games.update().where(games.c.id == game_id).values(version=len(rows)))
+
+
 #: Migration n (1-based) brings the schema from version n-1 to n.  Append, never edit.
-MIGRATIONS: Final[list[Callable[[Connection], None]]] = [_v1]
+MIGRATIONS: Final[list[Callable[[Connection], None]]] = [_v1, _v2]
 LATEST: Final = len(MIGRATIONS)
 
 

@@ -1,10 +1,11 @@
 """The web app: a routes table of thin handlers over :mod:`.play` and the engine.
 
-Every tap goes to the server, which answers ``{"game": state, "event": event}`` — the whole state the
-page draws (see :meth:`.play.Session.state`) and what just happened.  A refused *tap* is part of play
-(the cards shake and the reason shows), so it is an event in a 200 answer.  A refused *command* (a move
-in notation, undo, redo, rewind) and every bad request is a 4xx answer ``{code, message, details}``
-with the message in the player's language, and leaves the game as it was.
+The page chooses cards by itself, from what the state says each card can do (see
+:meth:`.play.Session.state`); every move (``/move`` with its notation) and every event (undo, redo,
+rewind, hint, coach, resign) is one POST, answered ``{"game": state, "event": event}`` — the whole state
+the page draws and what just happened — once it is written.  A move or event the engine refuses (a stale
+tab, a hand-made request) is a 409, and every bad request a 4xx, ``{code, message, details}`` with the
+message in the player's language; either leaves the game as it was and writes nothing.
 
 Games are kept in the store (every answered action is written before the answer leaves) and cached in
 memory (:mod:`.games`); a player is an anonymous id in a signed, HttpOnly cookie.
@@ -28,14 +29,15 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..catalog import NoVerifiedDeal, earned, pick_deal
 from ..deal import CodeError, Deal, DealError, parse_deal
-from ..moves import Move, MoveError
+from ..moves import PARK, MoveError
 from ..reasons import IllegalMoveError
+from ..record import Entry, Parked, format_record, parse_entry
 from ..rules import PRESET_ALIASES, PRESETS, RulesError, find_rules
 from ..store import Store, StoreError, unrecordable
 from ..store.stats import stats_for
-from .games import COOKIE, COOKIE_MAX_AGE, GameConflict, GameNotFound, Games
+from .games import COOKIE, COOKIE_MAX_AGE, GameConflict, GameNotFound, Games, entry_of
 from .limits import RateLimiter
-from .play import LANGS, BadCell, BadTap, Session
+from .play import LANGS, BadCell, Session
 from .records import register_records
 
 HERE: Final = Path(__file__).parent
@@ -180,19 +182,13 @@ class NewGame(BaseModel):
     deal: str | None = Field(None, max_length=2000, description="a custom deal in notation")
 
 
-class Tap(BaseModel):
-    """A tap on a card: its token, or its pyramid slot (for a card that may be face down)."""
-
-    model_config = ConfigDict(extra="forbid")
-    card: str | None = Field(None, max_length=8)
-    slot: StrictInt | None = None
-
-
 class MoveBody(BaseModel):
-    """A move in notation: ``Kd``, ``Tc+3s``, ``draw``, ``recycle``."""
+    """A move in notation: ``Kd``, ``Tc+3s``, ``draw``, ``recycle``, ``Qs>cell`` (with ``cell``, the free
+    cell to park in, from 0; or written ``Qs>cell2``, from 1)."""
 
     model_config = ConfigDict(extra="forbid")
     move: str = Field(max_length=40)
+    cell: StrictInt | None = Field(None, ge=0, le=99)
 
 
 # --- the app ------------------------------------------------------------------------------------------
@@ -232,6 +228,16 @@ def _new_deal(body: NewGame) -> Deal:
         return pick_deal(rules, body.difficulty)
     except NoVerifiedDeal as exc:
         raise ApiError(503, "no-verified-deal", str(exc)) from None
+
+
+def record_headers(session: Session) -> dict[str, str]:
+    """The headers of a game's record as the web app writes it: the rules and deal, then when it started
+    and ended (milliseconds since 1970) and how."""
+    headers = {"Rules": str(session.deal.rules), "Deal": session.deal.code,
+               "Started": str(int(session.started * 1000))}
+    if session.over and session.finished is not None:
+        headers.update({"Ended": str(int(session.finished * 1000)), "Result": session.status})
+    return headers
 
 
 def rules_catalogue() -> dict[str, Any]:
@@ -326,21 +332,18 @@ def create_app(db: str | Store | None = None, limiter: RateLimiter | None = None
                  "moves": entry["moves"], "you": entry["player_id"] == player_id}
                 for rank, entry in enumerate(games.store.leaderboard(code, limit), start=1)]
 
-    def act(game_id: str, request: Request, kind: str, arg: str | None, version: int | None,
-            lang: str) -> dict[str, Any]:
-        """Load, check the version the client acted on, apply, record, answer."""
+    def act(game_id: str, request: Request, entry: Entry, version: int | None, lang: str) -> dict[str, Any]:
+        """Load, check the version the client acted on, play, record, answer."""
         with games.lock(game_id):
             session = load(game_id, request)
             if version is not None and version != session.version:
                 raise ApiError(409, "conflict", details={"version": session.version})
             try:
-                event = games.act(session, kind, arg)
+                event = games.act(session, entry)
             except IllegalMoveError as exc:
                 raise refused(exc) from None
             except BadCell as exc:
                 raise ApiError(400, "bad-cell", str(exc)) from None
-            except BadTap as exc:
-                raise ApiError(400, "bad-card", str(exc)) from None
             except GameConflict:
                 raise ApiError(409, "conflict") from None
             return answer(session, event, lang)
@@ -392,45 +395,43 @@ def create_app(db: str | Store | None = None, limiter: RateLimiter | None = None
         return {"best_removed": session.best_removed, "best_exact": session.best_exact,
                 "pyramid_size": session.game.table.board_size}
 
-    @app.post("/api/games/{game_id}/tap")
-    def tap(game_id: str, body: Tap, request: Request, version: Version = None, lang: Lang = "ja") -> dict[str, Any]:
-        """A tap on a card (by token, or by pyramid slot)."""
-        if (body.card is None) == (body.slot is None):
-            raise ApiError(422, "bad-request", "give exactly one of card and slot")
-        arg = body.card if body.card is not None else f"#{body.slot}"
-        return act(game_id, request, "tap", arg, version, lang)
-
-    @app.post("/api/games/{game_id}/stock")
-    def stock(game_id: str, request: Request, version: Version = None, lang: Lang = "ja") -> dict[str, Any]:
-        """A tap on the stock: draw, or turn the waste over."""
-        return act(game_id, request, "stock", None, version, lang)
+    @app.get("/api/games/{game_id}/record")
+    def game_record(game_id: str, request: Request) -> Response:
+        """The game's record as text: ``Key: value`` headers, then its moves and events, one a line —
+        what ``pyramid-solitaire replay`` reads."""
+        with games.lock(game_id):
+            session = load(game_id, request)
+            recorded = games.store.actions(game_id)
+        text = format_record(record_headers(session), [entry_of(a) for a in recorded])
+        return Response(text, media_type="text/plain; charset=utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="{session.deal.code}.txt"'})
 
     @app.post("/api/games/{game_id}/move")
     def move(game_id: str, body: Annotated[MoveBody, Body()], request: Request, version: Version = None,
              lang: Lang = "ja") -> dict[str, Any]:
-        """Play a move in notation; refused moves are 409 and change nothing."""
+        """Play a move in notation (a removal, a park, a draw or a recycle); a move the engine refuses is
+        a 409 and changes nothing."""
         try:
-            parsed = Move.parse(body.move)
+            entry = parse_entry(body.move)
         except MoveError as exc:
             raise ApiError(400, "bad-move", str(exc)) from None
-        return act(game_id, request, "move", str(parsed), version, lang)
+        if isinstance(entry, str):
+            raise ApiError(400, "bad-move", f"{entry} is not a move: POST /api/games/{{id}}/{entry}")
+        if body.cell is not None:
+            if isinstance(entry, Parked) or entry.kind != PARK:
+                raise ApiError(400, "bad-cell", "a free cell is named only for a park written Qs>cell")
+            entry = Parked(entry, body.cell)
+        return act(game_id, request, entry, version, lang)
 
     def command(name: str) -> None:
         def handler(game_id: str, request: Request, version: Version = None, lang: Lang = "ja") -> dict[str, Any]:
-            return act(game_id, request, name, None, version, lang)
+            return act(game_id, request, name, version, lang)
 
-        handler.__doc__ = f"{name.capitalize()} (see pyramid_solitaire.web.play.Session.{name})."
+        handler.__doc__ = f"{name.capitalize()}: one event of the game's record (a 409 when refused)."
         app.add_api_route(f"/api/games/{{game_id}}/{name}", handler, methods=["POST"], name=name)
 
-    for name in ("undo", "redo", "rewind", "hint", "coach", "deselect", "resign"):
+    for name in ("undo", "redo", "rewind", "hint", "coach", "resign"):
         command(name)
-
-    @app.post("/api/games/{game_id}/cell", name="cell")
-    def cell(game_id: str, request: Request, version: Version = None, lang: Lang = "ja",
-             slot: Annotated[int | None, Query(ge=0)] = None) -> dict[str, Any]:
-        """A tap on an empty free cell (``slot``: which one, from 0; without it, the first empty one):
-        the selected card is parked there (see pyramid_solitaire.web.play.Session.cell)."""
-        return act(game_id, request, "cell", None if slot is None else str(slot), version, lang)
 
     register_records(app, games, player, leaderboard)
 

@@ -1,9 +1,9 @@
 """The games being played, kept in the store and cached in memory, and the players' signed cookies.
 
-Every action goes through :meth:`Games.act`: under the game's lock, the cached session is checked
-against the database (another app process may have moved the game on; then it is rebuilt by replaying
-the recorded actions), the action is applied, and it is written with the game's new figures in one
-transaction before anyone is answered.  If the write fails — a conflict, or the database is gone —
+Every move and event goes through :meth:`Games.act`: under the game's lock, the cached session is
+checked against the database (another app process may have moved the game on; then it is rebuilt from
+the recorded entries through the engine), the entry is played, and it is written with the game's new
+figures in one transaction before anyone is answered.  If the write fails — a conflict, or the database is gone —
 the cached session is dropped, so memory never holds an action the database does not.
 """
 
@@ -18,7 +18,8 @@ from typing import Final
 
 from ..deal import Deal
 from ..game import Game
-from ..store import Conflict, GameRow, Store, StoreError, now_ms
+from ..record import Entry, parse_entry
+from ..store import Action, Conflict, GameRow, Store, StoreError, now_ms
 from .play import Session
 
 #: Sessions kept in memory; the oldest untouched one goes first (it is still in the database).
@@ -115,13 +116,14 @@ class Games:
         row = self._row(game_id, player_id)
         return rebuild(row, self.store, min(step, row.version)), row.version
 
-    def act(self, session: Session, kind: str, arg: str | None) -> dict[str, object]:
-        """Apply an action and record it before returning its event.  Call with the game's lock held.
-        Raises IllegalMoveError (nothing changed, nothing written), GameConflict or StoreError (the
-        session is dropped; nothing was written)."""
+    def act(self, session: Session, entry: Entry) -> dict[str, object]:
+        """Play a move or event and record it before returning its event.  Call with the game's lock
+        held.  Raises IllegalMoveError or BadCell (nothing changed, nothing written), GameConflict or
+        StoreError (the session is dropped; nothing was written)."""
         before = session.version
-        event = session.apply(kind, arg)
+        event = session.act(entry)
         session.after_action()
+        kind, arg = (entry, None) if isinstance(entry, str) else ("move", str(entry))
         try:
             self.store.record(session.id, before, kind, arg, session.summary())
         except Conflict:
@@ -133,14 +135,20 @@ class Games:
         return event
 
 
+def entry_of(action: Action) -> Entry:
+    """The record entry a stored action holds."""
+    return parse_entry(action.arg or "") if action.kind == "move" else action.kind
+
+
 def rebuild(row: GameRow, store: Store, steps: int | None = None) -> Session:
-    """A session rebuilt from its record: the deal, then every action (or the first ``steps``)."""
+    """A session rebuilt from its record through the engine: the deal, then every entry (or the first
+    ``steps``)."""
     session = Session(Game(Deal.from_code(row.code)), id=row.id, player_id=row.player_id)
     session.started = row.started_ms / 1000
     recorded = store.actions(row.id)
     if steps is not None:
         recorded = recorded[:max(0, steps)]
-    session.replay([(a.kind, a.arg) for a in recorded])
+    session.replay([entry_of(a) for a in recorded])
     if session.over:
         ended = row.ended_ms if steps is None or steps >= row.version else (recorded[-1].at_ms if recorded else None)
         session.finished = (ended or now_ms()) / 1000

@@ -1,75 +1,73 @@
-"""One game as the web app plays it: taps, the selection, and the state the browser renders.
+"""One game as the web app plays it: moves and events, and the state the browser renders.
 
-This layer knows nothing of HTTP.  It turns a *tap* on a card (what a player does on a phone) into
-engine calls, keeps the cards selected so far, and builds the JSON state the page draws from — the
-player's view of :mod:`..view` plus what the screen needs: the selection and its partners (the blue
-rings of seed 001), each card's spoken name, the removed pile, the timer and, once the game is over,
-the result.  Every rule comes from the engine (``Game`` / ``Table``); nothing here decides what is
-legal, it only asks.
+This layer knows nothing of HTTP.  A game is the engine's :class:`~..game.Game` plus the clock; what
+the player does reaches it as one *entry* of a game record (:mod:`..record`): a move (``Ad+Qs``,
+``Kd``, ``draw``, ``recycle``, ``Qs>cell2``) or an event (``undo``, ``redo``, ``rewind``, ``hint``,
+``coach``, ``resign``).  The store keeps those entries, and a game is rebuilt from them through the
+engine alone — no behaviour of the page is in a record.
 
-**Taps.**  A usable card that can go alone (a king) goes at once.  Otherwise it is selected and its
-partners light: every card that completes (or, with triples, continues) a legal removal with the
-selection.  Tapping a partner removes the cards.  Tapping a card that does not make a removal is
-refused with the engine's reason (``Q(12)+9=21``); in ``pyramide`` the second card then stays selected
-(seed 000), elsewhere the selection is cleared.  Tapping a selected card again puts it down.  A covered
-card tapped is refused with the cards covering it; in ``pyramide`` that message is only shown with the
-error-explanation assist on (seed 000), so the answer says ``quiet`` when it should not be shown.
+**The selection is the browser's.**  Choosing cards changes nothing in the game, so it is not sent:
+the state tells the page, in the way chessground's ``dests`` tells a chessboard its legal moves, what
+each card can be removed with (``pairs``), which cards may be chosen (``selectable``), and why every
+other tap would be refused (``refusals``: covered by which cards, the two values and their sum, a
+spent waste, …), each message in the page's language only.  The page selects, lights partners and
+explains a refusal from that data with no request, and sends a removal as one move.  It holds no rule:
+every fact comes from the engine (``Game`` / ``Table``).
+
+Two presets' ways are data too (seed 000, ``pyramide``): a refused pair keeps its second card chosen
+(``ui.keep_second``), and the reason a covered card does nothing is only shown with the
+error-explanation assist on (``quiet`` on those refusals).
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import secrets
 import time
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any, Final
 
-from ..cards import Card, CardError
+from ..cards import Card
 from ..deal import Deal
 from ..game import Game
 from ..layout import bits
 from ..moves import PARK, REMOVE, Move
 from ..reasons import IllegalMoveError, Refusal
-from ..table import PLAYING, WON
+from ..record import COACH, Entry, Parked, play_entry
+from ..table import WON
 
 #: Presets whose player is only told why a covered card does nothing when the assist is on (seed 000).
 QUIET_COVERED_PRESETS: Final = frozenset({"pyramide"})
-#: Presets where a refused sum keeps the second card selected (seed 000); elsewhere the selection clears.
+#: Presets where a refused pair keeps the second card selected (seed 000); elsewhere the selection clears.
 KEEP_SECOND_PRESETS: Final = frozenset({"pyramide"})
 #: How long the solver may think about the best a lost deal could have done, in seconds.
 BEST_REACHABLE_SECONDS: Final = 3.0
 #: How long the coach hint may think, in seconds.
 COACH_SECONDS: Final = 3.0
 LANGS: Final = ("ja", "en")
-RESIGNED: Final = "resigned"
-RESIGNED_MESSAGES: Final = ("投了しました", "You gave this game up.")
+#: What each entry's event is called in an answer (a move's is its kind: removed, parked, draw, recycle).
+EVENT_KINDS: Final = {"undo": "undone", "redo": "redone", "rewind": "rewound", "hint": "hint", "coach": "coach",
+                      "resign": "resigned"}
 
 
-class BadTap(ValueError):
-    """A tap that names no card (malformed token); the request itself is wrong."""
-
-
-class BadCell(BadTap):
-    """A tap on a free cell the game does not have; the request itself is wrong."""
+class BadCell(ValueError):
+    """A park into a free cell the game does not have, or a cell named for a move that is no park."""
 
 
 @dataclass
 class Session:
-    """A game being played in a browser: the engine's ``Game`` plus the selection and the clock."""
+    """A game being played in a browser: the engine's ``Game`` and the clock."""
 
     game: Game
     id: str = field(default_factory=lambda: secrets.token_urlsafe(16))
-    selected: list[Card] = field(default_factory=list)
     started: float = field(default_factory=time.time)
     finished: float | None = None
-    #: Counts every answered action; a client can tell a stale answer from a fresh one.
+    #: The number of entries recorded; a client can tell a stale answer from a fresh one.
     version: int = 0
-    coach_hints: int = 0
     best_removed: int | None = None
     best_exact: bool = True
     player_id: str = ""
-    resigned: bool = False
 
     @property
     def deal(self) -> Deal:
@@ -78,13 +76,13 @@ class Session:
 
     @property
     def status(self) -> str:
-        """The engine's status, or ``resigned`` once the player gave the game up."""
-        return RESIGNED if self.resigned else self.game.status
+        """The engine's status (``resigned`` once the player gave the game up)."""
+        return self.game.status
 
     @property
     def hints_used(self) -> int:
         """Plain hints and coach hints asked for."""
-        return self.game.hints + self.coach_hints
+        return self.game.hints + self.game.coach_hints
 
     @property
     def pyramid_removed(self) -> int:
@@ -94,281 +92,73 @@ class Session:
     @property
     def over(self) -> bool:
         """True once the game has ended (won, lost, stalemate or resigned)."""
-        return self.status != PLAYING
+        return self.game.over
 
-    # --- replaying recorded actions -------------------------------------------------------------------
+    # --- entries --------------------------------------------------------------------------------------
 
-    def apply(self, kind: str, arg: str | None, replaying: bool = False) -> dict[str, Any]:
-        """Do one action as the store records it (``kind`` and its argument); the web app's handlers and
-        the replay of a recorded game both come here, so a replay rebuilds exactly the same game.
-        Raises IllegalMoveError (refused commands), BadTap or ValueError (malformed arguments)."""
-        if kind == "tap":
-            if arg is None:
-                raise BadTap("a tap names a card or a slot")
-            if not arg.startswith("#"):
-                return self.tap(arg)
-            try:
-                slot = int(arg[1:])
-            except ValueError:  # "#" or "#x": the web app's card field reaches here too
-                raise BadTap(f"no pyramid slot {arg[1:]!r}") from None
-            return self.tap(slot)
-        if kind == "stock":
-            return self.tap_stock()
-        if kind == "move":
-            return self.play(Move.parse(arg or ""))
-        if kind == "cell":
-            return self.cell(arg)
-        if kind == "coach":
-            if replaying:
-                self.coach_hints += 1
-                return {"kind": "coach", "cards": []}
-            return self.coach()
-        simple = {"undo": self.undo, "redo": self.redo, "rewind": self.rewind, "hint": self.hint,
-                  "deselect": self.deselect, "resign": self.resign}
-        if kind not in simple:
-            raise ValueError(f"unknown action {kind!r}")
-        return simple[kind]()
+    def check_cell(self, entry: Entry) -> None:
+        """Raise BadCell for a park into a cell these rules do not have (a malformed request, not a
+        refused move)."""
+        if isinstance(entry, Parked) and entry.cell >= self.game.rules.cells:
+            count = self.game.rules.cells
+            has = f"cells 0-{count - 1}" if count > 1 else "cell 0" if count else "no free cells"
+            raise BadCell(f"no free cell {entry.cell}: this game has {has}")
 
-    def replay(self, actions: list[tuple[str, str | None]]) -> None:
-        """Apply recorded actions in order (each was answered once, so none is refused now)."""
-        for kind, arg in actions:
-            # a refused command is never recorded; suppressed only for records written by hand
-            with contextlib.suppress(IllegalMoveError):
-                self.apply(kind, arg, replaying=True)
+    def act(self, entry: Entry, coach_seconds: float = COACH_SECONDS) -> dict[str, Any]:
+        """Do one entry as the player asked for it and return the event to report.  Raises
+        IllegalMoveError (refused: nothing changed) or BadCell."""
+        self.check_cell(entry)
+        if entry == COACH:
+            return self._coach(coach_seconds)
+        done = play_entry(self.game, entry)
+        return self._event(entry, done)
+
+    def replay(self, entries: list[Entry]) -> None:
+        """Play recorded entries in order (each was answered once, so none is refused now)."""
+        for entry in entries:
+            play_entry(self.game, entry)
             self.version += 1
         if self.over and self.finished is None:
             self.finished = time.time()
 
-    def summary(self) -> dict[str, Any]:
-        """What the store keeps of the game besides its actions: counters and, once over, the result."""
-        game = self.game
-        return {"moves": game.moves, "undos": game.undos, "hints": self.hints_used,
-                "pyramid_removed": self.pyramid_removed,
-                "result": self.status if self.over else None,
-                "ended_ms": int(self.finished * 1000) if self.over and self.finished is not None else None}
+    def _event(self, entry: Entry, done: Move | list[Move] | None) -> dict[str, Any]:
+        if isinstance(entry, str):
+            kind = EVENT_KINDS[entry]
+            if isinstance(done, list):  # a rewind: every move it took back
+                return {"kind": kind, "undone": len(done), "cards": [str(c) for m in done for c in m.cards]}
+            if done is None:
+                return {"kind": kind, "cards": []}
+            return {"kind": kind, "move": str(done), "cards": [str(c) for c in done.cards]}
+        assert isinstance(done, Move)
+        kind = "parked" if done.kind == PARK else "removed" if done.kind == REMOVE else done.kind
+        return {"kind": kind, "move": str(entry), "cards": [str(c) for c in done.cards]}
 
-    def resign(self) -> dict[str, Any]:
-        """Give the game up (投了): it ends as a loss."""
-        if self.over:
-            raise IllegalMoveError(Refusal("game-over"))
-        self.resigned = True
-        self.selected = []
-        return {"kind": "resigned", "cards": []}
-
-    # --- taps -------------------------------------------------------------------------------------
-
-    def tap(self, target: str | int) -> dict[str, Any]:
-        """A tap on a card, named by its token or, for a pyramid card that may be face down, by its slot;
-        returns the event to report (see the module docstring)."""
-        game = self.game
-        table = game.table
-        if isinstance(target, int):
-            if not 0 <= target < table.board_size:
-                raise BadTap(f"no pyramid slot {target} (slots are 0-{table.board_size - 1})")
-            if not table.visible(game.position) >> target & 1 and game.position.pyramid >> target & 1:
-                return self._hidden_tapped(target)
-            card = table.cards[target]
-        else:
-            try:
-                card = Card.parse(target)
-            except CardError as exc:
-                raise BadTap(str(exc)) from None
-        if self.over:
-            return _refused(Refusal("game-over"), [card])
-        place = table.place_of.get(card)
-        if place is None:
-            return _refused(Refusal("not-in-game", {"card": card}), [card])
-        if card in self.selected:
-            self.selected.remove(card)
-            return {"kind": "deselected", "cards": [str(card)]}
-        usable = place in table.usable(game.position)
-        # With overlap pairs a card still covered by one card may go with it: it is part of a removal.
-        if not usable and not any(place in removal for removal in table.removals(game.position)):
-            return self._unusable_tapped(place, card)
-        if game.check(Move.remove(card)) is None and (
-                not self.selected or game.check(Move.remove(*self.selected, card)) is not None):
-            return self._remove([card])  # a king goes with one tap, even with another card selected
-        chosen = [*self.selected, card]
-        if len(chosen) == 1:
-            self.selected = chosen
-            return {"kind": "selected", "cards": [str(card)]}
-        refusal = game.check(Move.remove(*chosen))
-        if refusal is None:
-            return self._remove(chosen)
-        if self._continues(chosen):
-            self.selected = chosen
-            return {"kind": "selected", "cards": [str(card)]}
-        self.selected = [card] if game.rules.preset in KEEP_SECOND_PRESETS else []
-        return _refused(refusal, chosen)
-
-    def _visible_coverers(self, slot: int) -> tuple[Card, ...]:
-        table = self.game.table
-        pos = self.game.position
-        shown = table.visible(pos) & pos.pyramid & table.layout.coverers[slot]
-        return tuple(table.cards[s] for s in bits(shown))
-
-    def _hidden_tapped(self, slot: int) -> dict[str, Any]:
-        """A face-down card: say which face-up cards cover it, never what it is."""
-        covering = self._visible_coverers(slot)
-        if not covering:
-            return self._covered_event(Refusal("not-usable"), [], slot)
-        return self._covered_event(Refusal("covered", {"covering": covering}), [], slot)
-
-    def _covered_event(self, refusal: Refusal, cards: list[Card], slot: int) -> dict[str, Any]:
-        """A refused tap on a pyramid slot, quiet where the rule set only explains it with the assist."""
-        event = _refused(refusal, cards)
-        event["slot"] = slot
-        if self.game.rules.preset in QUIET_COVERED_PRESETS:
-            event["quiet"] = True
-        return event
-
-    def _unusable_tapped(self, place: int, card: Card) -> dict[str, Any]:
-        """A card that cannot be used now.  Only public facts are told: a removed card is removed, a
-        face-up pyramid card is covered by the face-up cards named, a waste top whose uses are spent says
-        so; anything else (a card in the stock,
-        under the waste top, or face down) is just "not usable", so a tap cannot probe hidden cards."""
-        table = self.game.table
-        pos = self.game.position
-        if not table.alive(pos, place):
-            return _refused(Refusal("removed", {"card": card}), [card])
-        if table.is_pyramid(place) and table.visible(pos) >> place & 1:
-            return self._covered_event(Refusal("covered", {"covering": self._visible_coverers(place)}), [card], place)
-        spent = table.spent_waste(pos, place)
-        if spent is not None:  # a face-up waste card whose uses are spent: the count is public
-            return _refused(spent, [card])
-        return _refused(Refusal("not-usable"), [])
-
-    def _extensions(self, chosen: list[Card]) -> list[set[int]]:
-        """The places each legal removal would add to the chosen cards (removals holding all of them
-        and more)."""
-        table = self.game.table
-        places = {table.place_of[c] for c in chosen}
-        return [set(r) - places for r in table.removals(self.game.position) if places < set(r)]
-
-    def _continues(self, chosen: list[Card]) -> bool:
-        """True if some legal removal contains every chosen card and more (a triple under way)."""
-        return bool(self._extensions(chosen))
-
-    def _remove(self, cards: list[Card]) -> dict[str, Any]:
-        move = self.game.push(Move.remove(*cards))
-        self.selected = []
-        return {"kind": "removed", "move": str(move), "cards": [str(c) for c in cards]}
-
-    def partners(self) -> list[str]:
-        """Cards that would complete or continue a removal with the selection (the blue rings)."""
-        if not self.selected:
-            return []
-        out: set[int] = set().union(*self._extensions(self.selected))
-        return sorted(str(self.game.table.cards[p]) for p in out)
-
-    def _keep_usable_selection(self) -> None:
-        usable = set(self.game.table.usable(self.game.position))
-        self.selected = [c for c in self.selected if self.game.table.place_of[c] in usable]
-
-    # --- other actions ----------------------------------------------------------------------------
-
-    def tap_stock(self) -> dict[str, Any]:
-        """A tap on the stock: draw, or turn the waste over when the stock is empty."""
-        if self.over:
-            return _refused(Refusal("game-over"), [])
-        try:
-            move = self.game.tap_stock()
-        except IllegalMoveError as exc:
-            return _refused(exc.refusal, [])
-        self._keep_usable_selection()
-        return {"kind": str(move), "move": str(move), "cards": []}
-
-    def cell(self, slot: str | None = None) -> dict[str, Any]:
-        """A tap on an empty free cell (``slot``: which one, from "0"; none: the first empty one): the one
-        selected card is parked there.  Refused like a tap (an event, nothing changed) with no card or
-        more than one selected, or when the park is refused; BadTap for a cell the game does not have."""
-        cell = None
-        if slot is not None:
-            count = self.game.rules.cells
-            if not (slot.isascii() and slot.isdigit() and int(slot) < count):
-                has = f"cells 0-{count - 1}" if count > 1 else "cell 0" if count else "no free cells"
-                raise BadCell(f"no free cell {slot!r}: this game has {has}")
-            cell = int(slot)
-        if self.over:
-            return _refused(Refusal("game-over"), [])
-        if not self.game.rules.cells:
-            return _refused(Refusal("no-cells"), [])
-        if len(self.selected) != 1:
-            return _refused(Refusal("cell-choose-one"), list(self.selected))
-        card = self.selected[0]
-        try:
-            move = self.game.push(Move.park(card), cell)
-        except IllegalMoveError as exc:
-            return _refused(exc.refusal, [card])
-        self.selected = []
-        return {"kind": "parked", "move": str(move), "cards": [str(card)]}
-
-    def play(self, move: Move) -> dict[str, Any]:
-        """Play a move given in notation (raises IllegalMoveError, changing nothing)."""
-        self._refuse_if_resigned()
-        self.game.push(move)
-        self._keep_usable_selection()
-        kind = "parked" if move.kind == PARK else "removed" if move.cards else str(move)
-        return {"kind": kind, "move": str(move), "cards": [str(c) for c in move.cards]}
-
-    def _refuse_if_resigned(self) -> None:
-        if self.resigned:
-            raise IllegalMoveError(Refusal("game-over"))
-
-    def _went_back_or_forth(self, kind: str, move: Move) -> dict[str, Any]:
-        self.selected = []
-        return {"kind": kind, "move": str(move), "cards": [str(c) for c in move.cards]}
-
-    def undo(self) -> dict[str, Any]:
-        """Undo (raises IllegalMoveError when refused)."""
-        self._refuse_if_resigned()
-        return self._went_back_or_forth("undone", self.game.undo())
-
-    def redo(self) -> dict[str, Any]:
-        """Redo (raises IllegalMoveError when refused)."""
-        self._refuse_if_resigned()
-        return self._went_back_or_forth("redone", self.game.redo())
-
-    def rewind(self) -> dict[str, Any]:
-        """崩れる前に戻す (raises IllegalMoveError when refused)."""
-        self._refuse_if_resigned()
-        undone = self.game.rewind()
-        self.selected = []
-        return {"kind": "rewound", "undone": len(undone), "cards": [str(c) for m in undone for c in m.cards]}
-
-    def deselect(self) -> dict[str, Any]:
-        """Put every selected card down."""
-        cards = [str(c) for c in self.selected]
-        self.selected = []
-        return {"kind": "deselected", "cards": cards}
-
-    def hint(self) -> dict[str, Any]:
-        """The plain hint of seed 001."""
-        if self.over:
-            return _refused(Refusal("game-over"), [])
-        move = self.game.hint()
-        if move is None:
-            return _refused(Refusal("game-over"), [])
-        return {"kind": "hint", "move": str(move), "cards": [str(c) for c in move.cards]}
-
-    def coach(self, time_limit: float = COACH_SECONDS) -> dict[str, Any]:
+    def _coach(self, time_limit: float) -> dict[str, Any]:
         """The solver's hint; it knows the hidden cards, and the answer says so."""
         from ..solver.coach import coach_hint
 
         if self.over:
-            return _refused(Refusal("game-over"), [])
+            raise IllegalMoveError(Refusal("game-over"))
         advice = coach_hint(self.game, time_limit=time_limit)
-        self.coach_hints += 1
+        self.game.count_coach_hint()
         move = advice.move
         return {"kind": "coach", "move": None if move is None else str(move),
                 "cards": [] if move is None else [str(c) for c in move.cards],
                 "winnable": advice.winnable, "best_reachable": advice.best_reachable,
                 "uses_hidden_cards": advice.uses_hidden_cards}
 
-    # --- what the page draws ----------------------------------------------------------------------
+    def summary(self) -> dict[str, Any]:
+        """What the store keeps of the game besides its entries: counters and, once over, the result."""
+        game = self.game
+        return {"moves": game.moves, "undos": game.undos, "hints": self.hints_used,
+                "pyramid_removed": self.pyramid_removed,
+                "result": self.status if self.over else None,
+                "ended_ms": int(self.finished * 1000) if self.over and self.finished is not None else None}
+
+    # --- the clock and the end ------------------------------------------------------------------------
 
     def after_action(self) -> None:
-        """Bookkeeping after every answered action: the version and the end of the game."""
+        """Bookkeeping after every answered entry: the version and the end of the game."""
         self.version += 1
         if not self.over:
             self.finished = None
@@ -377,7 +167,7 @@ class Session:
 
     def find_best(self) -> None:
         """The most pyramid cards the deal allows (for a lost game's result screen); solved once, on
-        demand, so that the tap that ends a game answers at once."""
+        demand, so that the move that ends a game answers at once."""
         from ..solver import solve
 
         if self.best_removed is not None:
@@ -391,23 +181,19 @@ class Session:
         end = self.finished if self.finished is not None else time.time()
         return max(0.0, end - self.started)
 
+    # --- what the page draws ----------------------------------------------------------------------------
+
     def state(self, lang: str) -> dict[str, Any]:
-        """Everything the page needs to draw this game, in ``lang``."""
+        """Everything the page needs to draw this game and to answer taps, in ``lang``."""
         game = self.game
         table = game.table
-        view = game.view()
+        view = game.view(lang)
         removed = [str(c) for step in game.history if step.move.kind == REMOVE for c in step.move.cards]
-        status_message = view.pop("status_message")[lang]
-        if self.resigned:
-            status_message = RESIGNED_MESSAGES[0 if lang == "ja" else 1]
-            view.update({"status": RESIGNED, "usable": [], "legal_moves": [], "can_undo": False, "can_redo": False,
-                         "can_rewind": False})
-            for entry in view["pyramid"]:
-                entry["usable"] = False
-            view["stock"]["usable"] = False
-        view["stock"]["label"] = view["stock"]["label"][lang]
         fan = self.waste_fan()
         shown = _shown_tokens(view) | set(removed) | set(fan)
+        coverers = _visible_coverers(game)
+        for entry in view["pyramid"]:
+            entry["covering"] = coverers.get(entry["slot"], [])
         view.update({
             "id": self.id,
             "version": self.version,
@@ -419,15 +205,90 @@ class Session:
             "waste_fan": fan,
             "number": self.deal.number,
             "difficulty": self.deal.difficulty,
-            "status_message": status_message,
-            "selected": [str(c) for c in self.selected],
-            "partners": self.partners(),
             "removed": {"count": len(removed), "top": removed[-2:]},
             "names": {str(c): c.name(lang) for c in table.cards if str(c) in shown},
+            "target": table.target,
+            "values": {token: None if table.is_joker(table.place_of[Card.parse(token)])
+                       else table.values[table.place_of[Card.parse(token)]]
+                       for token in sorted(_shown_tokens(view))},
+            "ui": {"keep_second": game.rules.preset in KEEP_SECOND_PRESETS},
             "elapsed": round(self.elapsed(), 1),
             "result": self._result() if self.over else None,
         })
+        view.update(self._choices(lang, view, coverers))
         return view
+
+    def _choices(self, lang: str, view: dict[str, Any], coverers: dict[int, list[str]]) -> dict[str, Any]:
+        """``pairs``, ``selectable``, ``refusals`` and ``stock_move``: what every tap would do now."""
+        game = self.game
+        table = game.table
+        pos = game.position
+        quiet = game.rules.preset in QUIET_COVERED_PRESETS
+
+        def refusal(reason: Refusal, cards: list[str], **extra: Any) -> dict[str, Any]:
+            return {"code": reason.code, "message": reason.message(lang), "cards": cards, "quiet": False, **extra}
+
+        if game.over:
+            return {"pairs": {}, "selectable": [], "stock_move": None,
+                    "refusals": {"game-over": refusal(Refusal("game-over"), [])}}
+        token = {place: str(card) for place, card in enumerate(table.cards)}
+        removals = table.removals(pos)
+        pairs: dict[str, dict[str, Any]] = {}
+        for removal in removals:
+            for place in removal:
+                entry = pairs.setdefault(token[place], {"alone": False, "with": []})
+                if len(removal) == 1:
+                    entry["alone"] = True
+                else:
+                    entry["with"].append([token[p] for p in removal if p != place])
+        chosen = sorted(set(table.usable(pos)) | {p for removal in removals for p in removal})
+        refusals: dict[str, dict[str, Any]] = {}
+        # a face-up card that cannot be chosen, and a face-down one: only public facts are told
+        chosen_set = set(chosen)
+        for entry in view["pyramid"]:
+            slot = entry["slot"]  # a pyramid (or reserve) slot is the card's place
+            if entry["removed"] or slot in chosen_set:
+                continue
+            covering = tuple(Card.parse(t) for t in coverers.get(slot, []))
+            reason = Refusal("covered", {"covering": covering}) if covering else Refusal("not-usable")
+            key = entry["card"] or f"#{slot}"
+            refusals[key] = refusal(reason, [entry["card"]] if entry["card"] else [], slot=slot,
+                                    quiet=quiet and reason.code == "covered")
+        for shown in sorted((_shown_tokens(view) | set(self.waste_fan())) - set(refusals)):
+            place = table.place_of[Card.parse(shown)]
+            if place not in chosen_set and not table.is_pyramid(place):
+                spent = table.spent_waste(pos, place)  # a face-up waste card whose uses are spent: public
+                refusals[shown] = refusal(spent or Refusal("not-usable"), [shown] if spent else [])
+        # two cards that make no removal and start none (a triple under way is no refusal)
+        legal = {frozenset(r) for r in removals}
+        started = {frozenset(two) for r in removals if len(r) == 3 for two in combinations(r, 2)}
+        for a, b in combinations(chosen, 2):
+            both = frozenset((a, b))
+            if both in legal or both in started:
+                continue
+            reason = table.refusal(pos, (a, b)) or Refusal("not-usable")
+            refusals["+".join(sorted((token[a], token[b])))] = refusal(reason, [token[a], token[b]])
+        # the stock: what a tap plays, or why it plays nothing
+        stock_move = None
+        if table.can_draw(pos):
+            stock_move = "draw"
+        else:
+            why = table.recycle_refusal(pos)
+            if why is None:
+                stock_move = "recycle"
+            else:
+                refusals["stock"] = refusal(why, [])
+        if game.rules.cells:
+            refusals["cell"] = refusal(Refusal("cell-choose-one"), [])
+            for place in chosen:
+                card = table.cards[place]
+                why = None if card.is_joker else game.check(Move.park(card))
+                if card.is_joker:
+                    why = Refusal("joker-cell")
+                if why is not None:
+                    refusals[f"{token[place]}>cell"] = refusal(why, [token[place]])
+        return {"pairs": pairs, "selectable": [token[p] for p in chosen], "refusals": refusals,
+                "stock_move": stock_move}
 
     def waste_fan(self) -> list[str]:
         """The waste's top cards as a draw of several cards (``draw=3``) leaves them fanned, bottom first;
@@ -454,10 +315,13 @@ class Session:
         }
 
 
-def _refused(refusal: Refusal, cards: list[Card]) -> dict[str, Any]:
-    data = refusal.to_json()
-    return {"kind": "refused", "code": data["code"], "messages": {"ja": data["message_ja"], "en": data["message_en"]},
-            "details": data["details"], "cards": [str(c) for c in cards]}
+def _visible_coverers(game: Game) -> dict[int, list[str]]:
+    """For every pyramid slot still in place, the face-up cards covering it (never a face-down one)."""
+    table = game.table
+    pos = game.position
+    shown = table.visible(pos) & pos.pyramid
+    coverers = table.layout.coverers
+    return {slot: [str(table.cards[s]) for s in bits(shown & coverers[slot])] for slot in bits(pos.pyramid)}
 
 
 def _shown_tokens(view: dict[str, Any]) -> set[str]:
@@ -470,3 +334,6 @@ def _shown_tokens(view: dict[str, Any]) -> set[str]:
     shown.update(view["jokers"])
     shown.update(entry["card"] for entry in view["cells"]["slots"] if entry)
     return shown
+
+
+__all__ = ["EVENT_KINDS", "BadCell", "Session"]

@@ -110,9 +110,10 @@ def register_records(app: FastAPI, games: Games, player: Callable[[Request], str
 
     @app.post("/api/me/import")
     def import_(data: Annotated[Any, Body()], request: Request) -> dict[str, Any]:
-        """Add the games of an export file (checked by replaying them; all or nothing)."""
+        """Add the games of an export file (checked by replaying them; all or nothing; a game the player
+        already has is not added twice)."""
         try:
-            added = import_records(store, me(request), data)
+            added, already = import_records(store, me(request), data)
         except RecordsImportError as exc:
             raise ApiError(400, "bad-import", str(exc)) from None
-        return {"imported": added}
+        return {"imported": added, "already": already}

@@ -1,10 +1,16 @@
 """Export and import of a player's records as JSON.
 
-The file holds every game of the player — deal code, rules, difficulty, start and end, result, and
-every action in order.  Import checks each game by replaying its actions through the engine: the code
-must deal under the stated rules, no action may be refused, and the replay must end with the stated
-result and move count; otherwise the whole file is refused with a message naming the game and what is
-wrong, and nothing is added.  Imported games get new ids and count in statistics like any other.
+The file holds every game of the player — deal code, rules, difficulty, start and end, result — with
+its ``record``: the ``Key: value`` + moves text of :mod:`pyramid_solitaire.record`, the same that
+``/api/games/{id}/record`` gives and ``pyramid-solitaire replay`` reads, and the time of each entry.
+Import checks each game by playing its record through the engine: the code must deal under the stated
+rules, no entry may be refused, and the game must end with the stated result and move count; otherwise
+the whole file is refused with a message naming the game and what is wrong, and nothing is added.
+Imported games get new ids and count in statistics like any other — once: a game the player already
+has (same deal code, same start) is not added again (:meth:`.Store.import_games`).
+
+Files of version 1, written before games were kept as moves, held the page's taps; they are still read,
+through the conversion the database migration uses (:mod:`pyramid_solitaire.store.taps`).
 """
 
 from __future__ import annotations
@@ -15,14 +21,20 @@ from typing import Any, Final
 from ..deal import Deal, DealError
 from ..game import Game
 from ..reasons import IllegalMoveError
+from ..record import Entry, RecordError, format_record, play_entry, read_record
 from ..store import RESULTS, Action, GameRow, Store, unrecordable
-from .play import BadTap, Session
+from ..store.taps import entries_of
+from .games import entry_of, rebuild
+from .play import Session
 
 FORMAT: Final = "pyramid-solitaire-records"
-FORMAT_VERSION: Final = 1
+FORMAT_VERSION: Final = 2
+#: Versions of the file this program reads: 1 (taps, converted) and 2 (records).
+READS: Final = (1, 2)
 #: Games and actions one file may hold.
 MAX_GAMES: Final = 5_000
 MAX_ACTIONS: Final = 5_000
+#: The action kinds of a version-1 file.
 ACTION_KINDS: Final = frozenset({"tap", "stock", "move", "undo", "redo", "rewind", "hint", "coach", "deselect",
                                  "resign", "cell"})
 #: The kinds whose action names a card, a slot, a move or a free cell (a cell tap may name none); the others
@@ -41,16 +53,19 @@ def export_records(store: Store, player_id: str) -> dict[str, Any]:
     player = store.player(player_id) or {}
     rows = sorted(store.games_of(player_id, finished=True, limit=MAX_GAMES)
                   + store.games_of(player_id, finished=False, limit=MAX_GAMES), key=lambda r: (r.started_ms, r.id))
-    return {
-        "format": FORMAT,
-        "version": FORMAT_VERSION,
-        "name": player.get("name"),
-        "games": [{
+    from .app import record_headers
+
+    out = []
+    for row in rows:
+        recorded = store.actions(row.id)
+        session = rebuild(row, store)
+        out.append({
             "code": row.code, "rules": row.rules, "difficulty": row.difficulty,
             "started_ms": row.started_ms, "ended_ms": row.ended_ms, "result": row.result, "moves": row.moves,
-            "actions": [[a.kind, a.arg, a.at_ms] for a in store.actions(row.id)],
-        } for row in rows],
-    }
+            "record": format_record(record_headers(session), [entry_of(a) for a in recorded]),
+            "times": [a.at_ms for a in recorded],
+        })
+    return {"format": FORMAT, "version": FORMAT_VERSION, "name": player.get("name"), "games": out}
 
 
 def _field(game: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
@@ -68,9 +83,9 @@ def check_records(data: Any, player_id: str) -> list[tuple[GameRow, list[Action]
     """The games of an export file, each replayed and checked (see the module docstring)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RecordsImportError(f"not a records file (its 'format' must be {FORMAT!r})")
-    if data.get("version") != FORMAT_VERSION:
-        version = data.get("version")
-        raise RecordsImportError(f"records version {version!r} is not supported (expected {FORMAT_VERSION})")
+    version = data.get("version")
+    if version not in READS or isinstance(version, bool):
+        raise RecordsImportError(f"records version {version!r} is not supported (expected 1 or {FORMAT_VERSION})")
     listed = data.get("games")
     if not isinstance(listed, list) or len(listed) > MAX_GAMES:
         raise RecordsImportError(f"'games' must be a list of at most {MAX_GAMES} games")
@@ -79,11 +94,54 @@ def check_records(data: Any, player_id: str) -> list[tuple[GameRow, list[Action]
         where = f"game {number}"
         if not isinstance(game, dict):
             raise RecordsImportError(f"{where}: not an object")
-        out.append(_check_game(game, where, player_id))
+        out.append(_check_game(game, where, player_id, version))
     return out
 
 
-def _check_game(game: dict[str, Any], where: str, player_id: str) -> tuple[GameRow, list[Action]]:
+def _entries_v2(game: dict[str, Any], where: str, deal: Deal, started: int,
+                session: Session) -> list[tuple[Entry, int]]:
+    """A version-2 game: its record, played through the engine, and the time of each entry."""
+    text = _field(game, "record", str, where)
+    try:
+        record = read_record(text)
+    except RecordError as exc:
+        raise RecordsImportError(f"{where}: its record cannot be read: {exc}") from None
+    if record.headers["Deal"] != deal.code or record.headers["Rules"] != str(deal.rules):
+        raise RecordsImportError(f"{where}: its record is of another deal or rule set than code {deal.code}")
+    if len(record.entries) > MAX_ACTIONS:
+        raise RecordsImportError(f"{where}: more than {MAX_ACTIONS} moves and events")
+    times = game.get("times", [started] * len(record.entries))
+    if not isinstance(times, list) or len(times) != len(record.entries) or not all(_is_time(t) for t in times):
+        raise RecordsImportError(f"{where}: 'times' must give a time in milliseconds for each entry of the record")
+    for number, entry in enumerate(record.entries, start=1):
+        try:
+            session.check_cell(entry)
+            play_entry(session.game, entry)
+        except (IllegalMoveError, ValueError) as exc:
+            raise RecordsImportError(f"{where}, entry {number} ({entry}): refused: {exc}") from None
+        session.version += 1
+    return list(zip(record.entries, times, strict=True))
+
+
+def _entries_v1(game: dict[str, Any], where: str, session: Session) -> list[tuple[Entry, int]]:
+    """A version-1 game: its taps, checked for form, then turned into moves and events as the database
+    migration does, and the time of the tap that made each."""
+    recorded = _field(game, "actions", list, where)
+    if len(recorded) > MAX_ACTIONS:
+        raise RecordsImportError(f"{where}: more than {MAX_ACTIONS} actions")
+    for seq, entry in enumerate(recorded, start=1):
+        if (not isinstance(entry, list) or len(entry) != 3 or not isinstance(entry[0], str)
+                or entry[0] not in ACTION_KINDS
+                or not (entry[1] is None or (entry[0] in ARGUMENT_KINDS and isinstance(entry[1], str)
+                                             and len(entry[1]) <= 64))
+                or not _is_time(entry[2])):
+            raise RecordsImportError(f"{where}, action {seq}: expected [kind, argument, time in ms]")
+    made = entries_of(session.game, [(kind, arg) for kind, arg, _ in recorded])
+    session.version = len(made)
+    return [(entry, recorded[index][2]) for index, entry in made]
+
+
+def _check_game(game: dict[str, Any], where: str, player_id: str, version: int) -> tuple[GameRow, list[Action]]:
     code = _field(game, "code", str, where)
     try:
         deal = Deal.from_code(code)
@@ -105,26 +163,10 @@ def _check_game(game: dict[str, Any], where: str, player_id: str) -> tuple[GameR
         raise RecordsImportError(f"{where}: unknown result {str(result)[:20]!r}")
     if (result is None) != (ended is None) or (ended is not None and (not _is_time(ended) or ended < started)):
         raise RecordsImportError(f"{where}: 'ended_ms' must be given exactly for a finished game, not before its start")
-    recorded = _field(game, "actions", list, where)
-    if len(recorded) > MAX_ACTIONS:
-        raise RecordsImportError(f"{where}: more than {MAX_ACTIONS} actions")
     session = Session(Game(deal), id=secrets.token_urlsafe(16), player_id=player_id)
-    actions = []
-    for seq, entry in enumerate(recorded, start=1):
-        if (not isinstance(entry, list) or len(entry) != 3 or not isinstance(entry[0], str)
-                or entry[0] not in ACTION_KINDS
-                or not (entry[1] is None or (entry[0] in ARGUMENT_KINDS and isinstance(entry[1], str)
-                                             and len(entry[1]) <= 64))
-                or not _is_time(entry[2])):
-            raise RecordsImportError(f"{where}, action {seq}: expected [kind, argument, time in ms]")
-        kind, arg, at_ms = entry
-        try:
-            session.apply(kind, arg, replaying=True)
-        except (IllegalMoveError, BadTap, ValueError) as exc:
-            shown = kind if arg is None else f"{kind} {arg!r}"  # repr: one line whatever the argument holds
-            raise RecordsImportError(f"{where}, action {seq} ({shown}): refused: {exc}") from None
-        session.version += 1
-        actions.append(Action(seq, kind, arg, at_ms))
+    timed = _entries_v1(game, where, session) if version == 1 else _entries_v2(game, where, deal, started, session)
+    actions = [Action(seq, entry if isinstance(entry, str) else "move", None if isinstance(entry, str) else str(entry),
+                      at_ms) for seq, (entry, at_ms) in enumerate(timed, start=1)]
     final = session.status if session.over else None
     if final != result:
         raise RecordsImportError(f"{where}: the actions end {final or 'unfinished'}, not {result or 'unfinished'}")
@@ -138,8 +180,9 @@ def _check_game(game: dict[str, Any], where: str, player_id: str) -> tuple[GameR
     return row, actions
 
 
-def import_records(store: Store, player_id: str, data: Any) -> int:
-    """Check and add the games of an export file; returns how many were added."""
+def import_records(store: Store, player_id: str, data: Any) -> tuple[int, int]:
+    """Check and add the games of an export file; returns how many were added and how many the player
+    already had (not added again)."""
     checked = check_records(data, player_id)
-    store.import_games(checked)
-    return len(checked)
+    added = store.import_games(checked)
+    return added, len(checked) - added
