@@ -1,7 +1,9 @@
 """A small page object for the game page: open it, tap cards and the stock, read what it shows.
 
-Every action waits for the page to draw the server's answer (``body[data-version]`` changes), so the
-tests read what a player would see after each tap, never a half-updated page.
+Every action waits for the page to finish answering it: choosing a card, or a refused tap, is answered by
+the page alone and changes no version, so the page counts each answer it has drawn (``body[data-drawn]``)
+and the page object waits for that count (or the game or its version) to change.  The tests read what a
+player would see after each tap, never a half-updated page.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from playwright.sync_api import Locator, Page
 from pyramid_solitaire.moves import Move
 
 TIMEOUT_MS = 15_000
+#: What tells one drawn answer from the next: the game, its version, and the page's count of answers drawn.
+ANSWERED = "`${document.body.dataset.game}/${document.body.dataset.version}/${document.body.dataset.drawn}`"
 
 
 class GamePage:
@@ -30,8 +34,8 @@ class GamePage:
     # --- reading ----------------------------------------------------------------------------------
 
     def answered(self) -> str:
-        """Which answer is on screen: the game id and its version."""
-        return str(self.page.evaluate("`${document.body.dataset.game}/${document.body.dataset.version}`"))
+        """Which answer is on screen: the game id, its version and how many answers the page has drawn."""
+        return str(self.page.evaluate(ANSWERED))
 
     def card(self, token: str) -> Locator:
         """The card ``token`` where it lies now (pyramid, jokers, stock side or a free cell; not the removed
@@ -70,12 +74,10 @@ class GamePage:
 
     def _after(self, before: str, action: Any) -> None:
         action()
-        self.page.wait_for_function(
-            "before => `${document.body.dataset.game}/${document.body.dataset.version}` !== before",
-            arg=before, timeout=TIMEOUT_MS)
+        self.page.wait_for_function(f"before => ({ANSWERED}) !== before", arg=before, timeout=TIMEOUT_MS)
 
     def tap(self, token: str) -> None:
-        """Click a card and wait for the answer."""
+        """Click a card and wait for the answer (the page's own, or the server's to the move it made)."""
         self._after(self.answered(), lambda: self.card(token).click())
 
     def tap_edge(self, token: str) -> None:
@@ -104,7 +106,7 @@ class GamePage:
         self._after(self.answered(), lambda: cell.click())
 
     def press(self, key: str) -> None:
-        """Press a key that makes a request, and wait for the answer."""
+        """Press a key the page answers (a move, a command, Escape, C), and wait for the answer."""
         self._after(self.answered(), lambda: self.page.keyboard.press(key))
 
     def button(self, button_id: str) -> None:

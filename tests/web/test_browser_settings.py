@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from browser import DESKTOP, Errors, open_context
-from pages import GamePage
+from pages import ANSWERED, GamePage
 from playwright.sync_api import Browser, Page
 
 from helpers import make_notation, row_of
@@ -16,8 +16,7 @@ NOTATION = make_notation(row_of(7, SEED_001_ROW_7), ["Ad"])
 def start_from_dialog(game: GamePage) -> None:
     before = game.answered()
     game.page.click("#new-start")
-    game.page.wait_for_function(
-        "before => `${document.body.dataset.game}/${document.body.dataset.version}` !== before", arg=before)
+    game.page.wait_for_function(f"before => ({ANSWERED}) !== before", arg=before)
 
 
 def test_value_badges_four_colours_and_large_cards(desktop: tuple[Page, Errors], server: str) -> None:

@@ -35,17 +35,17 @@ export async function call(method, path, body, lang) {
 
 const game = (id) => `/api/games/${encodeURIComponent(id)}`;
 
-// Actions carry the version of the game the player saw: if it moved on elsewhere, the server answers
-// 409 "conflict" instead of applying a tap meant for another position.
+// Moves and commands carry the version of the game the player saw: if it moved on elsewhere, the server
+// answers 409 "conflict" instead of applying a move meant for another position.  Choosing cards is the
+// page's own business (select.js): nothing is sent until a move is made.
 export const api = {
   rules: (lang) => call("GET", "/api/rules", undefined, lang),
   newGame: (request, lang) => call("POST", "/api/games", request, lang),
   get: (id, lang) => call("GET", game(id), undefined, lang),
-  tap: (id, target, lang, version) => call("POST", `${game(id)}/tap?version=${version}`, target, lang),
-  stock: (id, lang, version) => call("POST", `${game(id)}/stock?version=${version}`, undefined, lang),
+  // One move in notation ("Ad+Qs", "Kd", "draw", "recycle", "Qs>cell"); a park may name its cell (from 0).
+  move: (id, move, cell, lang, version) => call("POST", `${game(id)}/move?version=${version}`,
+    cell === undefined ? { move } : { move, cell }, lang),
   command: (id, name, lang, version) => call("POST", `${game(id)}/${name}?version=${version}`, undefined, lang),
-  cell: (id, slot, lang, version) => call("POST", `${game(id)}/cell?version=${version}`
-    + (slot === undefined ? "" : `&slot=${slot}`), undefined, lang),
   best: (id, lang) => call("GET", `${game(id)}/best`, undefined, lang),
   replay: (id, step, lang) => call("GET", `${game(id)}/replay?step=${step}`, undefined, lang),
   me: (lang) => call("GET", "/api/me", undefined, lang),

@@ -1,6 +1,7 @@
 // board.js: draws a game state.  Rendering is a function of the state the server sent (and of the
-// board's width); elements are kept by key so focus and transitions survive an update.  No rule of the
-// game is decided here: which cards are usable, partners, dead or covered all come in the state.
+// board's width) and of the page's selection; elements are kept by key so focus and transitions survive
+// an update.  No rule of the game is decided here: which cards are usable, dead or covered come in the
+// state, and the selection's partners are read from the state's pairs (select.js).
 import { t, list } from "./i18n.js";
 
 const SUIT_SYMBOL = { c: "♣", d: "♦", h: "♥", s: "♠" };
@@ -23,6 +24,8 @@ const REMOVED_LABEL = 18;
 const LABEL_ROOM = 28;
 
 const elements = new Map();
+// The selection being drawn: the chosen cards and their partners (set by render).
+let pick = { selected: [], partners: [] };
 
 function faceOf(token) {
   return token[0] === "T" ? "10" : token[0];
@@ -86,18 +89,18 @@ function place(element, x, y, z) {
 
 function stateClasses(element, token, game, extra = {}) {
   element.classList.toggle("usable", game.usable.includes(token));
-  element.classList.toggle("selected", game.selected.includes(token));
-  element.classList.toggle("partner", game.partners.includes(token));
+  element.classList.toggle("selected", pick.selected.includes(token));
+  element.classList.toggle("partner", pick.partners.includes(token));
   element.classList.toggle("dead", game.dead.includes(token));
   for (const [name, on] of Object.entries(extra)) element.classList.toggle(name, on);
 }
 
 function cardLabel(token, game, coveredBy) {
   const parts = [game.names[token] || token];
-  if (game.selected.includes(token)) parts.push(t("selected"));
+  if (pick.selected.includes(token)) parts.push(t("selected"));
   if (game.usable.includes(token)) parts.push(t("usable"));
   else if (coveredBy && coveredBy.length) parts.push(t("covered_by", { cards: list(coveredBy) }));
-  if (game.partners.includes(token)) parts.push(t("partner"));
+  if (pick.partners.includes(token)) parts.push(t("partner"));
   if (game.dead.includes(token)) parts.push(t("dead"));
   return parts.join(t("list_sep"));
 }
@@ -118,7 +121,9 @@ export function measure(board, game, large) {
   return { width, rows, piles, depth, gap, cw, ch, step: Math.round(ch * ROW_STEP), pileStep: Math.round(ch * PILE_STEP) };
 }
 
-export function render(game, dom, settings) {
+// `selection`: {selected, partners}, the page's own choice of cards (none by default).
+export function render(game, dom, settings, selection = { selected: [], partners: [] }) {
+  pick = selection;
   const m = measure(dom.board, game, settings.largeCards);
   dom.board.style.setProperty("--cw", `${m.cw}px`);
   dom.board.style.setProperty("--ch", `${m.ch}px`);
@@ -284,8 +289,8 @@ export function render(game, dom, settings) {
 
 // Free cells, at the right end of the stock's line; on a line of their own below it when the stock
 // side leaves no room (a phone with several waste piles).  A parked card is drawn in its cell like
-// any usable card; an empty cell is a button: tapping it puts the selected card there (the server
-// decides whether that is allowed).  Returns the board's height below them (0 without cells).
+// any usable card; an empty cell is a button: tapping it puts the selected card there (the state's
+// legal moves say whether that is allowed).  Returns the board's height below them (0 without cells).
 function drawCells(game, dom, m, used, y, keep) {
   const size = game.cells.size;
   if (!size) return 0;
@@ -343,7 +348,7 @@ function prune(keep) {
 
 // A draw of several cards (Tut's Tomb) leaves them fanned on the waste: the cards under the top show
 // to its left, each partly covered by the next.  Only the top is usable, so the others are never in the
-// tab order; a tap on one is sent like any tap, and the server answers that it is not usable.
+// tab order; a tap on one says, from the state's refusals, that it is not usable.
 function fanUnderWaste(game, dom, m, x, y, keep) {
   const under = game.waste_fan.slice(0, -1);
   const step = Math.round(m.cw * FAN_STEP);

@@ -1,11 +1,13 @@
 // main.js: wires the page together — state, input (pointer and keyboard), dialogs, announcements.
-// The player's intent goes to the server; what comes back is drawn.  Nothing here knows a rule.
+// The page chooses cards itself from what the state says (select.js); each move, and each undo, redo,
+// rewind, hint, coach or resign, is one request, and what comes back is drawn.  Nothing here knows a rule.
 import { api, ApiError } from "./api.js";
 import { applyTexts, lang, list, loadLocale, rulesName, t } from "./i18n.js";
 import { applySettings, DEFAULTS, loadSettings, motionAllowed, saveSettings } from "./settings.js";
 import { openRecords, replayMode, wireRecords } from "./records.js";
 import { openRules, wireRules } from "./rules.js";
 import { elementOf, navigable, render, stockButton } from "./board.js";
+import * as select from "./select.js";
 
 const $ = (id) => document.getElementById(id);
 const dom = {
@@ -15,8 +17,14 @@ const dom = {
 const GAME_KEY = "pyramid.game";
 const FLY_MS = 320;
 const HINT_MS = 3000;
+const SHAKE_MS = 450;
+// Answers after which the chosen cards stay chosen (those still selectable): the cards on the board
+// did not move.  After any other (a removal, a park, undo, redo, rewind) the selection is put down.
+const KEEPS_SELECTION = new Set(["draw", "recycle", "hint", "coach"]);
 
-const app = { game: null, settings: loadSettings(), received: 0, busy: false, shownResult: null, rules: null };
+// `selection`: the cards the player has chosen, in the order tapped (the page's alone, never sent).
+const app = { game: null, selection: [], settings: loadSettings(), received: 0, busy: false, shownResult: null,
+  rules: null };
 
 // --- messages ------------------------------------------------------------------------------------
 
@@ -39,7 +47,7 @@ function names(tokens) {
 function draw() {
   const game = app.game;
   if (!game) return;
-  render(game, dom, app.settings);
+  render(game, dom, app.settings, { selected: app.selection, partners: select.partners(game, app.selection) });
   // For tests and tools: which answer the page shows (a new game id, or a new version of one game).
   document.body.dataset.game = game.id;
   document.body.dataset.version = String(game.version);
@@ -69,6 +77,13 @@ function showKeys() {
   const game = app.game;
   $("keys-help").textContent = t("keys_help", { stock: !game || game.has_stock ? t("keys_help_stock") : "",
     cell: game && game.cells.size ? t("keys_help_cell") : "" });
+}
+
+// For tests and tools: a count of the times the page finished answering the player (a state drawn, a
+// card chosen or put down, a tap refused).  Choosing a card changes no version, so this is what says
+// the page is drawn.
+function drawn() {
+  document.body.dataset.drawn = String(Number(document.body.dataset.drawn || 0) + 1);
 }
 
 function tick() {
@@ -118,8 +133,8 @@ function slideFrom(token, from) {
     { transform: "translate(0, 0)" }], { duration: FLY_MS, easing: "ease-out" });
 }
 
-// A move's notation names a park ("Qs>cell").
-const isPark = (move) => typeof move === "string" && move.endsWith(">cell");
+// A move's notation names a park ("Qs>cell", or "Qs>cell2" with the cell it went to).
+const isPark = (move) => typeof move === "string" && /^[^+]+>cell\d*$/.test(move);
 
 function flash(tokens, className, ms) {
   for (const token of tokens) {
@@ -153,6 +168,9 @@ function accept(answer) {
   if (event.kind === "removed" && before) flyToRemoved(event.cards);
   const parkedFrom = event.kind === "parked" && elementOf(event.cards[0])
     ? elementOf(event.cards[0]).getBoundingClientRect() : null;
+  const samePosition = before && before.id === answer.game.id
+    && (before.version === answer.game.version || KEEPS_SELECTION.has(event.kind));
+  app.selection = samePosition ? select.keep(answer.game, app.selection) : [];
   app.game = answer.game;
   app.received = Date.now();
   sessionStorage.setItem(GAME_KEY, app.game.id);
@@ -160,10 +178,11 @@ function accept(answer) {
   if (parkedFrom) slideFrom(event.cards[0], parkedFrom);
   keepFocus(index);
   describe(event, before && before.id === app.game.id ? before : null);
-  if (app.game.dead.length && event.kind !== "refused") {
+  if (app.game.dead.length) {
     say(`${t("dead_notice")}`, { error: true });
   }
   if (app.game.result) finish();
+  drawn();
 }
 
 function describe(event, before) {
@@ -176,12 +195,6 @@ function describe(event, before) {
       break;
     case "parked":
       say(t("parked_msg", { cards: names(event.cards) }));
-      break;
-    case "selected":
-      say(t("selected_msg", { card: names(event.cards) }));
-      break;
-    case "deselected":
-      say(t("deselected_msg"));
       break;
     case "draw": {
       if (game.waste_piles.length && before) {
@@ -230,19 +243,6 @@ function describe(event, before) {
       say(t("coach_message", { label, move, verdict }));
       break;
     }
-    case "refused": {
-      const quiet = event.quiet && !app.settings.assist;
-      if (quiet) break;
-      say(event.messages[lang()], { error: true });
-      if (event.code === "sum" || event.code === "lone" || event.code === "covered") {
-        flash(event.cards, "shake", 450);
-        if (event.slot !== undefined) {
-          const element = document.querySelector(`[data-slot="${event.slot}"]`);
-          if (element) { element.classList.add("shake"); window.setTimeout(() => element.classList.remove("shake"), 450); }
-        }
-      }
-      break;
-    }
     default:
       break;
   }
@@ -253,7 +253,20 @@ function showError(error) {
   else throw error;
 }
 
-async function act(request) {
+// A refused tap: its reason, in the page's language, from the state (a quiet one only with the
+// error-explanation assist on), and the cards it is about shake.
+function refuse(refusal, cards) {
+  if (!refusal || (refusal.quiet && !app.settings.assist)) return;
+  say(refusal.message, { error: true });
+  flash(cards, "shake", SHAKE_MS);
+  if (refusal.slot !== undefined && refusal.code === "covered" && !cards.length) {
+    const element = document.querySelector(`[data-slot="${refusal.slot}"]`);
+    if (element) { element.classList.add("shake"); window.setTimeout(() => element.classList.remove("shake"), SHAKE_MS); }
+  }
+}
+
+// One request; `onRefused` takes a 409 the engine gave (nothing was written).
+async function act(request, onRefused) {
   if (!app.game || app.busy || replayMode()) return;
   app.busy = true;
   try {
@@ -262,21 +275,49 @@ async function act(request) {
     if (error instanceof ApiError && error.code === "conflict") {
       // The game moved on in another tab or device: show where it is now.
       try { accept(await api.get(app.game.id, lang())); } catch (reload) { showError(reload); }
+      showError(error);
+    } else if (onRefused && error instanceof ApiError && error.status === 409) {
+      onRefused(error);
+    } else {
+      showError(error);
     }
-    showError(error);
   } finally {
     app.busy = false;
+    drawn();
   }
 }
 
+// A tap the page answers from the state (select.js): a card chosen or put down, a refusal, or a move sent.
+function choose(decide) {
+  if (!app.game || app.busy || replayMode()) return undefined;
+  const outcome = decide(app.game, app.selection);
+  if (outcome.kind === "move") {
+    return act(() => api.move(app.game.id, outcome.move, outcome.cell, lang(), app.game.version), (error) => {
+      app.selection = outcome.selection;
+      draw();
+      say(error.message, { error: true });
+      flash(outcome.cards, "shake", SHAKE_MS);
+    });
+  }
+  app.selection = outcome.selection;
+  draw();
+  if (outcome.kind === "selected") say(t("selected_msg", { card: names([outcome.card]) }));
+  else if (outcome.kind === "deselected") say(t("deselected_msg"));
+  else refuse(outcome.refusal, outcome.cards);
+  drawn();
+  return undefined;
+}
+
+// A card is named by its token; a face-down pyramid card by its slot.
 const tapCard = (element) => {
-  const target = element.dataset.card ? { card: element.dataset.card } : { slot: Number(element.dataset.slot) };
-  return act(() => api.tap(app.game.id, target, lang(), app.game.version));
+  const key = element.dataset.card || `#${element.dataset.slot}`;
+  return choose((game, selection) => select.tap(game, selection, key));
 };
-const tapStock = () => act(() => api.stock(app.game.id, lang(), app.game.version));
+const tapStock = () => choose(select.tapStock);
 const command = (name) => act(() => api.command(app.game.id, name, lang(), app.game.version));
 // A tap on an empty free cell: the selected card goes there (the C key: to the first empty cell).
-const tapCell = (slot) => act(() => api.cell(app.game.id, slot, lang(), app.game.version));
+const tapCell = (cell) => choose((game, selection) => select.tapCell(game, selection, cell));
+const deselect = () => choose(select.deselect);
 
 // --- the end of a game --------------------------------------------------------------------------------
 
@@ -470,6 +511,7 @@ async function changeSetting() {
     if (app.rules) fillRules();
     if (app.game) {
       try { app.game = (await api.get(app.game.id, newLang)).game; } catch (error) { showError(error); }
+      app.selection = select.keep(app.game, app.selection);
     }
     // The last message was written in the old language: it goes, but the dead-card warning, which
     // stands as long as the position does, is said again in the new one.
@@ -478,6 +520,7 @@ async function changeSetting() {
     if (app.game && app.game.dead.length && !app.game.result) say(t("dead_notice"), { error: true });
   }
   draw();
+  drawn();
 }
 
 // --- keyboard -----------------------------------------------------------------------------------------
@@ -506,7 +549,7 @@ function onKey(event) {
     return;
   }
   const actions = { d: tapStock, s: tapStock, u: () => command("undo"), r: () => command("redo"), h: () => command("hint"),
-    Escape: () => command("deselect") };
+    Escape: deselect };
   if (app.game && app.game.cells.size) actions.c = () => tapCell();
   const action = actions[key.length === 1 ? key.toLowerCase() : key];
   if (action) {
@@ -517,7 +560,7 @@ function onKey(event) {
 
 // What records.js may use: drawing a state, resuming a game, messages.
 const recordsContext = {
-  show(state) { app.game = state; app.received = Date.now(); draw(); },
+  show(state) { app.game = state; app.selection = []; app.received = Date.now(); draw(); drawn(); },
   resume: async (id) => {
     const answer = await api.get(id, lang());
     app.shownResult = answer.game.result ? answer.game.id : null;
