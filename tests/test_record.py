@@ -257,3 +257,65 @@ def test_a_pair_not_summing_to_13_is_refused_with_the_sum() -> None:
 def test_a_comment_runs_to_the_end_of_its_line_even_past_a_semicolon() -> None:
     record = read_record("Rules: classic\nDeal: CL1-R-AAAAAAB\n\ndraw # then ; draw\ndraw\n")
     assert [str(entry) for entry in record.entries] == ["draw", "draw"]
+
+
+# --- session events and numbered cells (the web app's records) ----------------------------------------------
+
+
+def test_hints_coach_hints_and_a_resign_are_replayed_with_their_counts() -> None:
+    deal = Deal.from_code("CL1-N-AAAAAAJ")
+    result = replay(read_record(_record(deal.code, "hint\nCOACH\ndraw\nhint\nResign")))
+    assert result.refusal is None
+    game = result.game
+    assert (game.hints, game.coach_hints, game.moves, game.status) == (2, 1, 1, "resigned")
+    assert game.legal_moves() == []
+
+
+def test_nothing_is_played_after_a_resign_and_the_entry_that_tries_is_named() -> None:
+    deal = Deal.from_code("CL1-N-AAAAAAJ")
+    for entry in ("draw", "undo", "redo", "hint", "coach", "resign"):
+        result = replay(read_record(_record(deal.code, f"draw\nresign\n{entry}")))
+        assert (result.failed_at, result.failed_entry) == (3, entry)
+        assert result.refusal is not None and result.refusal.code == "game-over"
+        assert result.game.moves == 1
+
+
+def test_a_rewind_entry_goes_back_before_the_dead_card() -> None:
+    from helpers import make_notation
+    from test_game import DEAD_PYRAMID  # a deal whose Ad+Qd takes the last ace the Qc could meet
+
+    deal = Deal.from_notation(make_notation(DEAD_PYRAMID, ["Qh", "Qs"]))
+    game = Game(deal)
+    game.push("Ad+Qd")
+    assert game.rewind_refusal() is None
+    result = replay(read_record(_record(deal.notation, "Ad+Qd\nrewind")))
+    assert result.refusal is None
+    assert result.game.position == Game(deal).position and result.game.undos == 1
+
+
+def test_a_park_into_a_numbered_cell_is_read_written_and_replayed_there() -> None:
+    from test_cells import game as cells_game
+
+    played = cells_game("classic(cells=2)")
+    played.push("Kd")
+    played.push("5c>cell", cell=1)
+    text = write_record(played)
+    assert "5c>cell2" in text.splitlines()
+    again = replay(read_record(text)).game
+    assert again.cell_slots() == played.cell_slots() and again.cell_slots()[0] is None
+
+
+@pytest.mark.parametrize(("entries", "code"), [("Kd\n5c>cell3", "no-such-cell"),
+                                               ("Kd\n5c>cell2\n9c>cell2", "cell-taken")])
+def test_a_park_into_a_cell_the_game_lacks_or_that_is_taken_is_refused(entries: str, code: str) -> None:
+    from test_cells import game as cells_game
+
+    played = cells_game("classic(cells=2)")
+    result = replay(read_record(_record(played.deal.notation, entries, rules="classic(cells=2)")))
+    assert result.failed_at == len(entries.splitlines())
+    assert result.refusal is not None and result.refusal.code == code
+
+
+def test_a_cell_numbered_zero_is_bad_notation() -> None:
+    with pytest.raises(RecordError, match="free cells count from 1"):
+        read_record(_record("CL1-N-AAAAAAJ", "Kd>cell0"))

@@ -44,11 +44,11 @@ def test_a_new_database_gets_the_latest_schema_and_reopening_changes_nothing(sto
 def test_actions_are_recorded_in_order_with_the_games_figures(store: Store) -> None:
     player = store.new_player()
     store.create_game(game_row(player, "g1"))
-    store.record("g1", 0, "tap", "Ks", {"moves": 1, "undos": 0, "hints": 0, "pyramid_removed": 1,
+    store.record("g1", 0, "move", "Ks", {"moves": 1, "undos": 0, "hints": 0, "pyramid_removed": 1,
                                         "result": None, "ended_ms": None})
-    store.record("g1", 1, "stock", None, {"moves": 2, "undos": 0, "hints": 0, "pyramid_removed": 1,
+    store.record("g1", 1, "hint", None, {"moves": 2, "undos": 0, "hints": 0, "pyramid_removed": 1,
                                           "result": None, "ended_ms": None})
-    assert [(a.seq, a.kind, a.arg) for a in store.actions("g1")] == [(1, "tap", "Ks"), (2, "stock", None)]
+    assert [(a.seq, a.kind, a.arg) for a in store.actions("g1")] == [(1, "move", "Ks"), (2, "hint", None)]
     row = store.game("g1")
     assert row is not None and row.version == 2 and row.moves == 2 and row.pyramid_removed == 1
 
@@ -57,12 +57,12 @@ def test_an_action_for_a_stale_version_is_a_conflict_and_writes_nothing(store: S
     player = store.new_player()
     store.create_game(game_row(player, "g1"))
     summary = {"moves": 1, "undos": 0, "hints": 0, "pyramid_removed": 0, "result": None, "ended_ms": None}
-    store.record("g1", 0, "stock", None, summary)
+    store.record("g1", 0, "move", "draw", summary)
     with pytest.raises(Conflict):
-        store.record("g1", 0, "tap", "Qh", {**summary, "moves": 99})
+        store.record("g1", 0, "move", "Qh", {**summary, "moves": 99})
     row = store.game("g1")
     assert row is not None and row.version == 1 and row.moves == 1
-    assert [a.kind for a in store.actions("g1")] == ["stock"]
+    assert [a.arg for a in store.actions("g1")] == ["draw"]
 
 
 def test_unfinished_and_finished_games_are_listed_apart(store: Store) -> None:
@@ -112,8 +112,8 @@ def test_the_leaderboard_ranks_wins_of_one_code_by_time_then_moves(store: Store)
 
 def test_an_import_is_all_or_nothing(store: Store) -> None:
     player = store.new_player()
-    good = (game_row(player, "i1"), [Action(1, "stock", None, 5)])
-    clash = (game_row(player, "i1"), [])  # the same id twice: the second insert fails
+    good = (game_row(player, "i1"), [Action(1, "move", "draw", 5)])
+    clash = (game_row(player, "i1", started=2_000), [])  # the same id twice: the second insert fails
     with pytest.raises(IntegrityError):
         store.import_games([good, clash])
     assert store.game("i1") is None

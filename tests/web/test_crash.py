@@ -26,6 +26,7 @@ import pytest
 from helpers import free_port
 from pg_server import PostgresServer
 from pyramid_solitaire import Deal, Game
+from pyramid_solitaire.record import read_record
 from pyramid_solitaire.solver import solve
 from pyramid_solitaire.store import Store
 
@@ -109,9 +110,10 @@ def test_a_killed_server_keeps_every_answered_action_and_the_game_resumes(tmp_pa
     with app_process(db) as (url, _):
         client = httpx.Client(base_url=url, timeout=10, cookies={"pyramid_player": cookie})
         state = client.get(f"/api/games/{game['id']}").json()["game"]
-        recorded = client.get("/api/me/export").json()["games"][0]["actions"]
-        # every answered action is there, in order; at most the one in flight was written besides
-        assert [arg for _, arg, _ in recorded[:len(acked)]] == [move for _, move in acked]
+        record = client.get(f"/api/games/{game['id']}/record").text
+        recorded = [str(entry) for entry in read_record(record).entries]
+        # every answered move is there, in order; at most the one in flight was written besides
+        assert recorded[:len(acked)] == [move for _, move in acked]
         assert len(acked) <= len(recorded) <= len(acked) + 1
         assert state["version"] == len(recorded)  # nothing half-written: the game row matches its actions
         replayed = Game(Deal.from_code(CODE))
@@ -140,7 +142,8 @@ def test_two_app_processes_on_postgresql_race_taps_with_one_winner(postgres: Pos
             def tap(slot: int, client: httpx.Client, version: int = version, gate: threading.Barrier = gate,
                     answers: list[Any] = answers) -> None:
                 gate.wait()
-                answers[slot] = client.post(f"/api/games/{game['id']}/stock", params={"version": version})
+                answers[slot] = client.post(f"/api/games/{game['id']}/move", json={"move": "draw"},
+                                            params={"version": version})
 
             threads = [threading.Thread(target=tap, args=(0, one)), threading.Thread(target=tap, args=(1, two))]
             for thread in threads:

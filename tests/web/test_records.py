@@ -4,6 +4,7 @@ the recorded games, export/import round-trips, and a database that goes away los
 
 from __future__ import annotations
 
+import json
 import warnings
 from collections.abc import Iterator
 from typing import Any
@@ -64,14 +65,14 @@ def test_a_game_resumes_after_a_restart_at_the_last_answered_action(db_url: str)
     moves = winning_moves(WON_CODE)[:6]
     for move in moves:
         assert post(first, game, "move", {"move": move}).status_code == 200
-    post(first, game, "tap", {"card": "Kh"})  # a selection (or refusal) is part of the state too
     before = first.get(f"/api/games/{game['id']}").json()["game"]
     cookies = dict(first.cookies)
     first.close()
 
     restarted = TestClient(create_app(db_url), cookies=cookies)  # a new process on the same database
     after = restarted.get(f"/api/games/{game['id']}").json()["game"]
-    for key in ("pyramid", "stock", "waste", "drawn", "selected", "partners", "moves", "undos", "version", "usable"):
+    for key in ("pyramid", "stock", "waste", "drawn", "pairs", "selectable", "refusals", "moves", "undos", "version",
+                "usable"):
         assert after[key] == before[key], key
     listed = restarted.get("/api/me").json()["unfinished"]
     assert [g["id"] for g in listed] == [game["id"]]
@@ -83,7 +84,7 @@ def test_another_browser_cannot_read_or_change_a_game_by_its_id(client: TestClie
     game = start(client, code=WON_CODE)
     stranger = TestClient(client.app)
     start(stranger, code=WON_CODE)  # a player of its own
-    for answer in (stranger.get(f"/api/games/{game['id']}"), post(stranger, game, "stock"),
+    for answer in (stranger.get(f"/api/games/{game['id']}"), post(stranger, game, "undo"),
                    post(stranger, game, "move", {"move": "draw"}), stranger.get(f"/api/games/{game['id']}/replay")):
         assert answer.status_code == 404
         assert answer.json()["code"] == "unknown-game"
@@ -94,8 +95,8 @@ def test_another_browser_cannot_read_or_change_a_game_by_its_id(client: TestClie
 
 def test_an_action_for_a_version_already_passed_is_a_conflict_and_changes_nothing(client: TestClient) -> None:
     game = start(client, code=WON_CODE)
-    assert post(client, game, "stock", version=0).status_code == 200
-    stale = post(client, game, "stock", version=0)  # a second tap sent before the first answer arrived
+    assert post(client, game, "move", {"move": "draw"}, version=0).status_code == 200
+    stale = post(client, game, "move", {"move": "draw"}, version=0)  # sent again before the first answer came
     assert stale.status_code == 409
     assert stale.json()["code"] == "conflict"
     state = client.get(f"/api/games/{game['id']}").json()["game"]
@@ -127,7 +128,8 @@ def test_statistics_and_the_result_screen_come_from_the_recorded_games(client: T
     assert (stats["played"], stats["won"], stats["streak"], stats["best_streak"]) == (2, 1, 0, 1)
     listed = client.get("/api/stats").json()["stats"]
     assert [(s["rules"], s["difficulty"], s["played"], s["win_rate"]) for s in listed] == [("classic", "N", 2, 0.5)]
-    assert post(client, resigned, "stock").json()["event"]["code"] == "game-over"
+    after = post(client, resigned, "move", {"move": "draw"})
+    assert after.status_code == 409 and after.json()["code"] == "game-over"
     assert client.post("/api/stats/reset").status_code == 200
     assert client.get("/api/stats").json()["stats"] == []
     assert len(client.get("/api/me").json()["finished"]) == 2  # the games stay, for replays
@@ -167,13 +169,25 @@ def test_export_and_import_round_trip_and_a_bad_file_adds_nothing(client: TestCl
 
     other = TestClient(client.app)
     start(other, code="CL1-R-AAAAAAB")
-    assert other.post("/api/me/import", json=data).json() == {"imported": 2}
+    assert other.post("/api/me/import", json=data).json() == {"imported": 2, "already": 0}
     mine = other.get("/api/me").json()
     assert len(mine["finished"]) == 1 and len(mine["unfinished"]) == 2
-    assert other.get("/api/stats").json()["stats"][0]["won"] == 1
+    stats = other.get("/api/stats").json()["stats"]
+    assert (stats[0]["played"], stats[0]["won"], stats[0]["streak"]) == (1, 1, 1)
+    # the same file again adds nothing, and the statistics do not count a copy
+    assert other.post("/api/me/import", json=data).json() == {"imported": 0, "already": 2}
+    assert other.get("/api/stats").json()["stats"] == stats
+    assert len(other.get("/api/me").json()["unfinished"]) == 2
+    # nor does importing one's own export
+    assert client.post("/api/me/import", json=data).json() == {"imported": 0, "already": 2}
+    # export → import → export gives the same records
+    again = other.get("/api/me/export").json()
+    ours = [g for g in again["games"] if g["code"] != "CL1-R-AAAAAAB"]
+    assert ours == data["games"]
 
     tampered = {**data, "games": [dict(g) for g in data["games"]]}
-    tampered["games"][1]["actions"] = [*tampered["games"][1]["actions"], ["move", "Kc", 1]]
+    tampered["games"][1]["record"] += "Kc\n"
+    tampered["games"][1]["times"] = [*tampered["games"][1]["times"], 1]
     tampered["games"][0]["result"] = "lost"
     answer = other.post("/api/me/import", json=tampered)
     assert answer.status_code == 400 and answer.json()["code"] == "bad-import"
@@ -188,6 +202,15 @@ def test_export_and_import_round_trip_and_a_bad_file_adds_nothing(client: TestCl
     {"format": "pyramid-solitaire-records", "version": 1, "games": [
         {"code": "CL1-N-AAAAAAB", "rules": "classic", "difficulty": "N", "started_ms": 1, "ended_ms": None,
          "result": None, "actions": [["move", "Xx+Yy", 2]]}]},
+    {"format": "pyramid-solitaire-records", "version": 2, "games": [
+        {"code": "CL1-N-AAAAAAB", "rules": "classic", "difficulty": "N", "started_ms": 1, "ended_ms": None,
+         "result": None, "record": "Rules: classic\nDeal: CL1-N-AAAAAAB\n\nXx+Yy\n"}]},
+    {"format": "pyramid-solitaire-records", "version": 2, "games": [
+        {"code": "CL1-N-AAAAAAB", "rules": "classic", "difficulty": "N", "started_ms": 1, "ended_ms": None,
+         "result": None, "record": "Rules: classic\nDeal: CL1-N-AAAAAAJ\n\ndraw\n"}]},
+    {"format": "pyramid-solitaire-records", "version": 2, "games": [
+        {"code": "CL1-N-AAAAAAB", "rules": "classic", "difficulty": "N", "started_ms": 1, "ended_ms": None,
+         "result": None, "record": "Rules: classic\nDeal: CL1-N-AAAAAAB\n\ndraw\n", "times": [1, 2]}]},
     [1, 2, 3],
 ])
 def test_malformed_records_are_refused_with_the_reason(client: TestClient, broken: Any) -> None:
@@ -242,3 +265,28 @@ def test_a_leaderboard_of_text_that_is_no_code_is_refused_in_the_page_language(
     assert body["code"] == "bad-code"
     assert body["message"] == message
     assert body["details"]["code"] == "NOTACODE"
+
+
+def test_an_export_file_of_version_1_taps_still_imports_as_moves(client: TestClient) -> None:
+    """A file exported before games were kept as moves holds the page's taps; it imports, converted, with
+    the figures that version showed (the schema-1 fixture of tests/store)."""
+    from pathlib import Path
+
+    fixture = json.loads((Path(__file__).parent.parent / "store" / "fixtures" / "schema1.json").read_text())
+    rows = fixture["rows"]
+    owner = rows["games"][0]["player_id"]
+    games = [g for g in rows["games"] if g["player_id"] == owner]
+    data = {"format": "pyramid-solitaire-records", "version": 1, "name": None, "games": [
+        {key: g[key] for key in ("code", "rules", "difficulty", "started_ms", "ended_ms", "result", "moves")}
+        | {"actions": [[a["kind"], a["arg"], a["at_ms"]] for a in rows["actions"] if a["game_id"] == g["id"]]}
+        for g in games]}
+    start(client, code=WON_CODE)
+    assert client.post("/api/me/import", json=data).json() == {"imported": len(games), "already": 0}
+    listed = client.get("/api/me").json()
+    shown = {(g["code"], g["started_ms"]): g for g in listed["finished"] + listed["unfinished"]}
+    for game in games:
+        mine = shown[(game["code"], game["started_ms"])]
+        assert (mine["result"], mine["moves"], mine["pyramid_removed"]) == (
+            game["result"], game["moves"], game["pyramid_removed"])
+        record = client.get(f"/api/games/{mine['id']}/record").text
+        assert "tap" not in record.split("\n\n", 1)[1]

@@ -40,7 +40,7 @@ def test_a_request_from_another_site_cannot_change_a_game() -> None:
     client = TestClient(create_app())
     game = client.post("/api/games", json={"code": "CL1-R-AAAAAAB"}).json()["game"]
     evil = {"Origin": "https://evil.example"}
-    for answer in (client.post(f"/api/games/{game['id']}/stock", headers=evil),
+    for answer in (client.post(f"/api/games/{game['id']}/move", json={"move": "draw"}, headers=evil),
                    client.post("/api/games", json={"code": "CL1-R-AAAAAAB"}, headers=evil),
                    client.put("/api/me", json={"name": "pwned"}, headers=evil),
                    client.post("/api/stats/reset", headers=evil)):
@@ -49,7 +49,8 @@ def test_a_request_from_another_site_cannot_change_a_game() -> None:
         assert "content-security-policy" in answer.headers
     assert client.get(f"/api/games/{game['id']}").json()["game"]["version"] == 0
     assert client.get("/api/me").json()["player"]["name"] is None
-    same = client.post(f"/api/games/{game['id']}/stock", headers={"Origin": "http://testserver"})
+    same = client.post(f"/api/games/{game['id']}/move", json={"move": "draw"},
+                       headers={"Origin": "http://testserver"})
     assert same.status_code == 200  # the page's own requests carry its own origin
     assert client.get(f"/api/games/{game['id']}", headers=evil).status_code == 200  # reading is not changing
 
@@ -71,7 +72,7 @@ def test_a_client_past_its_rate_is_slowed_with_429_and_nothing_changes() -> None
     limiter = RateLimiter(player=Limit(rate=2, burst=5), address=Limit(rate=1, burst=3), clock=clock)
     client = TestClient(create_app(limiter=limiter))
     game = client.post("/api/games", json={"code": "CL1-R-AAAAAAB"}).json()["game"]  # address bucket: 1 of 3
-    answers = [client.post(f"/api/games/{game['id']}/stock") for _ in range(7)]
+    answers = [client.post(f"/api/games/{game['id']}/move", json={"move": "draw"}) for _ in range(7)]
     assert [a.status_code for a in answers] == [200] * 5 + [429, 429]  # the player's burst of 5, then slowed
     refused = answers[5]
     assert refused.json()["code"] == "rate-limited"
@@ -79,7 +80,8 @@ def test_a_client_past_its_rate_is_slowed_with_429_and_nothing_changes() -> None
     assert refused.headers["retry-after"] == "1"
     assert client.get(f"/api/games/{game['id']}").json()["game"]["moves"] == 5  # reading is not limited
     clock.now += 1.0  # two more tokens a second later
-    assert [client.post(f"/api/games/{game['id']}/stock").status_code for _ in range(3)] == [200, 200, 429]
+    draws = [client.post(f"/api/games/{game['id']}/move", json={"move": "draw"}) for _ in range(3)]
+    assert [answer.status_code for answer in draws] == [200, 200, 429]
     # another player is not slowed by this one
     other = TestClient(client.app)
     assert other.post("/api/games", json={"code": "CL1-R-AAAAAAB"}).status_code == 201

@@ -58,10 +58,31 @@ def test_export_import_and_reset(capsys: pytest.CaptureFixture[str], tmp_path: P
     newcomer.post("/api/games", json={"code": CODE})
     assert main(["stats", "--db", other, "--import", str(exported), "--json"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "imported 2 games"
+    assert out[0] == "2ゲームを読み込みました"
+    assert [s["played"] for s in json.loads(out[1])] == [1, 1]
+    # the same file again adds nothing, and says so, in the language asked for
+    assert main(["--lang", "en", "stats", "--db", other, "--import", str(exported), "--json"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "imported 0 games (2 were already there)"
     assert [s["played"] for s in json.loads(out[1])] == [1, 1]
     assert main(["stats", "--db", other, "--reset", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == []
+
+
+def test_an_import_on_a_fresh_install_makes_its_player_and_a_missing_file_fails(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    played(db)
+    exported = tmp_path / "records.json"
+    assert main(["stats", "--db", db, "--export", str(exported), "--json"]) == 0
+    capsys.readouterr()
+    fresh = f"sqlite:///{tmp_path / 'fresh.sqlite3'}"  # no player yet
+    assert main(["stats", "--db", fresh, "--import", str(tmp_path / "missing.json")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    assert main(["stats", "--db", fresh, "--import", str(exported), "--json"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "2ゲームを読み込みました"
+    assert [s["played"] for s in json.loads(out[1])] == [1, 1]
 
 
 def test_bad_input_exits_2_with_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -34,10 +34,13 @@ COMMANDS: Final = {"undo": UNDO, "redo": REDO, "rewind": REWIND, "hint": HINT, "
 
 
 class _Taps:
-    """A game and the selection of schema 1's page, replayed tap by tap."""
+    """A game and the selection of schema 1's page, replayed tap by tap.  ``strict``: a move or command
+    that is refused raises (schema 1 never recorded one; a file that holds one was edited), rather than
+    being passed over as the migration does."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, strict: bool = False) -> None:
         self.game = game
+        self.strict = strict
         self.selected: list[Card] = []
 
     def _removes(self, cards: list[Card]) -> bool:
@@ -128,6 +131,8 @@ class _Taps:
         try:
             move = self.game.push(Move.parse(arg or ""))
         except (IllegalMoveError, MoveError):
+            if self.strict:
+                raise
             return None
         self._keep_usable()
         return move
@@ -150,21 +155,25 @@ class _Taps:
             else:
                 game.resign()
         except IllegalMoveError:
+            if self.strict and entry in (UNDO, REDO, REWIND, RESIGN):
+                raise
             return None
         if entry in (UNDO, REDO, REWIND, RESIGN):
             self.selected = []
         return entry
 
 
-def entries_of(game: Game, actions: list[tuple[str, str | None]]) -> list[tuple[int, Entry]]:
+def entries_of(game: Game, actions: list[tuple[str, str | None]], strict: bool = False) -> list[tuple[int, Entry]]:
     """Replay schema 1's actions on ``game`` (fresh, at the deal) and return the entries they made, each
     with the index of the action that made it; ``game`` is left where the actions leave it.  Actions that
-    changed nothing (selections, refused taps, deselections) make no entry; an unknown kind is skipped."""
-    taps = _Taps(game)
+    changed nothing (selections, refused taps, deselections) make no entry; an unknown kind is skipped.
+    ``strict`` (an import): a refused move or command raises IllegalMoveError or MoveError."""
+    taps = _Taps(game, strict)
     out: list[tuple[int, Entry]] = []
     for index, (kind, arg) in enumerate(actions):
         made: Entry | None = None
-        with contextlib.suppress(IllegalMoveError):  # records written by hand: a refused action is no entry
+        # the migration: a refused action (a record written by hand) is no entry
+        with contextlib.suppress(*(() if strict else (IllegalMoveError,))):
             if kind == "tap" and arg is not None:
                 made = taps.tap(arg)
             elif kind == "stock":

@@ -20,6 +20,7 @@ from typing import Any, Final
 
 from ..deal import Deal, DealError
 from ..game import Game
+from ..moves import MoveError
 from ..reasons import IllegalMoveError
 from ..record import Entry, RecordError, format_record, play_entry, read_record
 from ..store import RESULTS, Action, GameRow, Store, unrecordable
@@ -136,7 +137,10 @@ def _entries_v1(game: dict[str, Any], where: str, session: Session) -> list[tupl
                                              and len(entry[1]) <= 64))
                 or not _is_time(entry[2])):
             raise RecordsImportError(f"{where}, action {seq}: expected [kind, argument, time in ms]")
-    made = entries_of(session.game, [(kind, arg) for kind, arg, _ in recorded])
+    try:
+        made = entries_of(session.game, [(kind, arg) for kind, arg, _ in recorded], strict=True)
+    except (IllegalMoveError, MoveError) as exc:
+        raise RecordsImportError(f"{where}: an action is refused: {exc}") from None
     session.version = len(made)
     return [(entry, recorded[index][2]) for index, entry in made]
 
