@@ -1,10 +1,11 @@
 """The web API in-process (FastAPI's TestClient): what a caller of ``/api`` sees.
 
-New games (by code, by notation, by difficulty), taps as a phone sends them (the seeds' worked examples),
-the stock, undo/redo/hint/rewind/coach/deselect, moves in notation, every kind of bad request (a 4xx
-``{code, message, details}`` that leaves the game as it was), the security headers, hidden cards that no
-answer may name, and whole deals won and lost through the API.  Expected values come from docs/rules.md and
-the seeds (000: the Pyramide app; 001: the classic site).
+New games (by code, by notation, by difficulty); what the state says every tap would do (``pairs``,
+``selectable``, ``refusals``, ``stock_move``: the seeds' worked examples, read from the state as the page
+reads them); moves in notation, one POST each; undo/redo/hint/rewind/coach; every kind of bad request
+and refused move (a 4xx ``{code, message, details}`` that leaves the game as it was and writes nothing);
+the security headers; hidden cards that no answer may name; and whole deals won and lost through the
+API.  Expected values come from docs/rules.md and the seeds (000: the Pyramide app; 001: the classic site).
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ DEAD_PYRAMID = {(5, 1): "Qc", (6, 1): "Ac", (6, 2): "Ah", (7, 1): "As", (7, 5): 
 LOST_CLASSIC = 17
 #: Keys every error answer has, and only these.
 ERROR_KEYS = {"code", "message", "details"}
+#: A row 7 with a king, two pairs and two loose cards, a free-cell test's deal (8h under 5c and 9c).
+CELLS_DEAL = make_notation({**row_of(7, "Kd 5c 9c Ts 3s 6h 6s"), (6, 1): "8h"}, ["4c", "7d"])
 
 
 @pytest.fixture
@@ -72,15 +75,20 @@ def post(client: TestClient, game: Json | str, action: str, body: Json | None = 
     return answer["game"], answer["event"]
 
 
-def tap(client: TestClient, game: Json | str, card: str | None = None, *, at: int | None = None,
-        lang: str = "ja") -> tuple[Json, Json]:
-    """Tap a card by token, or a pyramid slot with ``at``."""
-    body: Json = {"card": card} if at is None else {"slot": at}
-    return post(client, game, "tap", body, lang)
+def move(client: TestClient, game: Json | str, notation: str, lang: str = "ja", **extra: Any) -> tuple[Json, Json]:
+    """Play one move in notation (one POST, as the page sends it); returns (game state, event)."""
+    return post(client, game, "move", {"move": notation, **extra}, lang)
 
 
-def stock(client: TestClient, game: Json | str, lang: str = "ja") -> tuple[Json, Json]:
-    return post(client, game, "stock", lang=lang)
+def refused(client: TestClient, game: Json | str, notation: str, code: str, lang: str = "ja",
+            **extra: Any) -> Json:
+    """POST a move the engine refuses: a 409 with the reason's code, and nothing written."""
+    game_id = game if isinstance(game, str) else game["id"]
+    before = state(client, game_id)
+    response = client.post(f"/api/games/{game_id}/move?lang={lang}", json={"move": notation, **extra})
+    body = error(response, 409, code)
+    assert still(state(client, game_id)) == still(before)
+    return body
 
 
 def state(client: TestClient, game: Json | str, lang: str = "ja") -> Json:
@@ -115,21 +123,44 @@ def entry(game: Json, row: int, col: int) -> Json:
     return found
 
 
-def play_by_taps(client: TestClient, game: Json, move: str) -> Json:
-    """Play one move of notation as a player taps it: the stock for draw/recycle, else each card."""
-    if move in ("draw", "recycle"):
-        after, event = stock(client, game)
-        assert event["kind"] == move, event
-        return after
-    cards = move.split("+")
-    for card in cards[:-1]:
-        after, event = tap(client, game, card)
-        assert event == {"kind": "selected", "cards": [card]}, event
-        assert card in after["selected"]
-    after, event = tap(client, game, cards[-1])
-    assert event["kind"] == "removed", event
-    assert set(event["cards"]) == set(cards)
-    assert after["selected"] == [] and after["partners"] == []
+def partners(game: Json, card: str) -> list[str]:
+    """The cards the page lights when ``card`` alone is chosen: every other card of a removal holding it."""
+    return sorted({token for others in game["pairs"].get(card, {"with": []})["with"] for token in others})
+
+
+def offered(game: Json) -> set[frozenset[str]]:
+    """Every removal the state's ``pairs`` offers, as sets of cards (a king alone is a set of one)."""
+    found = set()
+    for card, offer in game["pairs"].items():
+        if offer["alone"]:
+            found.add(frozenset([card]))
+        found.update(frozenset([card, *others]) for others in offer["with"])
+    return found
+
+
+def removals(game: Json) -> set[frozenset[str]]:
+    """The legal removals of the state's ``legal_moves``, as sets of cards."""
+    return {frozenset(m.split("+")) for m in game["legal_moves"] if m not in ("draw", "recycle") and ">" not in m}
+
+
+def pair_refusal(game: Json, first: str, second: str) -> Json:
+    """Why the page refuses ``first`` then ``second``: the state's refusal of the pair (sorted key)."""
+    found: Json = game["refusals"]["+".join(sorted((first, second)))]
+    return found
+
+
+def play(client: TestClient, game: Json, notation: str) -> Json:
+    """Play one move the way the page does after the player's taps: check that the state offered it
+    (a removal in ``pairs``, a draw or recycle as ``stock_move``), send it, check the event."""
+    if notation in ("draw", "recycle"):
+        assert game["stock_move"] == notation, (notation, game["stock_move"])
+    else:
+        first, *others = notation.split("+")
+        offered = game["pairs"][first]
+        assert (offered["alone"] if not others else sorted(others) in [sorted(w) for w in offered["with"]]), notation
+    after, event = move(client, game, notation)
+    assert event["kind"] == ("removed" if notation not in ("draw", "recycle") else notation), event
+    assert set(event["cards"]) == (set() if notation in ("draw", "recycle") else set(notation.split("+")))
     return after
 
 
@@ -171,7 +202,10 @@ def test_a_new_game_by_code_deals_exactly_that_deal(client: TestClient) -> None:
                              "label": "1/3周目 · 残り 24"}
     assert game["waste"] == {"top": None, "count": 0, "uses_left": None}
     assert game["moves"] == 0 and game["version"] == 0
-    assert game["selected"] == [] and game["partners"] == []
+    # what the page may do: every legal removal is offered card by card, and the stock draws
+    assert offered(game) == removals(game) and removals(game)
+    assert game["stock_move"] == "draw"
+    assert sorted(game["selectable"]) == sorted(game["usable"])
     assert game["removed"] == {"count": 0, "top": []}
     # the same code again is the same deal, in a new game of its own
     again = new_game(client, code="CL1-R-AAAAAAB")
@@ -265,126 +299,126 @@ def test_a_waste_card_whose_uses_are_spent_is_refused_with_the_reason(client: Te
     notation = make_notation(row_of(7, "Kd 9c 9d Ts 3s 6h 6s"), ["4c", "4d"])
     game = new_game(client, deal=notation, rules="classic(waste_uses=1)")
     assert game["waste"]["uses_left"] == 1
-    post(client, game, "stock")
-    post(client, game, "move", {"move": "9c+4c"})
-    game, _ = post(client, game, "stock")
+    game = play(client, game, "draw")
+    game = play(client, game, "9c+4c")
+    game = play(client, game, "draw")
     assert game["waste"]["uses_left"] == 0 and game["waste"]["top"] == "4d"
-    before = state(client, game)
-    body = error(client.post(f"/api/games/{game['id']}/move", json={"move": "9d+4d"}), 409, "waste-uses-used-up")
+    # the page explains a tap on the spent waste card from the state; a move naming it is a 409
+    assert "4d" not in game["selectable"] and "4d" not in game["pairs"]
+    assert game["refusals"]["4d"]["code"] == "waste-uses-used-up"
+    assert game["refusals"]["4d"]["message"] == "捨て札はもう使えません（1回まで）"
+    body = refused(client, game, "9d+4d", "waste-uses-used-up")
     assert body["message"] == "捨て札はもう使えません（1回まで）"
-    assert still(state(client, game)) == still(before)
 
 
-def test_a_free_cell_takes_the_selected_card_and_the_state_shows_it(client: TestClient) -> None:
-    """The cell command parks the one selected card (a tap on an empty cell); with none selected, or in
-    rules without cells, it is a refused tap that changes nothing.  A parked card is not in the removed
-    pile, and it is recorded: the game reloads from the store with the card in its cell."""
-    notation = make_notation({**row_of(7, "Kd 5c 9c Ts 3s 6h 6s"), (6, 1): "8h"}, ["4c", "7d"])
+def test_a_card_parked_in_the_free_cell_is_recorded_and_reloads_in_its_cell(client: TestClient) -> None:
+    """A park is one move (``5c>cell``); the state says why a tap on a free cell with nothing chosen does
+    nothing.  A parked card is not in the removed pile, and the game reloads from the store with the card
+    in its cell.  Rules without cells refuse a park (409, nothing written)."""
     assert {p["id"]: p["cells"] for p in client.get("/api/rules").json()["presets"]}["cells"] == 1
-    game = new_game(client, deal=notation, rules="cells")
+    game = new_game(client, deal=CELLS_DEAL, rules="cells")
     assert game["cells"] == {"size": 1, "slots": [None]}
-    before = state(client, game)
-    after, event = post(client, game, "cell")
-    assert event["kind"] == "refused" and event["code"] == "cell-choose-one"
-    assert event["messages"]["en"] == "Choose one card, then tap an empty free cell to put it there."
-    assert still(after) == {**still(before), "version": before["version"] + 1}
-    tap(client, game, "Kd")
-    tap(client, game, "5c")
-    after, event = post(client, game, "cell")
+    assert game["refusals"]["cell"]["code"] == "cell-choose-one"
+    assert "5c>cell" in game["legal_moves"]
+    english = state(client, game, lang="en")
+    assert english["refusals"]["cell"]["message"] == "Choose one card, then tap an empty free cell to put it there."
+    play(client, game, "Kd")
+    after, event = move(client, game, "5c>cell")
     assert event == {"kind": "parked", "move": "5c>cell", "cards": ["5c"]}
     assert after["cells"] == {"size": 1, "slots": [{"card": "5c", "dead": False}]}
-    assert after["selected"] == [] and "5c" in after["usable"] and "8h" in after["usable"]
+    assert "5c" in after["usable"] and "8h" in after["usable"]
+    assert after["pairs"]["8h"]["with"] == [["5c"]]
     assert entry(after, 7, 2)["removed"] and entry(after, 7, 2)["parked"]
     assert after["removed"] == {"count": 1, "top": ["Kd"]}  # parking removes nothing
     assert "5c>cell" not in after["legal_moves"] and "8h+5c" in after["legal_moves"]
     assert still(state(client, game)) == still(after)
     client.app.state.games.drop(game["id"])  # type: ignore[attr-defined]
-    reloaded = state(client, game)  # rebuilt from the recorded actions
+    reloaded = state(client, game)  # rebuilt from the recorded moves
     assert reloaded["cells"] == after["cells"] and reloaded["moves"] == after["moves"]
-    after, event = post(client, game, "move", {"move": "8h+5c"})
+    after, event = move(client, game, "8h+5c")
     assert event["kind"] == "removed" and after["cells"]["slots"] == [None]
-    _, event = post(client, game, "move", {"move": "9c>cell"})
+    _, event = move(client, game, "9c>cell")
     assert event == {"kind": "parked", "move": "9c>cell", "cards": ["9c"]}
-    classic = new_game(client, deal=notation)
-    tap(client, classic, "5c")
-    _, event = post(client, classic, "cell")
-    assert event["code"] == "no-cells"
+    classic = new_game(client, deal=CELLS_DEAL)
+    assert "cell" not in classic["refusals"]
+    assert refused(client, classic, "5c>cell", "no-cells")["message"]
 
 
-def test_a_card_goes_to_the_free_cell_tapped_and_stays_there_through_undo_reload_and_import(
+def test_a_card_goes_to_the_free_cell_named_and_stays_there_through_undo_reload_and_import(
         client: TestClient) -> None:
-    """With two cells, a tap on the second puts the card there, not in the first; the cell is part of
-    the recorded action, so undo/redo, a reload from the store and an exported-then-imported game all
-    show it in the same cell.  A taken cell is a refused tap; a cell the game lacks is a 400/422."""
-    notation = make_notation({**row_of(7, "Kd 5c 9c Ts 3s 6h 6s"), (6, 1): "8h"}, ["4c", "7d"])
-    game = new_game(client, deal=notation, rules="classic(cells=2)")
+    """With two cells, a park into the second puts the card there, not in the first; the cell is part of
+    the record (``9c>cell2``), so undo/redo, a reload from the store and an exported-then-imported game all
+    show it in the same cell.  A taken cell is a refused move; a cell the game lacks is a 400/422."""
+    game = new_game(client, deal=CELLS_DEAL, rules="classic(cells=2)")
     assert game["cells"] == {"size": 2, "slots": [None, None]}
-
-    def cell(slot: int | None = None) -> tuple[Json, Json]:
-        query = "" if slot is None else f"&slot={slot}"
-        response = client.post(f"/api/games/{game['id']}/cell?lang=ja{query}")
-        assert response.status_code == 200, response.text
-        return response.json()["game"], response.json()["event"]
 
     def slots(state_: Json) -> list[str | None]:
         return [entry and entry["card"] for entry in state_["cells"]["slots"]]
 
-    tap(client, game, "Kd")
-    tap(client, game, "9c")
-    after, event = cell(1)
-    assert event == {"kind": "parked", "move": "9c>cell", "cards": ["9c"]}
+    play(client, game, "Kd")
+    after, event = move(client, game, "9c>cell", cell=1)
+    assert event == {"kind": "parked", "move": "9c>cell2", "cards": ["9c"]}
     assert slots(after) == [None, "9c"]
     post(client, game, "undo")
     after, _ = post(client, game, "redo")
     assert slots(after) == [None, "9c"]  # back in the cell it was in
-    tap(client, game, "5c")
-    after, event = cell(1)
-    assert event["kind"] == "refused" and event["code"] == "cell-taken"
-    assert event["messages"] == {"ja": "フリーセル2にはもうカードがあります", "en": "Free cell 2 already holds a card."}
-    assert slots(after) == [None, "9c"] and after["selected"] == ["5c"]  # still chosen, still in place
-    assert not entry(after, 7, 2)["parked"]
-    after, _ = cell()  # no cell named: the first empty one (the C key)
+    body = refused(client, game, "5c>cell", "cell-taken", cell=1)
+    assert body["message"] == "フリーセル2にはもうカードがあります"
+    english = refused(client, game, "5c>cell2", "cell-taken", lang="en")  # the cell written in the move, from 1
+    assert english["message"] == "Free cell 2 already holds a card."
+    assert not entry(state(client, game), 7, 2)["parked"]
+    after, _ = move(client, game, "5c>cell")  # no cell named: the first empty one (the C key)
     assert slots(after) == ["5c", "9c"]
     before = state(client, game)
-    for query, status, code in [("slot=2", 400, "bad-cell"), ("slot=9", 400, "bad-cell"),
-                                ("slot=-1", 422, "bad-request"), ("slot=x", 422, "bad-request")]:
-        body = error(client.post(f"/api/games/{game['id']}/cell?{query}"), status, code)
-        if code == "bad-cell":
-            assert body["message"] == f"そのフリーセルはありません：no free cell '{query[5:]}': this game has cells 0-1"
+    for body_, status, code in [({"move": "6h>cell", "cell": 2}, 400, "bad-cell"),
+                                ({"move": "6h>cell9"}, 400, "bad-cell"),
+                                ({"move": "6h+7d", "cell": 0}, 400, "bad-cell"),
+                                ({"move": "6h>cell", "cell": -1}, 422, "bad-request"),
+                                ({"move": "6h>cell", "cell": "x"}, 422, "bad-request")]:
+        answer = error(client.post(f"/api/games/{game['id']}/move", json=body_), status, code)
+        assert answer["details"].get("reason") or answer["details"].get("errors")
     assert still(state(client, game)) == still(before)
     client.app.state.games.drop(game["id"])  # type: ignore[attr-defined]
-    assert slots(state(client, game)) == ["5c", "9c"]  # rebuilt from the recorded actions
+    assert slots(state(client, game)) == ["5c", "9c"]  # rebuilt from the recorded moves
 
+    record = client.get(f"/api/games/{game['id']}/record").text
+    assert "9c>cell2" in record.split("\n\n", 1)[1].split()
     exported = client.get("/api/me/export").json()
-    actions = next(g for g in exported["games"] if g["code"] == game["code"])["actions"]
-    assert ["cell", "1"] in [a[:2] for a in actions]
     other = TestClient(client.app)
     new_game(other, code="CL1-R-AAAAAAB")  # another browser, with a player of its own
-    assert other.post("/api/me/import", json=exported).json() == {"imported": len(exported["games"])}
+    assert other.post("/api/me/import", json=exported).json() == {"imported": len(exported["games"]), "already": 0}
     imported = other.get("/api/me").json()["unfinished"]
     copy = next(g for g in imported if g["code"] == game["code"])
     assert slots(other.get(f"/api/games/{copy['id']}").json()["game"]) == ["5c", "9c"]
-    bad = {**exported, "games": [{**g, "actions": [[k, "١" if k == "cell" and a else a, t]  # an Arabic-Indic 1
-                                                   for k, a, t in g["actions"]]} for g in exported["games"]]}
+    bad = {**exported, "games": [{**g, "record": g["record"].replace("9c>cell2", "9c>cell3")}
+                                 for g in exported["games"]]}
     third = TestClient(client.app)
     new_game(third, code="CL1-R-AAAAAAB")
+    mine = third.get("/api/me").json()
     answer = third.post("/api/me/import", json=bad)
     assert answer.status_code == 400 and answer.json()["code"] == "bad-import"
-    assert "cell '١'" in answer.json()["message"] and "no free cell" in answer.json()["message"]
+    assert "cell3" in answer.json()["message"]
+    assert third.get("/api/me").json() == mine  # nothing added
 
 
 def test_a_park_by_notation_that_is_refused_is_409_and_changes_nothing(client: TestClient) -> None:
-    notation = make_notation({**row_of(7, "Kd 5c 9c Ts 3s 6h 6s"), (6, 1): "8h"}, ["4c", "7d"])
-    game = new_game(client, deal=notation, rules="cells")
-    before = state(client, game)
-    error(client.post(f"/api/games/{game['id']}/move", json={"move": "8h>cell"}), 409, "covered")
+    game = new_game(client, deal=CELLS_DEAL, rules="cells")
+    assert game["refusals"]["8h"]["code"] == "covered"  # not choosable, so not parkable either
+    refused(client, game, "8h>cell", "covered")
     error(client.post(f"/api/games/{game['id']}/move", json={"move": "5c>waste"}), 400, "bad-move")
-    assert still(state(client, game)) == still(before)
-    post(client, game, "move", {"move": "9c>cell"})
-    before = state(client, game)
-    body = error(client.post(f"/api/games/{game['id']}/move", json={"move": "5c>cell"}), 409, "cells-full")
+    assert still(state(client, game)) == still(game)
+    after = play_park(client, game, "9c")
+    assert after["refusals"]["5c>cell"]["code"] == "cells-full"
+    body = refused(client, game, "5c>cell", "cells-full")
     assert body["message"] == "空いているフリーセルがありません"
-    assert still(state(client, game)) == still(before)
+
+
+def play_park(client: TestClient, game: Json, card: str) -> Json:
+    """Park ``card`` in the first empty free cell, as the state offers it."""
+    assert f"{card}>cell" in game["legal_moves"]
+    after, event = move(client, game, f"{card}>cell")
+    assert event["kind"] == "parked"
+    return after
 
 
 def test_the_state_carries_the_rule_fields_and_a_draw_of_three_fans_the_waste(client: TestClient) -> None:
@@ -396,176 +430,140 @@ def test_the_state_carries_the_rule_fields_and_a_draw_of_three_fans_the_waste(cl
     assert game["rule_fields"] == {**{key: getattr(deal.rules, key) for key in game["rule_fields"]},
                                    "preset": "tuts_tomb", "draw": 3, "passes": None}
     assert game["waste_fan"] == []
-    after, _ = stock(client, game)
+    after = play(client, game, "draw")
     first, second, third = (str(c) for c in deal.stock[:3])
     assert after["waste_fan"] == [first, second, third]
     assert after["waste"] == {"top": third, "count": 3, "uses_left": None}
     assert third in after["usable"] and first not in after["usable"] and second not in after["usable"]
     assert {first, second, third} <= set(after["names"])  # the fanned cards are shown, so named
-    after, event = tap(client, game, second)
-    assert event["code"] == "not-usable" and after["waste_fan"] == [first, second, third]
+    assert after["refusals"][second]["code"] == "not-usable" and second not in after["selectable"]
     assert new_game(client, code=Deal.from_number(1, "classic").code)["waste_fan"] == []
 
 
-# --- taps --------------------------------------------------------------------------------------------
+# --- what a tap would do: the state the page chooses from ------------------------------------------------
 
 
-def test_seed_001_worked_example_by_taps(client: TestClient) -> None:
+def test_seed_001_worked_example_from_the_state(client: TestClient) -> None:
+    """Seed 001: K♠ goes alone; choosing 6♥ lights only 7♦; Q♥ then 9♣ is refused with the two values
+    and the sum (Q(12)+9=21); 3♣+10♠ go; a draw shows A♦; Q♥+A♦ go.  The page reads every step from the
+    state and sends each move as one POST; the refusal is the state's, and a hand-made request for the
+    same pair is a 409 that writes nothing."""
     game = new_game(client, deal=SEED_001, rules="classic")
-    # K♠ goes alone, in one tap
-    after, event = tap(client, game, "Ks")
+    assert game["pairs"]["Ks"] == {"alone": True, "with": []}
+    after, event = move(client, game, "Ks")
     assert event == {"kind": "removed", "move": "Ks", "cards": ["Ks"]}
-    assert entry(after, 7, 1)["removed"] and "Ks" not in after["usable"]
+    assert entry(after, 7, 1)["removed"] and "Ks" not in after["usable"] and "Ks" not in after["pairs"]
     assert after["removed"] == {"count": 1, "top": ["Ks"]}
-    # tapping 6♥ lights only 7♦
-    after, event = tap(client, game, "6h")
-    assert event == {"kind": "selected", "cards": ["6h"]}
-    assert after["selected"] == ["6h"]
-    assert after["partners"] == ["7d"]
-    after, event = tap(client, game, "7d")
-    assert event == {"kind": "removed", "move": "6h+7d", "cards": ["6h", "7d"]}
+    assert after["version"] == 1
+    # choosing 6♥ lights only 7♦
+    assert partners(after, "6h") == ["7d"]
+    after = play(client, after, "6h+7d")
     assert after["removed"] == {"count": 3, "top": ["6h", "7d"]}
-    assert after["selected"] == [] and after["partners"] == []
     assert entry(after, 6, 1)["usable"]  # under Ks and 6h, both gone
     assert not {"6h", "7d"} & set(after["usable"])
-    # Q♥ then 9♣ is refused with the two values and the sum; classic clears the selection
-    tap(client, game, "Qh")
-    before = state(client, game)
-    after, event = tap(client, game, "9c")
-    assert event["kind"] == "refused"
-    assert event["code"] == "sum"
-    assert event["cards"] == ["Qh", "9c"]
-    assert "Q(12)+9=21" in event["messages"]["ja"] and "合計が13になる必要があります" in event["messages"]["ja"]
-    assert "Q(12)+9=21" in event["messages"]["en"]
-    assert event["details"]["equation"] == "Q(12)+9=21" and event["details"]["total"] == 21
-    assert after["selected"] == []
-    assert still(after) == still(before) | {"selected": [], "partners": [], "version": before["version"] + 1}
+    # Q♥ then 9♣: the state says why, in the page's language; nothing to send
+    assert "9c" not in partners(after, "Qh") and "Qh" in after["selectable"] and "9c" in after["selectable"]
+    reason = pair_refusal(after, "Qh", "9c")
+    assert reason["code"] == "sum" and sorted(reason["cards"]) == ["9c", "Qh"]
+    assert reason["message"] == "合計が13になる必要があります：Q(12)+9=21"
+    assert pair_refusal(state(client, game, lang="en"), "Qh", "9c")["message"] == \
+        "The cards must add up to 13: Q(12)+9=21."
+    body = refused(client, game, "Qh+9c", "sum")
+    assert body["message"] == reason["message"]
+    assert body["details"]["equation"] == "Q(12)+9=21" and body["details"]["total"] == 21
     # 3♣+10♠ go; a draw shows A♦; Q♥+A♦ go
-    play_by_taps(client, game, "3c+Ts")
-    after, event = stock(client, game)
-    assert event == {"kind": "draw", "move": "draw", "cards": []}
+    after = play(client, after, "3c+Ts")
+    after = play(client, after, "draw")
     assert after["waste"] == {"top": "Ad", "count": 1, "uses_left": None}
     assert after["stock"]["label"] == "1/3周目 · 残り 23"
-    assert "Ad" in after["usable"]
-    after = play_by_taps(client, game, "Qh+Ad")
+    assert "Ad" in after["usable"] and partners(after, "Ad") == ["Qh"]
+    after = play(client, after, "Qh+Ad")
     assert after["waste"] == {"top": None, "count": 0, "uses_left": None}
     assert after["removed"] == {"count": 7, "top": ["Qh", "Ad"]}
-    assert after["moves"] == 5  # Ks, 6h+7d, 3c+Ts, draw, Qh+Ad; the refusal is no move
+    assert after["moves"] == 5 and after["version"] == 5  # Ks, 6h+7d, 3c+Ts, draw, Qh+Ad; the refusal wrote nothing
     assert after["status"] == "playing"
 
 
-def test_a_king_goes_in_one_tap_even_with_another_card_selected(client: TestClient) -> None:
+def test_a_king_is_offered_alone_in_both_seeds(client: TestClient) -> None:
     # seed 001: "K is 13 by itself, so one tap removes it"; seed 000 says the same of the app
-    game = new_game(client, deal=SEED_001, rules="classic")
-    tap(client, game, "6h")
-    after, event = tap(client, game, "Ks")
-    assert event == {"kind": "removed", "move": "Ks", "cards": ["Ks"]}
-    assert after["selected"] == []
+    classic = new_game(client, deal=SEED_001, rules="classic")
+    assert classic["pairs"]["Ks"] == {"alone": True, "with": []}
+    assert "Ks" not in {t for offer in classic["pairs"].values() for others in offer["with"] for t in others}
     pyramide = new_game(client, deal=SEED_000, rules="pyramide")
-    tap(client, pyramide, "7c")
-    after, _ = tap(client, pyramide, "7s")  # refused: 7s stays selected (seed 000)
-    assert after["selected"] == ["7s"]
-    after, event = tap(client, pyramide, "Kd")
+    assert pyramide["pairs"]["Kd"] == {"alone": True, "with": []}
+    after, event = move(client, pyramide, "Kd")
     assert event == {"kind": "removed", "move": "Kd", "cards": ["Kd"]}
     assert after["score"] == 10
 
 
-def test_tapping_a_selected_card_puts_it_down_and_deselect_puts_all_down(client: TestClient) -> None:
-    game = new_game(client, deal=SEED_001, rules="classic")
-    tap(client, game, "6h")
-    after, event = tap(client, game, "6h")
-    assert event == {"kind": "deselected", "cards": ["6h"]}
-    assert after["selected"] == [] and after["partners"] == []
-    tap(client, game, "3c")
-    after, event = post(client, game, "deselect")
-    assert event == {"kind": "deselected", "cards": ["3c"]}
-    assert after["selected"] == [] and after["partners"] == []
-    after, event = post(client, game, "deselect")
-    assert event == {"kind": "deselected", "cards": []}
-    assert after["moves"] == 0
-
-
-def test_pyramide_keeps_the_second_card_selected_after_a_wrong_sum(client: TestClient) -> None:
+def test_pyramide_keeps_the_second_card_chosen_after_a_wrong_sum_and_classic_clears_it(client: TestClient) -> None:
+    """Seed 000: 7♣+7♠ is refused with 合計が13になる必要があります and the second card stays selected;
+    seed 001's site clears the selection.  The state says which (``ui.keep_second``) and why."""
     game = new_game(client, deal=SEED_000, rules="pyramide")
-    tap(client, game, "7c")
-    after, event = tap(client, game, "7s")
-    assert event["code"] == "sum"
-    assert "7+7=14" in event["messages"]["ja"] and "7+7=14" in event["messages"]["en"]
-    assert after["selected"] == ["7s"]
-    assert after["score"] == 0 and after["moves"] == 0
-    # the kept card pairs on the next tap: 10♣ is no partner of 7, so 10♣ is kept instead
-    after, event = tap(client, game, "Tc")
-    assert event["code"] == "sum"
-    assert after["selected"] == ["Tc"]
-    assert after["partners"] == ["3h", "3s"]
-    after, event = tap(client, game, "3s")
-    assert event["kind"] == "removed"
-    assert after["score"] == 20
-
-
-def test_classic_clears_the_selection_after_a_wrong_sum(client: TestClient) -> None:
-    game = new_game(client, deal=SEED_000, rules="classic")
-    tap(client, game, "7c")
-    after, event = tap(client, game, "7s")
-    assert event["code"] == "sum"
-    assert after["selected"] == []
+    assert game["ui"] == {"keep_second": True}
+    reason = pair_refusal(game, "7c", "7s")
+    assert reason["code"] == "sum" and reason["message"] == "合計が13になる必要があります：7+7=14"
+    assert pair_refusal(state(client, game, lang="en"), "7c", "7s")["message"] == \
+        "The cards must add up to 13: 7+7=14."
+    # the kept card pairs on the next tap: 10♣ is no partner of 7, and 10♣ pairs with either three
+    assert pair_refusal(game, "7s", "Tc")["code"] == "sum"
+    assert partners(game, "Tc") == ["3h", "3s"]
+    after = play(client, game, "Tc+3s")
+    assert after["score"] == 20 and after["moves"] == 1
+    classic = new_game(client, deal=SEED_000, rules="classic")
+    assert classic["ui"] == {"keep_second": False}
+    assert pair_refusal(classic, "7c", "7s")["code"] == "sum"
 
 
 def test_a_covered_card_in_pyramide_is_refused_quietly_with_its_coverers(client: TestClient) -> None:
+    """Seed 000: tapping Q♣ in row 6 does nothing; with the error-explanation assist on the app says the
+    card is covered.  The state's refusal is marked quiet and names the covering cards."""
     game = new_game(client, deal=SEED_000, rules="pyramide")
-    tap(client, game, "7s")
-    after, event = tap(client, game, "Qc")
-    assert event["kind"] == "refused" and event["code"] == "covered"
-    assert event["quiet"] is True
-    assert sorted(event["details"]["covering"]) == ["7c", "Tc"]
-    assert event["slot"] == slot(6, 1)
-    assert event["cards"] == ["Qc"]
-    assert "このカードは別のカードに覆われています" in event["messages"]["ja"]
-    assert after["selected"] == ["7s"]  # a covered tap leaves the selection alone
+    reason = game["refusals"]["Qc"]
+    assert reason["code"] == "covered" and reason["quiet"] is True
+    assert reason["slot"] == slot(6, 1) and reason["cards"] == ["Qc"]
+    assert reason["message"].startswith("このカードは別のカードに覆われています")
+    assert sorted(entry(game, 6, 1)["covering"]) == ["7c", "Tc"]
+    assert "Qc" not in game["selectable"]
+    refused(client, game, "Qc", "covered")
 
 
 def test_a_covered_card_in_classic_names_its_coverers_aloud(client: TestClient) -> None:
+    game = new_game(client, deal=SEED_001, rules="classic", lang="en")
+    card = SEED_001.split()[slot(6, 2)]  # (6,2), under 6h and 3c in row 7
+    reason = game["refusals"][card]
+    assert reason == {"code": "covered", "message": "This card is covered by 6♥ and 3♣.", "cards": [card],
+                      "quiet": False, "slot": slot(6, 2)}
+    assert sorted(entry(game, 6, 2)["covering"]) == ["3c", "6h"]
+    body = refused(client, game, f"{card}+6h", "covered", lang="en")
+    assert body["message"] == "This card is covered by 6♥ and 3♣."
+    assert sorted(body["details"]["covering"]) == ["3c", "6h"]
+
+
+def test_a_move_naming_a_removed_card_or_one_not_in_the_game_is_refused(client: TestClient) -> None:
     game = new_game(client, deal=SEED_001, rules="classic")
-    card = SEED_001.split()[slot(6, 2)]
-    _, event = tap(client, game, card, lang="en")  # (6,2), under 6h and 3c in row 7
-    assert event["code"] == "covered"
-    assert "quiet" not in event
-    assert event["cards"] == [card]
-    assert sorted(event["details"]["covering"]) == ["3c", "6h"]
-    assert event["messages"]["en"] == "This card is covered by 6♥ and 3♣."
-    # by slot, the same answer
-    _, by_slot = tap(client, game, at=slot(6, 2))
-    assert by_slot == event
+    after, _ = move(client, game, "Ks")
+    assert "Ks" not in after["refusals"] and "Ks" not in after["selectable"]  # gone from the table
+    assert refused(client, game, "Ks", "removed")["details"] == {"card": "Ks"}
+    assert refused(client, game, "X1", "not-in-game", lang="en")["message"] == "This card is not in this game."
 
 
-def test_tapping_a_removed_card_or_one_not_in_the_game_is_refused(client: TestClient) -> None:
-    game = new_game(client, deal=SEED_001, rules="classic")
-    tap(client, game, "Ks")
-    _, event = tap(client, game, "Ks")
-    assert event["code"] == "removed"
-    _, event = tap(client, game, at=slot(7, 1))
-    assert event["code"] == "removed"
-    _, event = tap(client, game, "X1")
-    assert event["code"] == "not-in-game"
-
-
-def test_tapping_stock_cards_answers_only_not_usable(client: TestClient) -> None:
+def test_the_state_never_names_a_stock_card_and_moves_naming_one_answer_only_not_usable(
+        client: TestClient) -> None:
     game = new_game(client, deal=SEED_001, rules="classic")
     stock_cards = SEED_001.split()[28:]
+    assert not set(TOKEN_RE.findall(json.dumps(without_id({"game": game})))) & set(stock_cards)
     answers = []
     for token in [stock_cards[0], stock_cards[5], stock_cards[-1]]:
-        after, event = tap(client, game, token)
-        assert event == {"kind": "refused", "code": "not-usable",
-                         "messages": {"ja": "このカードは今は使えません", "en": "This card cannot be used now."},
-                         "details": {}, "cards": []}
-        assert token not in TOKEN_RE.findall(json.dumps(without_id({"game": after})))
-        answers.append(still(after) | {"version": 0})
-    assert answers[0] == answers[1] == answers[2]
-    # the card under the waste top is no more usable than one in the stock
-    stock(client, game)
-    stock(client, game)
-    _, event = tap(client, game, stock_cards[0])
-    assert event["code"] == "not-usable" and event["cards"] == []
+        body = refused(client, game, f"{token}+Qh", "not-usable")
+        assert body["message"] == "このカードは今は使えません" and body["details"] == {"card": token}
+        answers.append({**body, "details": {}})
+    assert answers[0] == answers[1] == answers[2]  # the answer tells nothing of where the card lies
+    # the card under the waste top is no more usable than one in the stock, and the state does not name it
+    after = play(client, play(client, game, "draw"), "draw")
+    assert after["waste"] == {"top": stock_cards[1], "count": 2, "uses_left": None}
+    assert stock_cards[0] not in after["refusals"] and stock_cards[0] not in after["names"]
+    refused(client, game, f"{stock_cards[0]}+Qh", "not-usable")
 
 
 def test_thirteen_answers_never_name_a_face_down_card(client: TestClient) -> None:
@@ -575,27 +573,24 @@ def test_thirteen_answers_never_name_a_face_down_card(client: TestClient) -> Non
     assert len(hidden) == 21
     assert_reveals_none({"game": game}, hidden)
     assert set(game["names"]) == {e["card"] for e in game["pyramid"] if e["card"]}
-    for place in range(21):  # every face-down slot, then every face-down card by its token
-        response = client.post(f"/api/games/{game['id']}/tap", json={"slot": place})
-        answer = response.json()
-        assert answer["event"]["kind"] == "refused" and answer["event"]["cards"] == []
-        assert answer["event"]["slot"] == place
-        assert answer["event"]["code"] in ("covered", "not-usable")
-        assert_reveals_none(answer, hidden)
-    for token in sorted(hidden):
-        answer = client.post(f"/api/games/{game['id']}/tap", json={"card": token}).json()
-        assert answer["event"]["code"] == "not-usable" and answer["event"]["cards"] == []
-        assert_reveals_none(answer, hidden)  # not even the token tapped is echoed
+    for place in range(21):  # a tap on every face-down slot: the state's refusal names only face-up cards
+        reason = game["refusals"][f"#{place}"]
+        assert reason["slot"] == place and reason["cards"] == []
+        assert reason["code"] in ("covered", "not-usable")
+    for token in sorted(hidden):  # a hand-made move naming a hidden card learns nothing about it
+        body = refused(client, game, token, "not-usable")
+        assert body["details"] == {"card": token}  # only the token the caller sent
+        assert_reveals_none(body, hidden - {token})
     # play on: removals expose cards, and still no answer names one that is face down
     for _ in range(12):
         current = state(client, game)
         if current["status"] != "playing":
             break
         hidden = hidden_tokens(current, deal.notation)
-        removals = [m for m in current["legal_moves"] if m not in ("draw", "recycle")]
-        action = ("move", {"move": removals[0]}) if removals else ("stock", None)
-        for name, body in [action, ("hint", None), ("undo", None), ("redo", None)]:
-            answer = client.post(f"/api/games/{game['id']}/{name}", json=body).json()
+        taken = sorted(offered(current), key=sorted)
+        body = {"move": "+".join(sorted(taken[0]))} if taken else {"move": current["stock_move"]}
+        for name, body_ in [("move", body), ("hint", None), ("undo", None), ("redo", None)]:
+            answer = client.post(f"/api/games/{game['id']}/{name}", json=body_).json()
             now_hidden = hidden_tokens(answer["game"], deal.notation)
             assert_reveals_none(answer, now_hidden)
             assert not set(answer["game"]["names"]) & now_hidden
@@ -612,13 +607,13 @@ def test_thirteen_a_face_down_slot_answers_the_same_whatever_card_lies_there(cli
     def seen(game: Json) -> Json:
         return {k: v for k, v in still(game).items() if k not in ("id", "code")}
 
-    assert seen(one) == seen(two)
-    for place in (slot(1, 1), slot(6, 1), slot(6, 2)):
-        first, first_event = tap(client, one, at=place)
-        second, second_event = tap(client, two, at=place)
-        assert first_event == second_event
-        assert seen(first) == seen(second)
-    assert tap(client, one, at=slot(6, 1))[1]["details"]["covering"] == ["3c", "Tc"]
+    assert seen(one) == seen(two)  # the whole state, its refusals of the face-down slots included
+    assert one["refusals"][f"#{slot(6, 1)}"]["message"] == "このカードは別のカードに覆われています（3♣と10♣）"
+    for token in ("Qc", "5c"):
+        assert refused(client, one, token, "not-usable") == refused(client, two, token, "not-usable")
+    after_one, _ = move(client, one, "3c+Tc")
+    after_two, _ = move(client, two, "3c+Tc")
+    assert entry(after_one, 6, 1)["card"] == "Qc" and entry(after_two, 6, 1)["card"] == "5c"  # now face up
 
 
 # --- the stock ---------------------------------------------------------------------------------------
@@ -631,38 +626,36 @@ def test_the_stock_draws_recycles_and_is_refused_once_three_passes_are_used_up(c
     for number in (1, 2, 3):
         seen = []
         for left in range(23, -1, -1):
-            after, event = stock(client, game)
-            assert event == {"kind": "draw", "move": "draw", "cards": []}
-            seen.append(after["waste"]["top"])
-            assert after["stock"]["label"] == f"{number}/3周目 · 残り {left}"
+            game = play(client, game, "draw")
+            seen.append(game["waste"]["top"])
+            assert game["stock"]["label"] == f"{number}/3周目 · 残り {left}"
         assert seen == order  # the same order on every pass
         if number < 3:
-            after, event = stock(client, game, lang="en")
+            game, event = move(client, game, "recycle", lang="en")
             assert event == {"kind": "recycle", "move": "recycle", "cards": []}
-            assert after["stock"]["label"] == f"Pass {number + 1}/3 · 24 left"
-            assert after["waste"] == {"top": None, "count": 0, "uses_left": None}
-    before = state(client, game)
-    assert before["moves"] == 3 * 24 + 2
-    after, event = stock(client, game)
-    assert event["kind"] == "refused" and event["code"] == "passes-used-up"
-    assert event["messages"]["ja"] == "3周めくり終えました"
-    assert event["messages"]["en"] == "All 3 passes through the stock are used up."
-    assert after["status"] == "playing"
-    assert still(after) == still(before) | {"version": before["version"] + 1}
-    # a recycle in notation is refused with the same reason, and changes nothing at all
-    body = error(client.post(f"/api/games/{game['id']}/move", json={"move": "recycle"}), 409, "passes-used-up")
+            assert game["stock"]["label"] == f"Pass {number + 1}/3 · 24 left"
+            assert game["waste"] == {"top": None, "count": 0, "uses_left": None}
+    assert game["moves"] == 3 * 24 + 2
+    # the stock can do nothing more: the state says why, and a move is refused with the same reason
+    assert game["stock_move"] is None
+    assert game["refusals"]["stock"]["code"] == "passes-used-up"
+    assert game["refusals"]["stock"]["message"] == "3周めくり終えました"
+    assert state(client, game, lang="en")["refusals"]["stock"]["message"] == \
+        "All 3 passes through the stock are used up."
+    assert game["status"] == "playing"
+    body = refused(client, game, "recycle", "passes-used-up")
     assert body["message"] == "3周めくり終えました"
-    assert still(state(client, game)) == still(after)
+    refused(client, game, "draw", "passes-used-up")
 
 
 def test_pyramide_recycles_without_limit(client: TestClient) -> None:
     game = new_game(client, deal=SEED_000, rules="pyramide")
     for number in range(1, 5):
         for _ in range(23 if number == 1 else 24):  # the first waste card comes round too
-            stock(client, game)
-        after, event = stock(client, game)
-        assert event["kind"] == "recycle"
-        assert after["stock"]["label"] == f"{number + 1}周目 · 残り 24"
+            game = play(client, game, "draw")
+        assert game["stock_move"] == "recycle"
+        game = play(client, game, "recycle")
+        assert game["stock"]["label"] == f"{number + 1}周目 · 残り 24"
 
 
 # --- undo, redo, hint, rewind, coach -----------------------------------------------------------------
@@ -673,16 +666,18 @@ def test_undo_and_redo_take_back_and_replay_a_move(client: TestClient) -> None:
     error(client.post(f"/api/games/{game['id']}/undo"), 409, "nothing-to-undo")
     error(client.post(f"/api/games/{game['id']}/redo?lang=en"), 409, "nothing-to-redo")
     assert still(state(client, game)) == still(game)
-    tap(client, game, "Ks")
-    stock(client, game)
+    move(client, game, "Ks")
+    move(client, game, "draw")
     after, event = post(client, game, "undo")
     assert event == {"kind": "undone", "move": "draw", "cards": []}
     assert after["stock"]["count"] == 24
     after, event = post(client, game, "undo")
     assert event == {"kind": "undone", "move": "Ks", "cards": ["Ks"]}
     assert "Ks" in after["usable"] and not entry(after, 7, 1)["removed"]
+    assert after["pairs"]["Ks"] == {"alone": True, "with": []}  # offered again
     assert after["undos"] == 2 and after["moves"] == 2  # the move counter never goes down
     assert after["can_redo"] and not after["can_undo"]
+    assert after["version"] == 4  # two moves and two undos, each one entry of the record
     after, event = post(client, game, "redo")
     assert event == {"kind": "redone", "move": "Ks", "cards": ["Ks"]}
     assert "Ks" not in after["usable"]
@@ -695,19 +690,19 @@ def test_hint_shows_a_legal_move_and_counts(client: TestClient) -> None:
     assert event["kind"] == "hint"
     assert event["move"] in game["legal_moves"]
     assert event["cards"] == event["move"].split("+")
-    assert after["hints"] == 1 and after["moves"] == 0
+    assert after["hints"] == 1 and after["moves"] == 0 and after["version"] == 1
 
 
 def test_rewind_goes_back_to_before_the_move_that_made_a_dead_card(client: TestClient) -> None:
     game = new_game(client, deal=make_notation(DEAD_PYRAMID, ["Qh", "Qs"]), rules="classic")
     body = error(client.post(f"/api/games/{game['id']}/rewind?lang=en"), 409, "no-dead-card")
     assert body["message"] == "There is no dead card to rewind from."
-    stock(client, game)
-    after, event = post(client, game, "move", {"move": "Ad+Qd"})
+    move(client, game, "draw")
+    after, event = move(client, game, "Ad+Qd")
     assert after["dead"] == ["Qc"]
     assert entry(after, 5, 1)["dead"]
     assert after["can_rewind"]
-    stock(client, game)
+    move(client, game, "draw")
     after, event = post(client, game, "rewind")
     assert event == {"kind": "rewound", "undone": 2, "cards": ["Ad", "Qd"]}
     assert after["dead"] == [] and not after["can_rewind"]
@@ -727,21 +722,20 @@ def test_coach_gives_the_solvers_move_and_says_it_knows_the_hidden_cards(client:
 # --- moves in notation -------------------------------------------------------------------------------
 
 
-def test_a_legal_move_in_notation_is_played(client: TestClient) -> None:
+def test_a_legal_move_in_notation_is_played_whatever_its_spelling(client: TestClient) -> None:
     game = new_game(client, deal=SEED_001, rules="classic")
-    tap(client, game, "6h")
-    after, event = post(client, game, "move", {"move": "ks"})
+    after, event = move(client, game, "ks")
     assert event == {"kind": "removed", "move": "Ks", "cards": ["Ks"]}
-    assert after["selected"] == ["6h"]  # still usable, so still selected
-    after, event = post(client, game, "move", {"move": "7♦ + 6♥"})
+    after, event = move(client, game, "7♦ + 6♥")
     assert event == {"kind": "removed", "move": "7d+6h", "cards": ["7d", "6h"]}
-    assert after["selected"] == []
-    after, event = post(client, game, "move", {"move": "draw"})
+    after, event = move(client, game, "draw")
     assert event == {"kind": "draw", "move": "draw", "cards": []}
     assert after["moves"] == 3
+    record = client.get(f"/api/games/{game['id']}/record").text
+    assert record.split("\n\n", 1)[1].split() == ["Ks", "7d+6h", "draw"]  # the record holds the canonical moves
 
 
-@pytest.mark.parametrize(("move", "code"), [
+@pytest.mark.parametrize(("notation", "code"), [
     ("Qh+9c", "sum"),
     ("2c", "covered"),
     ("Qh", "lone"),
@@ -749,17 +743,28 @@ def test_a_legal_move_in_notation_is_played(client: TestClient) -> None:
     ("recycle", "stock-not-empty"),
     ("Ad+Qh", "not-usable"),
 ])
-def test_an_illegal_move_is_409_and_changes_nothing(client: TestClient, move: str, code: str) -> None:
+def test_an_illegal_move_is_409_and_changes_nothing(client: TestClient, notation: str, code: str) -> None:
     game = new_game(client, deal=SEED_001, rules="classic")
-    tap(client, game, "6h")
-    before = state(client, game)
-    body = error(client.post(f"/api/games/{game['id']}/move", json={"move": move}), 409, code)
-    assert still(state(client, game)) == still(before)
+    move(client, game, "3c+Ts")
+    body = refused(client, game, notation, code)
+    assert client.get(f"/api/games/{game['id']}/record").text.split("\n\n", 1)[1].split() == ["3c+Ts"]
     if code == "sum":
         assert "Q(12)+9=21" in body["message"]
         assert body["details"]["equation"] == "Q(12)+9=21"
-        english = error(client.post(f"/api/games/{game['id']}/move?lang=en", json={"move": move}), 409, code)
+        english = refused(client, game, notation, code, lang="en")
         assert english["message"] == "The cards must add up to 13: Q(12)+9=21."
+
+
+def test_an_event_refused_or_a_stale_version_writes_nothing(client: TestClient) -> None:
+    game = new_game(client, deal=SEED_001, rules="classic")
+    move(client, game, "Ks")
+    before = state(client, game)
+    body = error(client.post(f"/api/games/{game['id']}/move?version=0", json={"move": "draw"}), 409, "conflict")
+    assert body["details"] == {"version": 1}
+    error(client.post(f"/api/games/{game['id']}/redo"), 409, "nothing-to-redo")
+    assert still(state(client, game)) == still(before)
+    answer = client.post(f"/api/games/{game['id']}/move?version=1", json={"move": "draw"})
+    assert answer.status_code == 200 and answer.json()["game"]["version"] == 2
 
 
 # --- bad requests ------------------------------------------------------------------------------------
@@ -769,8 +774,7 @@ GAME = "{game}"
 #: (method, path, request arguments, status, code): every one refused, the game unchanged.
 BAD_REQUESTS: list[tuple[str, str, Json, int, str]] = [
     ("GET", "/api/games/no-such-game", {}, 404, "unknown-game"),
-    ("POST", "/api/games/no-such-game/tap", {"json": {"card": "Ks"}}, 404, "unknown-game"),
-    ("POST", "/api/games/no-such-game/stock", {}, 404, "unknown-game"),
+    ("POST", "/api/games/no-such-game/hint", {}, 404, "unknown-game"),
     ("POST", "/api/games/no-such-game/move", {"json": {"move": "Ks"}}, 404, "unknown-game"),
     ("POST", "/api/games/no-such-game/undo", {}, 404, "unknown-game"),
     ("POST", "/api/games", {"json": {"code": "CL1-Q-AAAAAAB"}}, 400, "bad-code"),
@@ -795,32 +799,33 @@ BAD_REQUESTS: list[tuple[str, str, Json, int, str]] = [
     ("POST", f"/api/games/{GAME}/move", {"json": {"move": 5}}, 422, "bad-request"),
     ("POST", f"/api/games/{GAME}/move", {"json": {}}, 422, "bad-request"),
     ("POST", f"/api/games/{GAME}/move", {"json": {"move": "Ks", "also": "Qh"}}, 422, "bad-request"),
-    ("POST", f"/api/games/{GAME}/tap", {"json": {"card": "Zz"}}, 400, "bad-card"),
-    ("POST", f"/api/games/{GAME}/tap", {"json": {"card": "K"}}, 400, "bad-card"),
-    ("POST", f"/api/games/{GAME}/tap", {"json": {"slot": 28}}, 400, "bad-card"),
-    ("POST", f"/api/games/{GAME}/tap", {"json": {"slot": -1}}, 400, "bad-card"),
-    ("POST", f"/api/games/{GAME}/tap", {"json": {"card": "Ks", "slot": 21}}, 422, "bad-request"),
-    ("POST", f"/api/games/{GAME}/tap", {"json": {}}, 422, "bad-request"),
-    ("POST", f"/api/games/{GAME}/tap", {"json": {"card": None, "slot": None}}, 422, "bad-request"),
-    ("POST", f"/api/games/{GAME}/tap", {"json": {"card": 5}}, 422, "bad-request"),
-    ("POST", f"/api/games/{GAME}/tap", {"json": {"slot": "x"}}, 422, "bad-request"),
-    ("POST", f"/api/games/{GAME}/tap", {"json": {"slot": 1.5}}, 422, "bad-request"),
-    ("POST", f"/api/games/{GAME}/tap", {"json": ["Ks"]}, 422, "bad-request"),
-    ("POST", f"/api/games/{GAME}/tap", {"json": {"card": "Ks", "extra": 1}}, 422, "bad-request"),
-    ("POST", f"/api/games/{GAME}/tap", {"json": {"card": "Ks" * 5}}, 422, "bad-request"),
-    ("POST", f"/api/games/{GAME}/tap", {"content": b"{bad", "headers": {"content-type": "application/json"}},
+    ("POST", f"/api/games/{GAME}/move", {"json": {"move": "K"}}, 400, "bad-move"),
+    ("POST", f"/api/games/{GAME}/move", {"json": {"move": "undo"}}, 400, "bad-move"),  # an event is no move
+    ("POST", f"/api/games/{GAME}/move", {"json": {"move": "Ks", "cell": 0}}, 400, "bad-cell"),
+    ("POST", f"/api/games/{GAME}/move", {"json": {"move": None}}, 422, "bad-request"),
+    ("POST", f"/api/games/{GAME}/move", {"json": {"move": "Ks", "cell": 1.5}}, 422, "bad-request"),
+    ("POST", f"/api/games/{GAME}/move", {"json": {"move": "Ks", "cell": "0"}}, 422, "bad-request"),
+    ("POST", f"/api/games/{GAME}/move", {"json": ["Ks"]}, 422, "bad-request"),
+    ("POST", f"/api/games/{GAME}/move", {"json": {"move": "Ks" * 21}}, 422, "bad-request"),
+    ("POST", f"/api/games/{GAME}/move", {"content": b"{bad", "headers": {"content-type": "application/json"}},
      422, "bad-json"),
-    ("POST", f"/api/games/{GAME}/tap", {"content": b"card=Ks",
-                                        "headers": {"content-type": "application/x-www-form-urlencoded"}},
+    ("POST", f"/api/games/{GAME}/move", {"content": b"move=Ks",
+                                         "headers": {"content-type": "application/x-www-form-urlencoded"}},
      422, "bad-request"),
-    ("POST", f"/api/games/{GAME}/tap", {"content": b'{"card": "' + b"K" * MAX_BODY + b'"}',
-                                        "headers": {"content-type": "application/json"}}, 413, "too-large"),
-    ("POST", f"/api/games/{GAME}/tap?lang=fr", {"json": {"card": "Ks"}}, 422, "bad-request"),
+    ("POST", f"/api/games/{GAME}/move", {"content": b'{"move": "' + b"K" * MAX_BODY + b'"}',
+                                         "headers": {"content-type": "application/json"}}, 413, "too-large"),
+    ("POST", f"/api/games/{GAME}/move?lang=fr", {"json": {"move": "Ks"}}, 422, "bad-request"),
+    ("POST", f"/api/games/{GAME}/move?version=-1", {"json": {"move": "Ks"}}, 422, "bad-request"),
+    ("POST", f"/api/games/{GAME}/move?version=x", {"json": {"move": "Ks"}}, 422, "bad-request"),
+    ("POST", f"/api/games/{GAME}/undo?version=7", {}, 409, "conflict"),
+    # the taps of the old protocol are gone: the page sends moves
+    ("POST", f"/api/games/{GAME}/tap", {"json": {"card": "Ks"}}, 404, "not-found"),
+    ("POST", f"/api/games/{GAME}/stock", {}, 404, "not-found"),
     ("GET", "/api/nothing", {}, 404, "not-found"),
     ("POST", f"/api/games/{GAME}/fly", {}, 404, "not-found"),
     ("GET", "/static/nothing.js", {}, 404, "not-found"),
     ("GET", "/locales/fr.json", {}, 404, "not-found"),
-    ("GET", f"/api/games/{GAME}/tap", {}, 405, "method-not-allowed"),
+    ("GET", f"/api/games/{GAME}/move", {}, 405, "method-not-allowed"),
     ("DELETE", f"/api/games/{GAME}", {}, 405, "method-not-allowed"),
     ("PUT", "/api/rules", {}, 405, "method-not-allowed"),
 ]
@@ -831,7 +836,7 @@ BAD_REQUESTS: list[tuple[str, str, Json, int, str]] = [
 def test_a_bad_request_is_refused_with_json_and_changes_nothing(client: TestClient, method: str, path: str,
                                                                  arguments: Json, status: int, code: str) -> None:
     game = new_game(client, deal=SEED_001, rules="classic")
-    tap(client, game, "6h")  # a selection, which a bad request must not drop either
+    move(client, game, "6h+7d")
     before = state(client, game)
     response = client.request(method, path.replace(GAME, game["id"]), **arguments)
     body = error(response, status, code)
@@ -840,6 +845,8 @@ def test_a_bad_request_is_refused_with_json_and_changes_nothing(client: TestClie
     if status in (400, 422):  # the details say what is wrong
         assert body["details"].get("errors") or body["details"].get("reason")
     assert still(state(client, game)) == still(before)
+    record = client.get(f"/api/games/{game['id']}/record").text
+    assert record.split("\n\n", 1)[1].split() == ["6h+7d"]  # nothing written
 
 
 def test_a_chunked_body_of_unknown_size_is_refused(client: TestClient) -> None:
@@ -859,11 +866,11 @@ def test_a_chunked_body_of_unknown_size_is_refused(client: TestClient) -> None:
 
 def test_validation_errors_say_where_and_what(client: TestClient) -> None:
     game = new_game(client, deal=SEED_001, rules="classic")
-    body = error(client.post(f"/api/games/{game['id']}/tap?lang=en", json={"card": "Ks", "extra": 1}),
+    body = error(client.post(f"/api/games/{game['id']}/move?lang=en", json={"move": "Ks", "extra": 1}),
                  422, "bad-request")
     assert body["details"]["errors"] == [{"where": "body.extra", "problem": "Extra inputs are not permitted"}]
     assert body["message"].startswith("The request is not valid: body.extra")
-    body = error(client.post(f"/api/games/{game['id']}/tap", content=b"{bad",
+    body = error(client.post(f"/api/games/{game['id']}/move", content=b"{bad",
                              headers={"content-type": "application/json"}), 422, "bad-json")
     assert body["message"].startswith("リクエストのJSONが読めません")
 
@@ -937,12 +944,14 @@ def first_winnable(rules: str, start: int = 1) -> tuple[Deal, list[str]]:
 
 
 @pytest.mark.parametrize("rules", ["classic", "pyramide", "thirteen", "msc"])
-def test_a_deal_won_by_tapping_the_solvers_solution(client: TestClient, rules: str) -> None:
+def test_a_deal_won_by_the_moves_the_state_offers(client: TestClient, rules: str) -> None:
+    """The solver's solution, each move checked against what the state offered the page before it."""
     deal, solution = first_winnable(rules)
     game = new_game(client, code=deal.code)
-    for index, move in enumerate(solution):
-        after = play_by_taps(client, game, move)
-        assert after["moves"] == index + 1
+    after = game
+    for index, notation in enumerate(solution):
+        after = play(client, after, notation)
+        assert after["moves"] == index + 1 and after["version"] == index + 1
         if index < len(solution) - 1:
             assert after["status"] == "playing" and after["result"] is None
     assert after["status"] == "won"
@@ -955,11 +964,10 @@ def test_a_deal_won_by_tapping_the_solvers_solution(client: TestClient, rules: s
     assert result["best_removed"] is None
     if rules == "pyramide":
         assert result["score"] == 280
-    # the game is over: taps are refused as such, and undo too
-    _, event = tap(client, game, at=0)
-    assert event["code"] == "game-over"
-    _, event = stock(client, game)
-    assert event["code"] == "game-over"
+    # the game is over: the state offers nothing and says why; a move and undo are refused as such
+    assert after["pairs"] == {} and after["selectable"] == [] and after["stock_move"] is None
+    assert after["refusals"]["game-over"]["code"] == "game-over"
+    refused(client, game, "draw", "game-over")
     error(client.post(f"/api/games/{game['id']}/undo"), 409, "game-over")
     assert state(client, game)["result"]["won"] is True
 
@@ -967,9 +975,9 @@ def test_a_deal_won_by_tapping_the_solvers_solution(client: TestClient, rules: s
 def test_a_deal_won_by_moves_in_notation(client: TestClient) -> None:
     deal, solution = first_winnable("classic", start=3)
     game = new_game(client, code=deal.code, lang="en")
-    for move in solution:
-        after, event = post(client, game, "move", {"move": move}, lang="en")
-        assert event["move"] == move
+    for notation in solution:
+        after, event = move(client, game, notation, lang="en")
+        assert event["move"] == notation
     assert after["status"] == "won" and after["status_message"] == "Cleared!"
     assert after["result"]["won"] is True
     assert after["removed"]["count"] == sum(len(m.split("+")) for m in solution if m not in ("draw", "recycle"))
@@ -984,16 +992,13 @@ def test_a_lost_deal_shows_the_best_the_deal_allowed(client: TestClient) -> None
     for _ in range(200):
         if current["status"] != "playing":
             break
-        removals = [m for m in current["legal_moves"] if m not in ("draw", "recycle")]
-        if removals:
-            current = play_by_taps(client, game, removals[0])
-        else:
-            current, _ = stock(client, game)
+        taken = [m for m in current["legal_moves"] if m not in ("draw", "recycle")]
+        current = play(client, current, taken[0] if taken else current["stock_move"])
     assert current["status"] == "lost"
     assert current["status_message"] == "手詰まりです"
     result = current["result"]
     assert result["won"] is False
-    assert result["best_removed"] is None  # the tap that ends the game does not wait for the solver
+    assert result["best_removed"] is None  # the move that ends the game does not wait for the solver
     answer = client.get(f"/api/games/{game['id']}/best")
     assert answer.status_code == 200
     assert answer.json() == {"best_removed": best.max_pyramid_removed, "best_exact": True, "pyramid_size": 28}
@@ -1005,20 +1010,19 @@ def test_a_lost_deal_shows_the_best_the_deal_allowed(client: TestClient) -> None
 
 
 @pytest.mark.parametrize("order", ["covered first", "coverer first"])
-def test_overlap_pairs_are_tapped_in_either_order(client: TestClient, order: str) -> None:
+def test_overlap_pairs_are_offered_and_played_in_either_order(client: TestClient, order: str) -> None:
     deal = Deal.from_number(4, "overlap", "E")
     result = solve(deal, time_limit=30)
     assert result.solution is not None
     overlap = next(i for i, m in enumerate(result.solution) if str(m) == "5s+8d")  # 5s lies under 8d alone
     game = new_game(client, code=deal.code)
-    for move in result.solution[:overlap]:
-        game, _ = post(client, game, "move", {"move": str(move)})
+    for step in result.solution[:overlap]:
+        game, _ = move(client, game, str(step))
     covered = next(e for e in game["pyramid"] if e["card"] == "5s")
     assert not covered["usable"]  # on its own the covered card is not usable ...
+    assert "5s" in game["selectable"] and ["8d"] in game["pairs"]["5s"]["with"]  # ... but it goes with its coverer
+    assert partners(game, "5s") == ["8d"]
     first, second = ("5s", "8d") if order == "covered first" else ("8d", "5s")
-    game, event = tap(client, game, first)
-    assert event == {"kind": "selected", "cards": [first]}  # ... but it goes with the card covering it
-    assert game["partners"] == [second]
-    game, event = tap(client, game, second)
-    assert event["kind"] == "removed" and event["move"] in ("5s+8d", "8d+5s")
+    game, event = move(client, game, f"{first}+{second}")
+    assert event["kind"] == "removed" and event["move"] == f"{first}+{second}"
     assert {e["card"] for e in game["pyramid"] if e["card"]}.isdisjoint({"5s", "8d"})

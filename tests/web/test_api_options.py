@@ -1,4 +1,4 @@
-"""Taps under thirteen's options through the API: a triple built card by card, and jokers."""
+"""Thirteen's options through the API: what the state offers for a triple and for jokers, and the moves."""
 
 from __future__ import annotations
 
@@ -32,49 +32,47 @@ def start(client: TestClient, rules: str, notation: str) -> dict[str, Any]:
     return game
 
 
-def tap(client: TestClient, game: dict[str, Any], card: str) -> dict[str, Any]:
-    answer = client.post(f"/api/games/{game['id']}/tap", json={"card": card})
-    assert answer.status_code == 200, answer.text
-    data: dict[str, Any] = answer.json()
-    return data
+def move(client: TestClient, game: dict[str, Any], notation: str) -> Any:
+    return client.post(f"/api/games/{game['id']}/move", json={"move": notation})
 
 
-def test_a_triple_is_built_one_tap_at_a_time(client: TestClient) -> None:
+def test_a_triple_is_offered_to_each_of_its_cards_and_removed_in_one_move(client: TestClient) -> None:
     game = start(client, "thirteen(triples=true)", make_notation(row_of(7, TRIPLE_ROW)))
-    first = tap(client, game, "2c")
-    assert first["event"]["kind"] == "selected"
-    assert "4d" in first["game"]["partners"] and "7h" in first["game"]["partners"]
-    second = tap(client, game, "4d")  # 2+4 is not 13, but a triple with them can be
-    assert second["event"] == {"kind": "selected", "cards": ["4d"]}
-    assert second["game"]["selected"] == ["2c", "4d"]
-    assert "7h" in second["game"]["partners"]
-    third = tap(client, game, "7h")
-    assert third["event"]["kind"] == "removed"
-    assert sorted(third["event"]["cards"]) == ["2c", "4d", "7h"]
-    assert third["game"]["removed"]["count"] == 3
+    assert ["4d", "7h"] in game["pairs"]["2c"]["with"]
+    assert ["2c", "7h"] in game["pairs"]["4d"]["with"]
+    # 2+4 is not 13, but a triple with them can be: choosing the two is no refusal, the page waits for 7h
+    assert "2c+4d" not in game["refusals"]
+    answer = move(client, game, "2c+4d+7h")
+    assert answer.status_code == 200, answer.text
+    event = answer.json()["event"]
+    assert event["kind"] == "removed" and sorted(event["cards"]) == ["2c", "4d", "7h"]
+    assert answer.json()["game"]["removed"]["count"] == 3
+    two = move(client, start(client, "thirteen(triples=true)", make_notation(row_of(7, TRIPLE_ROW))), "2c+4d")
+    assert two.status_code == 409 and two.json()["code"] == "sum"
 
 
 def test_without_triples_the_same_two_cards_are_refused_with_their_sum(client: TestClient) -> None:
     game = start(client, "thirteen", make_notation(row_of(7, TRIPLE_ROW)))
-    tap(client, game, "2c")
-    answer = tap(client, game, "4d")
-    assert answer["event"]["kind"] == "refused"
-    assert answer["event"]["messages"]["ja"] == "合計が13になる必要があります：2+4=6"
-    assert answer["game"]["selected"] == []
+    assert not any(len(others) == 2 for offer in game["pairs"].values() for others in offer["with"])
+    assert game["refusals"]["2c+4d"]["message"] == "合計が13になる必要があります：2+4=6"
+    answer = move(client, game, "2c+4d+7h")
+    assert answer.status_code == 409 and answer.json()["code"] == "triples-off"
 
 
 def test_a_joker_pairs_with_any_usable_card_but_not_alone(client: TestClient) -> None:
     game = start(client, "thirteen(jokers=2)", make_notation(row_of(7, TRIPLE_ROW)))
     assert game["jokers"] == ["X1", "X2"]
-    selected = tap(client, game, "X1")
-    assert selected["event"]["kind"] == "selected"
-    partners = set(selected["game"]["partners"])
+    offer = game["pairs"]["X1"]
+    assert offer["alone"] is False
+    partners = {token for others in offer["with"] for token in others}
     assert "X2" not in partners  # jokers do not pair with each other
-    assert set(selected["game"]["usable"]) - {"X1", "X2"} <= partners
-    removed = tap(client, game, "4d")
-    assert removed["event"]["kind"] == "removed" and sorted(removed["event"]["cards"]) == ["4d", "X1"]
-    assert removed["game"]["jokers"] == ["X2"]
-    # the other joker, tapped twice, is put down again rather than removed alone
-    tap(client, game, "X2")
-    again = tap(client, game, "X2")
-    assert again["event"]["kind"] == "deselected" and again["game"]["jokers"] == ["X2"]
+    assert set(game["usable"]) - {"X1", "X2"} <= partners
+    assert game["refusals"]["X1+X2"]["code"] == "joker-pair"
+    removed = move(client, game, "X1+4d")
+    assert removed.status_code == 200
+    assert removed.json()["event"]["kind"] == "removed" and sorted(removed.json()["event"]["cards"]) == ["4d", "X1"]
+    assert removed.json()["game"]["jokers"] == ["X2"]
+    # the other joker cannot go alone
+    alone = move(client, game, "X2")
+    assert alone.status_code == 409
+    assert client.get(f"/api/games/{game['id']}").json()["game"]["jokers"] == ["X2"]
