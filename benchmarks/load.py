@@ -9,7 +9,7 @@ is checked against what every client saw.  Optionally a fault strikes in the mid
 
 The app runs as real ``pyramid-solitaire serve`` processes on loopback.  Each player is an httpx client
 with its own cookie: it starts a game of a verified deal (solved beforehand), plays the solver's
-solution tap by tap as the page does (every action names the version it was meant for), now and then
+solution as the page sends it, one request per move (every action names the version it was meant for), now and then
 asks for a hint or takes a move back and plays it again, and starts a new game when one is won.  A
 player sticks to one app process but moves to another one time in ten, so several processes serve the
 same games.  Afterwards every answered action is looked up in the database: lost (answered but not
@@ -281,17 +281,14 @@ class Player:
             step += 1
 
     async def play_deal(self, game: Track, moves: list[str]) -> bool:
-        """The solver's solution tap by tap, with detours; False if the player stops before the end."""
+        """The solver's solution move by move, with detours; False if the player stops before the end."""
         for index, move in enumerate(moves):
             if not self.schedule.playing():
                 return False
             if self.rng.random() < DETOUR and not await self.act(game, "hint", None, "hint"):
                 return False
-            steps = [("stock", None, "stock", None)] if move in ("draw", "recycle") else \
-                [("tap", card, "tap", {"card": card}) for card in move.split("+")]
-            for kind, arg, path, body in steps:
-                if not await self.act(game, kind, arg, path, body):
-                    return False
+            if not await self.act(game, "move", move, "move", {"move": move}):
+                return False
             # no undo after the winning move: the game is over, and the page offers none then
             detour = self.rng.random() < DETOUR and index < len(moves) - 1
             if detour and (not await self.act(game, "undo", None, "undo")

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from sqlalchemy import Connection, Engine, and_, create_engine, event, func, select
+from sqlalchemy import Connection, Engine, and_, bindparam, create_engine, event, func, select
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError, SQLAlchemyError
 
@@ -35,6 +35,17 @@ SQLITE_BUSY_MS: Final = 10_000
 SECRET_KEY: Final = "cookie-secret"
 #: The password of a URL written ``scheme://user:password@host``.
 _PASSWORD_RE: Final = re.compile(r"(://[^:/@]*:)[^@]*@")
+
+
+#: The game's figures written with each action (what ``Session.summary`` gives).
+SUMMARY: Final = ("moves", "undos", "hints", "pyramid_removed", "result", "ended_ms")
+#: The two statements of :meth:`Store.record`, built once: building a statement and its cache key
+#: on every action cost more than the commit's sync to disk (0.5 of 0.77 ms, docs/performance.md).
+_ADVANCE: Final = (games.update()
+                   .where(and_(games.c.id == bindparam("game_id"), games.c.version == bindparam("before")))
+                   .values(version=bindparam("after"), **{name: bindparam(name) for name in SUMMARY}))
+_APPEND: Final = actions.insert().values(game_id=bindparam("game_id"), seq=bindparam("after"),
+                                         kind=bindparam("kind"), arg=bindparam("arg"), at_ms=bindparam("at_ms"))
 
 
 class StoreError(RuntimeError):
@@ -245,15 +256,15 @@ class Store:
     def record(self, game_id: str, version: int, kind: str, arg: str | None, summary: dict[str, Any]) -> None:
         """Write action ``version + 1`` and the game's new counters, atomically, if the game is still at
         ``version``; otherwise raise :class:`Conflict` and write nothing."""
+        figures = {name: summary[name] for name in SUMMARY}
         try:
             with self._tx() as connection:
-                changed = connection.execute(
-                    games.update().where(and_(games.c.id == game_id, games.c.version == version))
-                    .values(version=version + 1, **summary)).rowcount
+                changed = connection.execute(_ADVANCE, {"game_id": game_id, "before": version, "after": version + 1,
+                                                        **figures}).rowcount
                 if changed != 1:
                     raise Conflict(game_id)
-                connection.execute(actions.insert().values(game_id=game_id, seq=version + 1, kind=kind, arg=arg,
-                                                           at_ms=now_ms()))
+                connection.execute(_APPEND, {"game_id": game_id, "after": version + 1, "kind": kind, "arg": arg,
+                                             "at_ms": now_ms()})
         except IntegrityError:
             raise Conflict(game_id) from None
 
@@ -288,9 +299,15 @@ class Store:
 
     # --- statistics and leaderboards ---------------------------------------------------------------------
 
-    def finished_games(self, player_id: str, since_reset: bool = True) -> list[GameRow]:
-        """The player's finished games in the order they ended (counted since the last reset)."""
+    def finished_games(self, player_id: str, since_reset: bool = True, rules: str | None = None,
+                       difficulty: str | None = None) -> list[GameRow]:
+        """The player's finished games in the order they ended (counted since the last reset); only those
+        of one rule set and difficulty when they are given (a result screen's figures)."""
         query = select(games).where(and_(games.c.player_id == player_id, games.c.result.is_not(None)))
+        if rules is not None:
+            query = query.where(games.c.rules == rules)
+        if difficulty is not None:
+            query = query.where(games.c.difficulty == difficulty)
         if since_reset:
             reset = select(players.c.stats_reset_ms).where(players.c.id == player_id).scalar_subquery()
             query = query.where(games.c.ended_ms > reset)

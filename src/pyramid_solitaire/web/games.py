@@ -111,6 +111,13 @@ class Games:
         self._keep(session)
         return session
 
+    def cached(self, game_id: str, player_id: str | None) -> Session | None:
+        """The player's game as this process last left it, if it is cached; it may be behind the
+        database (another process may have moved it on), which :meth:`act`'s write finds out."""
+        with self._guard:
+            session = self._cache.get(game_id)
+        return session if session is not None and player_id is not None and session.player_id == player_id else None
+
     def load_at(self, game_id: str, player_id: str | None, step: int) -> tuple[Session, int]:
         """The player's game as it stood after its first ``step`` actions, and how many it has."""
         row = self._row(game_id, player_id)

@@ -25,10 +25,10 @@ import dataclasses
 import secrets
 import time
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import combinations
 from typing import Any, Final
 
-from ..cards import Card
 from ..deal import Deal
 from ..game import Game
 from ..layout import bits
@@ -68,6 +68,21 @@ class Session:
     best_removed: int | None = None
     best_exact: bool = True
     player_id: str = ""
+
+    @cached_property
+    def tokens(self) -> tuple[str, ...]:
+        """Each place's card token (the table's cards never change)."""
+        return tuple(str(card) for card in self.game.table.cards)
+
+    @cached_property
+    def places(self) -> dict[str, int]:
+        """Each card token's place."""
+        return {token: place for place, token in enumerate(self.tokens)}
+
+    @cached_property
+    def rule_fields(self) -> dict[str, Any]:
+        """Every field of the game's rules, for the Rules dialog (the rules never change)."""
+        return dataclasses.asdict(self.game.rules)
 
     @property
     def deal(self) -> Deal:
@@ -190,10 +205,12 @@ class Session:
         view = game.view(lang)
         removed = [str(c) for step in game.history if step.move.kind == REMOVE for c in step.move.cards]
         fan = self.waste_fan()
-        shown = _shown_tokens(view) | set(removed) | set(fan)
+        visible = _shown_tokens(view)
+        shown = visible | set(removed) | set(fan)
         coverers = _visible_coverers(game)
+        tokens = self.tokens
         for entry in view["pyramid"]:
-            entry["covering"] = coverers.get(entry["slot"], [])
+            entry["covering"] = [tokens[place] for place in coverers.get(entry["slot"], ())]
         view.update({
             "id": self.id,
             "version": self.version,
@@ -201,24 +218,24 @@ class Session:
             "preset": game.rules.preset,
             "drawn_spot": game.rules.drawn_spot,
             "has_stock": table.stock_size > 0,
-            "rule_fields": dataclasses.asdict(game.rules),
+            "rule_fields": self.rule_fields,
             "waste_fan": fan,
             "number": self.deal.number,
             "difficulty": self.deal.difficulty,
             "removed": {"count": len(removed), "top": removed[-2:]},
-            "names": {str(c): c.name(lang) for c in table.cards if str(c) in shown},
+            "names": {token: table.cards[place].name(lang) for token, place in self.places.items() if token in shown},
             "target": table.target,
-            "values": {token: None if table.is_joker(table.place_of[Card.parse(token)])
-                       else table.values[table.place_of[Card.parse(token)]]
-                       for token in sorted(_shown_tokens(view))},
+            "values": {token: None if table.is_joker(self.places[token]) else table.values[self.places[token]]
+                       for token in sorted(visible)},
             "ui": {"keep_second": game.rules.preset in KEEP_SECOND_PRESETS},
             "elapsed": round(self.elapsed(), 1),
             "result": self._result() if self.over else None,
         })
-        view.update(self._choices(lang, view, coverers))
+        view.update(self._choices(lang, view, visible, coverers))
         return view
 
-    def _choices(self, lang: str, view: dict[str, Any], coverers: dict[int, list[str]]) -> dict[str, Any]:
+    def _choices(self, lang: str, view: dict[str, Any], visible: set[str],
+                 coverers: dict[int, list[int]]) -> dict[str, Any]:
         """``pairs``, ``selectable``, ``refusals`` and ``stock_move``: what every tap would do now."""
         game = self.game
         table = game.table
@@ -231,7 +248,7 @@ class Session:
         if game.over:
             return {"pairs": {}, "selectable": [], "stock_move": None,
                     "refusals": {"game-over": refusal(Refusal("game-over"), [])}}
-        token = {place: str(card) for place, card in enumerate(table.cards)}
+        token = self.tokens
         removals = table.removals(pos)
         pairs: dict[str, dict[str, Any]] = {}
         for removal in removals:
@@ -249,13 +266,13 @@ class Session:
             slot = entry["slot"]  # a pyramid (or reserve) slot is the card's place
             if entry["removed"] or slot in chosen_set:
                 continue
-            covering = tuple(Card.parse(t) for t in coverers.get(slot, []))
+            covering = tuple(table.cards[place] for place in coverers.get(slot, ()))
             reason = Refusal("covered", {"covering": covering}) if covering else Refusal("not-usable")
             key = entry["card"] or f"#{slot}"
             refusals[key] = refusal(reason, [entry["card"]] if entry["card"] else [], slot=slot,
                                     quiet=quiet and reason.code == "covered")
-        for shown in sorted((_shown_tokens(view) | set(self.waste_fan())) - set(refusals)):
-            place = table.place_of[Card.parse(shown)]
+        for shown in sorted((visible | set(self.waste_fan())) - set(refusals)):
+            place = self.places[shown]
             if place not in chosen_set and not table.is_pyramid(place):
                 spent = table.spent_waste(pos, place)  # a face-up waste card whose uses are spent: public
                 refusals[shown] = refusal(spent or Refusal("not-usable"), [shown] if spent else [])
@@ -315,13 +332,14 @@ class Session:
         }
 
 
-def _visible_coverers(game: Game) -> dict[int, list[str]]:
-    """For every pyramid slot still in place, the face-up cards covering it (never a face-down one)."""
+def _visible_coverers(game: Game) -> dict[int, list[int]]:
+    """For every pyramid slot still in place, the places of the face-up cards covering it (never a
+    face-down one)."""
     table = game.table
     pos = game.position
     shown = table.visible(pos) & pos.pyramid
     coverers = table.layout.coverers
-    return {slot: [str(table.cards[s]) for s in bits(shown & coverers[slot])] for slot in bits(pos.pyramid)}
+    return {slot: bits(shown & coverers[slot]) for slot in bits(pos.pyramid)}
 
 
 def _shown_tokens(view: dict[str, Any]) -> set[str]:
