@@ -177,6 +177,9 @@ class Player:
         self.per_move_server: list[float] = []
         self.per_move_trip: list[float] = []
         self.per_request_server: list[float] = []
+        #: Which moves were each deal's last: ending the game, their answers also carry the result screen's
+        #: figures (the player's statistics and the deal's leaderboard, read from the database).
+        self.winning: list[int] = []
         self.deals = 0
         self.transactions = 0
         self.problems: list[str] = []
@@ -214,6 +217,7 @@ class Player:
                 self.per_request_server.append(spent)
             self.per_move_server.append(server)
             self.per_move_trip.append(trip)
+        self.winning.append(len(self.per_move_server) - 1)
         self.transactions += self.writes.count - writes_before
         self.deals += 1
         final = answer["game"]
@@ -225,7 +229,7 @@ class Player:
         return {"protocol": self.protocol, "deals": self.deals, "moves": len(self.per_move_server),
                 "requests": self.requests, "transactions": self.transactions,
                 "server": self.per_move_server, "trip": self.per_move_trip, "request_server": self.per_request_server,
-                "problems": self.problems}
+                "winning": self.winning, "problems": self.problems}
 
 
 def engine_only(deals: list[tuple[Deal, list[str]]], lang: str) -> list[float]:
@@ -420,6 +424,11 @@ def report(rows: list[dict[str, Any]]) -> None:
     for row in rows:
         print(f"  {row['protocol']}: round trip per move {figures(row['trip'])}; "
               f"server time per request {figures(row['request_server'])}")
+        last = set(row["winning"])
+        winning = [s for i, s in enumerate(row["server"]) if i in last]
+        others = [s for i, s in enumerate(row["server"]) if i not in last]
+        print(f"  {row['protocol']}: server time of the {len(winning)} winning moves {figures(winning)}; "
+              f"of the other moves {figures(others)}")
 
 
 def main() -> int:

@@ -128,7 +128,7 @@ def test_a_killed_server_keeps_every_answered_action_and_the_game_resumes(tmp_pa
         assert answer.json()["game"]["status"] == "won"
 
 
-def test_two_app_processes_on_postgresql_race_taps_with_one_winner(postgres: PostgresServer) -> None:
+def test_two_app_processes_on_postgresql_race_moves_with_one_winner(postgres: PostgresServer) -> None:
     db = postgres.create_database("race")
     with app_process(db) as (first, _), app_process(db) as (second, _):
         one = httpx.Client(base_url=first, timeout=10)
@@ -139,13 +139,13 @@ def test_two_app_processes_on_postgresql_race_taps_with_one_winner(postgres: Pos
             answers: list[Any] = [None, None]
             gate = threading.Barrier(2)
 
-            def tap(slot: int, client: httpx.Client, version: int = version, gate: threading.Barrier = gate,
+            def race(slot: int, client: httpx.Client, version: int = version, gate: threading.Barrier = gate,
                     answers: list[Any] = answers) -> None:
                 gate.wait()
                 answers[slot] = client.post(f"/api/games/{game['id']}/move", json={"move": "draw"},
                                             params={"version": version})
 
-            threads = [threading.Thread(target=tap, args=(0, one)), threading.Thread(target=tap, args=(1, two))]
+            threads = [threading.Thread(target=race, args=(0, one)), threading.Thread(target=race, args=(1, two))]
             for thread in threads:
                 thread.start()
             for thread in threads:

@@ -290,3 +290,33 @@ def test_an_export_file_of_version_1_taps_still_imports_as_moves(client: TestCli
             game["result"], game["moves"], game["pyramid_removed"])
         record = client.get(f"/api/games/{mine['id']}/record").text
         assert "tap" not in record.split("\n\n", 1)[1]
+
+
+def test_a_games_record_is_what_the_replay_command_reads_and_ends_where_the_game_is(
+        client: TestClient, tmp_path: Any) -> None:
+    """The record the web app gives (``/api/games/{id}/record``) is the ``Key: value`` + moves text of
+    ``pyramid-solitaire replay``: replayed by the command line, through the engine alone, it ends where
+    the game in the browser is — the same moves, undos, hints and cards left."""
+    import subprocess
+    import sys
+
+    game = start(client, code="CL1-R-AAAAAAB")
+    entries = [("move", "draw"), ("hint", None), ("move", "draw"), ("undo", None), ("redo", None), ("coach", None)]
+    for kind, notation in entries:
+        answer = post(client, game, kind, {"move": notation} if notation else None)
+        assert answer.status_code == 200, answer.text
+    shown = answer.json()["game"]
+    record = client.get(f"/api/games/{game['id']}/record")
+    assert record.headers["content-type"].startswith("text/plain")
+    text = record.text
+    assert text.startswith("Rules: classic\nDeal: CL1-R-AAAAAAB\n")
+    assert text.split("\n\n", 1)[1].split() == ["draw", "hint", "draw", "undo", "redo", "coach"]
+    path = tmp_path / "game.txt"
+    path.write_text(text, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "pyramid_solitaire.cli", "replay", str(path), "--json"],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    replayed = json.loads(done.stdout)
+    assert (replayed["moves"], replayed["undos"], replayed["hints"], replayed["stock_left"]) == (
+        shown["moves"], shown["undos"], shown["hints"], shown["stock"]["count"])
+    assert replayed["waste"][-1] == shown["waste"]["top"]
