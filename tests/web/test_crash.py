@@ -1,6 +1,6 @@
 """The app as separate processes: killed with SIGKILL in the middle of a burst of actions and
 restarted, every answered action is there and nothing is half-written; two app processes on one
-PostgreSQL database serve the same player, and two taps racing on one game have exactly one winner.
+PostgreSQL database serve the same player, and two moves racing on one game have exactly one winner.
 
 Under load (the players of ``benchmarks/load.py``, imported from there so that the benchmark and these
 tests check the same thing): an app process killed and restarted, or the PostgreSQL server stopped and
