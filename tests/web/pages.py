@@ -11,12 +11,15 @@ from __future__ import annotations
 from typing import Any
 
 from playwright.sync_api import Locator, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from pyramid_solitaire.moves import Move
 
 TIMEOUT_MS = 15_000
 #: What tells one drawn answer from the next: the game, its version, and the page's count of answers drawn.
 ANSWERED = "`${document.body.dataset.game}/${document.body.dataset.version}/${document.body.dataset.drawn}`"
+#: True when no animation is running on the page.
+SETTLED = "() => document.getAnimations().every(a => a.playState !== 'running')"
 
 
 class GamePage:
@@ -25,11 +28,21 @@ class GamePage:
     def __init__(self, page: Page, base: str) -> None:
         self.page = page
         self.base = base
+        self.requests: list[str] = []
+        page.on("request", lambda r: self.requests.append(f"-> {r.method} {r.url.split('/', 3)[-1]}"))
+        page.on("requestfinished", lambda r: self.requests.append(f"<- {r.url.split('/', 3)[-1]}"))
+        page.on("requestfailed", lambda r: self.requests.append(f"!! {r.url.split('/', 3)[-1]} {r.failure}"))
+
 
     def open(self, path: str = "/") -> GamePage:
         self.page.goto(self.base + path)
         self.page.wait_for_selector("body[data-ready=true]", timeout=TIMEOUT_MS)
+        self.settle()
         return self
+
+    def settle(self) -> None:
+        """Wait until no animation runs (the deal, a card flying away): the table as it stands."""
+        self.page.wait_for_function(SETTLED, timeout=TIMEOUT_MS)
 
     # --- reading ----------------------------------------------------------------------------------
 
@@ -74,7 +87,15 @@ class GamePage:
 
     def _after(self, before: str, action: Any) -> None:
         action()
-        self.page.wait_for_function(f"before => ({ANSWERED}) !== before", arg=before, timeout=TIMEOUT_MS)
+        try:
+            self.page.wait_for_function(f"before => ({ANSWERED}) !== before", arg=before, timeout=TIMEOUT_MS)
+            if self.answered().split("/")[0] != before.split("/")[0]:
+                self.settle()  # a new deal: its cards are dealt before the player goes on
+        except PlaywrightTimeout:
+            seen = self.page.evaluate(f"""() => ({{answered: {ANSWERED}, message: document.getElementById('message')
+                .textContent, active: document.activeElement && document.activeElement.outerHTML.slice(0, 200),
+                animations: document.getAnimations().length}})""")
+            raise AssertionError(f"the page did not answer (it showed {before}): {seen} {self.requests[-8:]}") from None
 
     def tap(self, token: str) -> None:
         """Click a card and wait for the answer (the page's own, or the server's to the move it made)."""
@@ -92,11 +113,10 @@ class GamePage:
         self._after(self.answered(), lambda: self.page.click("#stock-area .stock-btn"))
 
     def cells(self) -> list[str | None]:
-        """Each free cell left to right: the card in it, or None when empty."""
+        """Each free cell in order (フリーセル1, 2, …): the card in it, or None when empty."""
         return list(self.page.eval_on_selector_all(
             "#cells .card, #cells .cell-slot",
-            "els => els.sort((a, b) => parseFloat(a.style.left) - parseFloat(b.style.left))"
-            ".map(e => e.dataset.card || null)"))
+            "els => els.sort((a, b) => a.dataset.cell - b.dataset.cell).map(e => e.dataset.card || null)"))
 
     def tap_cell(self, index: int | None = None) -> None:
         """Click free cell ``index`` (from 0; default: the first empty one), which must be empty, and
@@ -154,8 +174,12 @@ class GamePage:
         if move.kind == "park":
             self.press("c")
 
-    def new_game_dialog(self) -> Locator:
+    def new_game_dialog(self, options: bool = True) -> Locator:
+        """Open the New Game dialog and, as a player choosing options, a code or a deal does, its
+        options."""
         self.page.click("#btn-new")
+        if options and not self.page.evaluate("() => document.getElementById('new-more').open"):
+            self.page.click("#new-more summary")
         return self.page.locator("#dlg-new")
 
     def settings(self, **changes: bool | str) -> None:

@@ -63,14 +63,21 @@ def test_the_records_dialog_resumes_and_replays_games(desktop: tuple[Page, Error
     page.click("#btn-records")
     dialog = page.locator("#dlg-records")
     dialog.wait_for(state="visible")
-    rows = page.locator("#records-stats-body tr")
+    cards = page.locator("#records-stats .stat-card")
     # rule sets by their names in the player's language, as the result dialog and the new-game menu give them
-    assert rows.count() == 1 and rows.first.inner_text().split("\t")[:3] == ["クラシック（3周） · ふつう", "1", "1"]
+    assert cards.count() == 1
+    assert cards.first.locator("h4").inner_text() == "クラシック（3周） · ふつう"
+    figures = cards.first.locator("dl").inner_text().split("\n")
+    assert figures[:6] == ["プレイ数", "1", "勝ち", "1", "勝率", "100%"]
     unfinished = page.locator("#records-unfinished li").all_inner_texts()
-    assert [text.split(" · ")[:2] for text in unfinished] == [["PY1-R-AAAAAAC", "Pyramide（無制限・得点あり）"],
-                                                             ["CL1-R-AAAAAAB", "クラシック（3周）"]]
-    assert page.locator("#records-finished li").all_inner_texts()[0].split(" · ")[:2] == ["CL1-N-AAAAAAD",
-                                                                                         "クラシック（3周）"]
+    assert [(text.split(" · ")[0], text.split("\n")[0].split(" · ")[-1]) for text in unfinished] == [
+        ("ピラミッド（アプリ版・無制限・得点あり）", "PY1-R-AAAAAAC"), ("クラシック（3周）", "CL1-R-AAAAAAB")]
+    last = page.locator("#records-finished li").all_inner_texts()[0]
+    assert last.split(" · ")[0] == "クラシック（3周）" and "CL1-N-AAAAAAD" in last
+    assert page.evaluate("() => document.activeElement.id") == "dlg-records-title"  # not the name box
+    # the chart of the recent games: the one won game, as a bar
+    assert page.locator("#records-chart rect.won").count() == 1
+    assert page.text_content("#records-chart-caption") == "最近の1ゲーム：1勝0敗"
     screenshot(page, "records")
     page.click(f'#records-unfinished button[data-game="{unfinished_id}"]')
     page.wait_for_function("id => document.body.dataset.game === id", arg=unfinished_id)
@@ -103,8 +110,14 @@ def test_the_records_dialog_resumes_and_replays_games(desktop: tuple[Page, Error
 def test_resigning_ends_the_game_as_a_loss(desktop: tuple[Page, Errors], server: str) -> None:
     page, errors = desktop
     game = GamePage(page, server).open("/play/CL1-R-AAAAAAB")
-    page.once("dialog", lambda dialog: dialog.accept())
-    game.button("btn-resign")
+    page.click("#btn-resign")
+    page.locator("#dlg-confirm").wait_for(state="visible")  # the app's own question, not the browser's
+    assert game.text("#confirm-title") == "投了しますか？"
+    assert page.evaluate("() => document.activeElement.id") == "confirm-no"  # the safe choice first
+    page.click("#confirm-no")
+    assert page.is_hidden("#dlg-confirm") and page.is_enabled("#btn-resign")
+    page.click("#btn-resign")
+    game.button("confirm-yes")
     page.locator("#dlg-result").wait_for(state="visible")
     assert game.text("#result-title") == "ゲーム終了 — 投了しました"
     assert "勝率\n0%" in game.text("#result-stats")

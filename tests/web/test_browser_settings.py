@@ -23,9 +23,9 @@ def test_value_badges_four_colours_and_large_cards(desktop: tuple[Page, Errors],
     page, errors = desktop
     code = Deal.from_notation(NOTATION, "classic").code
     game = GamePage(page, server).open(f"/play/{code}")
-    badge = '#pyramid [data-card="Qh"] .value'
+    badge = '#pyramid [data-card="Qh"] .badge'
     assert page.is_visible(badge)  # on by default
-    assert page.get_attribute(badge, "data-text") == "12"
+    assert page.get_attribute(f"{badge} use", "href") == "#b-12"  # the art's 12
     club = '#pyramid [data-card="3c"]'
     black = page.eval_on_selector(club, "e => getComputedStyle(e).color")
     width = page.eval_on_selector(club, "e => e.getBoundingClientRect().width")
@@ -106,10 +106,9 @@ def test_bad_input_in_the_dialog_names_the_problem_and_keeps_the_game(desktop: t
 
 def test_saved_settings_the_server_refuses_still_open_a_game(desktop: tuple[Page, Errors], server: str) -> None:
     page, errors = desktop
-    page.goto(server + "/")
-    page.wait_for_selector("body[data-ready=true]")
-    page.evaluate("() => { sessionStorage.clear(); localStorage.setItem('pyramid.settings', "
-                  "JSON.stringify({rules: 'thirteen(jokers=9', difficulty: 'E'})); }")
+    page.goto(server + "/static/favicon.svg")  # the site's storage, before its first game
+    page.evaluate("() => localStorage.setItem('pyramid.settings', "
+                  "JSON.stringify({rules: 'thirteen(jokers=9', difficulty: 'E'}))")
     game = GamePage(page, server).open("/")
     assert game.message().startswith("ルールが正しくありません")  # the server's reason stays on screen
     assert page.url.startswith(f"{server}/play/CL")  # a classic game, of the default difficulty

@@ -21,8 +21,7 @@ from typing import Annotated, Any, Final, Literal
 
 from fastapi import Body, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -36,6 +35,7 @@ from ..record import Entry, Parked, format_record, parse_entry
 from ..rules import PRESET_ALIASES, PRESETS, RulesError, find_rules
 from ..store import Store, StoreError, unrecordable
 from ..store.stats import stats_for
+from .assets import Assets, browser_lang, not_found_page
 from .games import COOKIE, COOKIE_MAX_AGE, GameConflict, GameNotFound, Games, entry_of
 from .limits import RateLimiter
 from .play import LANGS, BadCell, Session
@@ -48,6 +48,8 @@ LOCALES: Final = HERE / "locales"
 MAX_BODY: Final = 16 * 1024
 MAX_IMPORT: Final = 8 * 1024 * 1024
 SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
+#: Paths whose answers are data for the page, not pages: a missing one is a JSON 404, never the HTML page.
+DATA_PATHS: Final = ("/api/", "/static/", "/locales/", "/art/")
 LOG: Final = logging.getLogger(__name__)
 
 Lang = Annotated[Literal["ja", "en"], Query(description="language of messages and card names")]
@@ -305,7 +307,9 @@ def create_app(db: str | Store | None = None, limiter: RateLimiter | None = None
         return ApiError(422, code, summary, {"errors": errors}).response(_lang_of(request))
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 404 and request.method in SAFE_METHODS and not request.url.path.startswith(DATA_PATHS):
+            return not_found_page(browser_lang(request))  # a page a person opened: the app's own page
         code = {404: "not-found", 405: "method-not-allowed"}.get(exc.status_code, "bad-request")
         return ApiError(exc.status_code, code).response(_lang_of(request))
 
@@ -467,26 +471,40 @@ def create_app(db: str | Store | None = None, limiter: RateLimiter | None = None
 
     register_records(app, games, player, leaderboard)
 
-    @app.get("/locales/{lang}.json")
-    def locale(lang: str) -> FileResponse:
-        """The page's texts in one language."""
-        if lang not in LANGS:
-            raise ApiError(404, "not-found")
-        return FileResponse(LOCALES / f"{lang}.json", media_type="application/json")
+    assets = Assets(STATIC, LOCALES)
 
-    index = STATIC / "index.html"
+    @app.get("/locales/{lang}.json", include_in_schema=False)
+    def locale(lang: str, request: Request) -> Response:
+        """The page's texts in one language."""
+        found = assets.locale(request, lang)
+        if found is None:
+            raise ApiError(404, "not-found")
+        return found
 
     @app.get("/", include_in_schema=False)
-    def home() -> FileResponse:
-        return FileResponse(index, media_type="text/html")
-
-    @app.get("/favicon.ico", include_in_schema=False)
-    def favicon() -> FileResponse:
-        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+    def home(request: Request) -> Response:
+        return assets.page(request)
 
     @app.get("/play/{code}", include_in_schema=False)
-    def play_link(code: str) -> FileResponse:
-        return FileResponse(index, media_type="text/html")
+    def play_link(code: str, request: Request) -> Response:
+        return assets.page(request)
 
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon(request: Request) -> Response:
+        return static_file("favicon.svg", request)
+
+    @app.get("/static/{path:path}", include_in_schema=False)
+    def static_file(path: str, request: Request) -> Response:
+        found = assets.static(request, path)
+        if found is None:
+            raise ApiError(404, "not-found")
+        return found
+
+    @app.get("/art/{digest}/{name}", include_in_schema=False)
+    def art(digest: str, name: str, request: Request) -> Response:
+        found = assets.art_file(request, digest, name)
+        if found is None:
+            raise ApiError(404, "not-found")
+        return found
+
     return app

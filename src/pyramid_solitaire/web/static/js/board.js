@@ -1,72 +1,49 @@
-// board.js: draws a game state.  Rendering is a function of the state the server sent (and of the
-// board's width) and of the page's selection; elements are kept by key so focus and transitions survive
-// an update.  No rule of the game is decided here: which cards are usable, dead or covered come in the
-// state, and the selection's partners are read from the state's pairs (select.js).
+// board.js: draws a game state on the table.  Rendering is a function of the state the server sent, the
+// page's selection, the settings and the board's size (layout.js places everything); elements are kept
+// by key so focus, transitions and animations survive an update.  No rule of the game is decided here:
+// which cards are usable, dead or covered come in the state, and the selection's partners are read from
+// the state's pairs (select.js).
 import { t, list } from "./i18n.js";
+import { back, face } from "./cards.js";
+import { LABEL, layout, shapeOf } from "./layout.js";
 
-const SUIT_SYMBOL = { c: "♣", d: "♦", h: "♥", s: "♠" };
-const FACE_VALUE = { A: 1, J: 11, Q: 12, K: 13 };
-const MAX_CARD = 84;
-const MAX_LARGE_CARD = 112;
-const CARD_RATIO = 1.4;
-const ROW_STEP = 0.48;
-// How far each card under the waste top shows when a draw of several cards leaves them fanned.
-const FAN_STEP = 0.3;
-// How much of each card under the top of a reserve pile shows (Giza's piles of 3): as much as of a
-// covered pyramid card, its rank and suit.
-const PILE_STEP = ROW_STEP;
 const WASTE_Z = 4;
-// the line under the stock's label where a limit on waste uses shows the uses left
-const USES_LINE = 20;
-// Room for the count under the removed pile.
-const REMOVED_LABEL = 18;
-// Room under the stock line for its labels.
-const LABEL_ROOM = 28;
+// The room kept free around the table inside the board, in pixels.
+const EDGE = 4;
 
 const elements = new Map();
 // The selection being drawn: the chosen cards and their partners (set by render).
 let pick = { selected: [], partners: [] };
+// The last layout drawn (for animations and drag: where things are).
+let current = null;
 
-function faceOf(token) {
-  return token[0] === "T" ? "10" : token[0];
+export function lastLayout() {
+  return current;
 }
 
-// Printed text on a card is CSS-generated (see [data-text] in app.css): the card is drawn, and its
-// name — what a screen reader or voice control uses — is the button's aria-label alone.
-function span(className, text) {
-  const element = document.createElement("span");
-  if (className) element.className = className;
-  if (text) element.dataset.text = text;
-  return element;
-}
-
-function fillFace(element, token) {
-  if (element.dataset.card === token) return;
+function fillFace(element, token, value) {
+  const mark = `${token}/${value ?? ""}`;
+  if (element.dataset.drawn === mark) return;
+  element.dataset.drawn = mark;
   element.dataset.card = token;
   element.classList.remove("back", "red", "joker", "suit-c", "suit-d", "suit-h", "suit-s");
-  // The printed corner and pips are drawing; the card's name is its aria-label.
-  const face = span("face", "");
-  face.setAttribute("aria-hidden", "true");
-  element.replaceChildren(face);
-  if (token[0] === "X") {
-    element.classList.add("joker");
-    face.append(span("corner", "★"), span("pip", "JOKER"));
-    return;
+  if (token[0] === "X") element.classList.add("joker");
+  else {
+    element.classList.add(`suit-${token[1]}`);
+    if (token[1] === "h" || token[1] === "d") element.classList.add("red");
   }
-  const suit = token[1];
-  element.classList.add(`suit-${suit}`);
-  if (suit === "h" || suit === "d") element.classList.add("red");
-  const corner = span("corner", "");
-  corner.append(span("", faceOf(token)), span("s", SUIT_SYMBOL[suit]));
-  face.append(corner, span("pip", SUIT_SYMBOL[suit]));
-  if (faceOf(token) in FACE_VALUE) face.append(span("value", String(FACE_VALUE[faceOf(token)])));
+  element.replaceChildren(face(token, value));
 }
 
-function fillBack(element) {
-  if (element.dataset.card === "") return;
-  element.dataset.card = "";
-  element.replaceChildren();
-  element.className = "card back";
+function fillBack(element, design) {
+  const mark = `back/${design}`;
+  if (element.dataset.drawn === mark) return;
+  element.dataset.drawn = mark;
+  delete element.dataset.card;
+  element.classList.remove("red", "joker", "suit-c", "suit-d", "suit-h", "suit-s", "usable", "selected", "partner",
+    "dead");
+  element.classList.add("card", "back");
+  element.replaceChildren(back(design));
 }
 
 function keyed(key, parent, tag = "button") {
@@ -82,8 +59,8 @@ function keyed(key, parent, tag = "button") {
 }
 
 function place(element, x, y, z) {
-  element.style.left = `${x}px`;
-  element.style.top = `${y}px`;
+  element.style.left = `${Math.round(x)}px`;
+  element.style.top = `${Math.round(y)}px`;
   if (z !== undefined) element.style.zIndex = String(z);
 }
 
@@ -105,69 +82,62 @@ function cardLabel(token, game, coveredBy) {
   return parts.join(t("list_sep"));
 }
 
-// Sizes from the board's width: the widest row (the pyramid's base, or the reserve's piles side by
-// side) must fit, cards never grow past a readable maximum.
-export function measure(board, game, large) {
-  const width = board.clientWidth;
-  const inPyramid = game.pyramid.filter((entry) => entry.row !== null);
-  const rows = Math.max(...inPyramid.map((entry) => entry.row));
-  const reserve = game.pyramid.filter((entry) => entry.pile !== null);
-  const piles = reserve.length ? Math.max(...reserve.map((entry) => entry.pile)) + 1 : 0;
-  const depth = reserve.length ? Math.max(...reserve.map((entry) => entry.level)) + 1 : 0;
-  const across = Math.max(rows, piles);
-  const gap = Math.max(3, Math.round(width * 0.008));
-  const cw = Math.floor(Math.min((width - (across - 1) * gap) / across, large ? MAX_LARGE_CARD : MAX_CARD));
-  const ch = Math.round(cw * CARD_RATIO);
-  return { width, rows, piles, depth, gap, cw, ch, step: Math.round(ch * ROW_STEP), pileStep: Math.round(ch * PILE_STEP) };
+// A label on the table, under what it names; kept inside the board when it is wider than that (a phone's
+// narrow cards under a long word).
+function label(key, parent, text, x, y, id) {
+  const element = keyed(key, parent, "span");
+  element.className = "table-label";
+  if (id) element.id = id;
+  element.textContent = text;
+  const room = parent.closest(".board").clientWidth - EDGE;
+  place(element, Math.max(EDGE, Math.min(x, room - element.offsetWidth)), y);
+  return element;
 }
 
 // `selection`: {selected, partners}, the page's own choice of cards (none by default).
 export function render(game, dom, settings, selection = { selected: [], partners: [] }) {
   pick = selection;
-  const m = measure(dom.board, game, settings.largeCards);
+  const shape = shapeOf(game);
+  const width = Math.max(0, dom.board.clientWidth - 2 * EDGE);
+  const height = Math.max(0, dom.board.clientHeight - 2 * EDGE);
+  const m = layout(shape, width, height, settings.largeCards, EDGE);
+  current = { ...m, game };
   dom.board.style.setProperty("--cw", `${m.cw}px`);
   dom.board.style.setProperty("--ch", `${m.ch}px`);
+  dom.board.dataset.arrangement = m.arrangement;
   const slotCard = new Map(game.pyramid.map((entry) => [entry.slot, entry.card]));
   const keep = new Set();
-  const inverted = Boolean(game.rule_fields.inverted);
-  dom.board.classList.toggle("inverted", inverted);
-  // Triangle's widest row is on top: below the removed pile (top right) and the jokers (top left)
-  const offsetY = inverted ? m.ch + m.gap * 2 + REMOVED_LABEL : 0;
-  const pyramidHeight = offsetY + m.ch + (m.rows - 1) * m.step;
-  const reserveY = pyramidHeight + m.gap * 4;
-  const reserveHeight = m.piles ? m.ch + (m.depth - 1) * m.pileStep + m.gap * 4 : 0;
+  const design = settings.cardBack;
+  dom.board.classList.toggle("inverted", shape.inverted);
+  const locks = [];
 
-  // The pyramid: row r, column c, centred; lower rows overlap the ones above (upside down in
-  // Triangle: row r is drawn that far from the bottom, and still overlaps the row it covers).
-  // Reserve piles go under it, side by side, each card overlapping the one under it.
+  // The pyramid and any reserve piles under it.
   for (const entry of game.pyramid) {
     const key = `slot-${entry.slot}`;
     if (entry.removed) continue;
     keep.add(key);
     const element = keyed(key, dom.pyramid);
     element.dataset.slot = String(entry.slot);
+    element.classList.add("card");
     element.classList.toggle("reserve", entry.pile !== null);
-    if (entry.pile !== null) {
-      const x = m.width / 2 + (entry.pile - (m.piles - 1) / 2) * (m.cw + m.gap) - m.cw / 2;
-      place(element, x, reserveY + entry.level * m.pileStep, entry.level + 1);
-    } else {
-      const x = m.width / 2 + (entry.col - 1 - (entry.row - 1) / 2) * (m.cw + m.gap) - m.cw / 2;
-      place(element, x, offsetY + (inverted ? m.rows - entry.row : entry.row - 1) * m.step, entry.row);
-    }
+    const at = m.slot(entry);
+    place(element, at.x, at.y, at.z);
     const coveredBy = entry.covered_by.map((slot) => slotCard.get(slot)).filter(Boolean)
       .map((token) => game.names[token] || token);
+    const stillCovered = entry.covered_by.some((slot) => !game.pyramid[slot].removed);
     if (entry.card) {
-      element.classList.add("card");
-      fillFace(element, entry.card);
+      element.classList.remove("back");
+      fillFace(element, entry.card, game.values[entry.card]);
       stateClasses(element, entry.card, game);
       const where = entry.pile !== null ? `${t("reserve_pile", { n: entry.pile + 1 })}${t("list_sep")}` : "";
       element.setAttribute("aria-label", where + cardLabel(entry.card, game, coveredBy));
       element.tabIndex = game.usable.includes(entry.card) ? 0 : -1;
+      if (game.dead.includes(entry.card)) locks.push({ token: entry.card, at, covered: stillCovered });
     } else {
-      fillBack(element);
-      const label = [t("face_down")];
-      if (coveredBy.length) label.push(t("covered_by", { cards: list(coveredBy) }));
-      element.setAttribute("aria-label", label.join(t("list_sep")));
+      fillBack(element, design);
+      const text = [t("face_down")];
+      if (coveredBy.length) text.push(t("covered_by", { cards: list(coveredBy) }));
+      element.setAttribute("aria-label", text.join(t("list_sep")));
       element.tabIndex = -1;
     }
   }
@@ -178,79 +148,88 @@ export function render(game, dom, settings, selection = { selected: [], partners
     keep.add(key);
     const element = keyed(key, dom.jokers);
     element.classList.add("card");
-    fillFace(element, token);
-    place(element, index * Math.round(m.cw * 0.45), 0, 10 + index);
+    fillFace(element, token, game.values[token]);
+    const at = m.jokers[index];
+    place(element, at.x, at.y, 10 + index);
     stateClasses(element, token, game);
     element.setAttribute("aria-label", cardLabel(token, game));
     element.tabIndex = 0;
   });
 
-  // The removed pile at the top right.
-  const removedKey = "removed-count";
-  keep.add(removedKey);
-  const count = keyed(removedKey, dom.removed, "span");
-  count.className = "removed-count";
+  drawRemoved(game, dom, m, m.removed, keep);
+  if (game.has_stock) drawStockSide(game, dom, m, keep, design, locks);
+  drawCells(game, dom, m, keep, locks);
+  drawLocks(dom, m, locks, shape, keep);
+  prune(keep);
+}
+
+// The removed pile: its top card, and how many cards are in it.
+function drawRemoved(game, dom, m, at, keep) {
+  keep.add("removed-count");
+  const count = keyed("removed-count", dom.removed, "span");
+  count.className = "table-label removed-count";
   count.textContent = t("removed_count", { n: game.removed.count });
   count.setAttribute("aria-hidden", "true");
-  count.style.top = `${m.ch + 2}px`;
+  count.style.width = `${m.cw}px`;
+  place(count, at.x, at.y + m.ch + 3);
   dom.removed.setAttribute("aria-label", t("removed_pile", { n: game.removed.count }));
   const top = game.removed.top[game.removed.top.length - 1];
-  const pileKey = "removed-top";
   if (top) {
-    keep.add(pileKey);
-    const element = keyed(pileKey, dom.removed, "div");
+    keep.add("removed-top");
+    const element = keyed("removed-top", dom.removed, "div");
     element.classList.add("card");
-    fillFace(element, top);
+    fillFace(element, top, game.values[top]);
     element.setAttribute("aria-hidden", "true");
-    place(element, m.width - m.cw, 0, 1);
+    place(element, at.x, at.y, 1);
   } else {
     keep.add("removed-empty");
     const empty = keyed("removed-empty", dom.removed, "div");
-    empty.className = "slot-empty";
+    empty.className = "slot-empty removed-slot";
     empty.setAttribute("aria-hidden", "true");
-    place(empty, m.width - m.cw, 0);
+    place(empty, at.x, at.y);
   }
+}
 
-  // Stock (bottom left), then the face-up stock top (msc), the drawn spot (thirteen) and the waste;
-  // none of them in a game that deals every card to the layout (Giza).
-  const baseY = pyramidHeight + m.gap * 4 + reserveHeight;
-  if (!game.has_stock) {
-    const bottom = drawCells(game, dom, m, 0, baseY, keep);
-    dom.board.style.height = `${Math.max(baseY, bottom)}px`;
-    prune(keep);
-    return;
-  }
-  let x = 0;
+function stockIcon(count) {
+  const span = document.createElement("span");
+  span.className = "stock-count";
+  span.textContent = count ? String(count) : "";
+  return span;
+}
+
+// Stock, then the face-up stock top (msc), the drawn spot (thirteen) and the waste (or Apophis's three
+// waste piles), with the stock's label under it and a limit on waste uses under the waste.
+function drawStockSide(game, dom, m, keep, design, locks) {
+  const at = m.stock;
   keep.add("stock");
   const stock = keyed("stock", dom.stockArea);
   stock.className = `stock-btn${game.stock.count ? "" : " empty"}`;
-  stock.textContent = game.stock.count ? String(game.stock.count) : "↺";
+  const mark = `${design}/${game.stock.count}`;
+  if (stock.dataset.drawn !== mark) {
+    stock.dataset.drawn = mark;
+    if (game.stock.count) stock.replaceChildren(back(design), stockIcon(game.stock.count));
+    else stock.replaceChildren(recycleIcon(game.stock_move === "recycle"));
+  }
   const stockName = [game.stock.count ? t("stock") : t("stock_empty"), game.stock.label];
   const perDraw = game.rule_fields.draw * game.rule_fields.waste_piles;
   if (perDraw > 1) stockName.push(t("stock_draws", { n: perDraw }));
   stock.setAttribute("aria-label", stockName.join(t("list_sep")));
   stock.tabIndex = 0;
-  place(stock, x, baseY);
+  place(stock, at.x, at.y);
   keep.add("stock-label");
-  const label = keyed("stock-label", dom.stockArea, "span");
-  label.className = "stock-label";
-  label.id = "stock-label";
-  label.textContent = game.stock.label;
-  place(label, 0, baseY + m.ch + 4);
-  x += m.cw + m.gap * 3;
-  const spots = [];
-  if (game.stock.top) spots.push(["stock-top", game.stock.top]);
-  if (game.drawn_spot) spots.push(["drawn", game.drawn]);
-  // Apophis: a spot for each waste pile, its top card showing; otherwise the one waste.
-  if (game.waste_piles.length) game.waste_piles.forEach((pile, index) => spots.push([`waste-${index + 1}`, pile.top]));
-  else spots.push(["waste", game.waste.top]);
-  for (const [key, token] of spots) {
-    if (key === "waste") x = fanUnderWaste(game, dom, m, x, baseY, keep);
+  const stockLabel = label("stock-label", dom.stockArea, game.stock.label, at.x, (m.labelsY ?? at.y + m.ch + 3) + 4,
+    "stock-label");
+  stockLabel.classList.toggle("wide", m.arrangement === "stacked");
+  if (game.waste_fan.length > 1 && m.fanAt) fanUnderWaste(game, dom, m, m.fanAt, keep);
+  for (const [key, where] of Object.entries(m.spots)) {
+    const token = key === "stock-top" ? game.stock.top : key === "drawn" ? game.drawn
+      : key === "waste" ? game.waste.top : game.waste_piles[Number(key.slice(6)) - 1].top;
     if (token) {
       keep.add(key);
       const element = keyed(key, dom.stockArea);
       element.classList.add("card");
-      fillFace(element, token);
+      element.classList.remove("under");
+      fillFace(element, token, game.values[token]);
       stateClasses(element, token, game);
       const role = key === "waste" ? t("waste") : key.startsWith("waste-") ? t("waste_pile", { n: key.slice(6) })
         : key === "drawn" ? t("drawn") : t("stock_top");
@@ -258,58 +237,55 @@ export function render(game, dom, settings, selection = { selected: [], partners
         ? `${t("list_sep")}${t("waste_uses_left", { n: game.waste.uses_left })}` : "";
       element.setAttribute("aria-label", `${role}${t("list_sep")}${cardLabel(token, game)}${uses}`);
       element.tabIndex = game.usable.includes(token) ? 0 : -1;
-      place(element, x, baseY, WASTE_Z);
+      place(element, where.x, where.y, WASTE_Z);
+      if (game.dead.includes(token)) locks.push({ token, at: where, covered: false });
     } else {
       const emptyKey = `${key}-empty`;
       keep.add(emptyKey);
       const empty = keyed(emptyKey, dom.stockArea, "div");
       empty.className = "slot-empty";
       empty.textContent = key === "waste" ? t("waste") : key.startsWith("waste-") ? t("waste_pile", { n: key.slice(6) })
-        : t("drawn");
+        : key === "drawn" ? t("drawn") : t("stock_top");
       empty.setAttribute("aria-hidden", "true");
-      place(empty, x, baseY);
+      place(empty, where.x, where.y);
     }
     if ((key === "waste" || key === "waste-1") && game.waste.uses_left !== null) {
-      // a limit on waste uses (seed 004): how many are left, under the (first) waste spot, on a line
-      // of its own: the stock's label beside it can be as wide as two cards (1/3周目・残り 22)
+      // a limit on waste uses (seed 004): how many are left, under the (first) waste spot, on a line of
+      // its own below the stock's label, which can be as wide as two cards (1/3周目 · 残り 22)
       keep.add("waste-uses");
-      const left = keyed("waste-uses", dom.stockArea, "span");
-      left.className = "stock-label";
-      left.id = "waste-uses";
-      left.textContent = t("waste_uses_label", { n: game.waste.uses_left });
-      place(left, x, baseY + m.ch + 4 + USES_LINE);
+      const y = (m.labelsY ?? where.y + m.ch + 3) + 4 + (m.arrangement === "stacked" ? LABEL : 0);
+      label("waste-uses", dom.stockArea, t("waste_uses_label", { n: game.waste.uses_left }), where.x, y, "waste-uses");
     }
-    x += m.cw + m.gap * 2;
   }
-  const usesLine = game.waste.uses_left !== null ? USES_LINE : 0;
-  const bottom = drawCells(game, dom, m, x, baseY, keep);
-  dom.board.style.height = `${Math.max(baseY + m.ch + LABEL_ROOM + usesLine, bottom)}px`;
-  prune(keep);
 }
 
-// Free cells, at the right end of the stock's line; on a line of their own below it when the stock
-// side leaves no room (a phone with several waste piles).  A parked card is drawn in its cell like
-// any usable card; an empty cell is a button: tapping it puts the selected card there (the state's
-// legal moves say whether that is allowed).  Returns the board's height below them (0 without cells).
-function drawCells(game, dom, m, used, y, keep) {
+function recycleIcon(active) {
+  const span = document.createElement("span");
+  span.className = `recycle${active ? " active" : ""}`;
+  span.innerHTML = '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><use href="#i-recycle"/></svg>';
+  return span;
+}
+
+// Free cells: a parked card is drawn in its cell like any usable card; an empty cell is a button that
+// takes the selected card (the state's refusals say when it cannot).
+function drawCells(game, dom, m, keep, locks) {
   const size = game.cells.size;
-  if (!size) return 0;
-  const width = size * m.cw + (size - 1) * m.gap;
-  let x = m.width - width;
-  let top = y;
-  if (used > x) top = y + m.ch + LABEL_ROOM + (game.waste.uses_left !== null ? USES_LINE : 0);
+  if (!size) return;
   for (let index = 0; index < size; index += 1) {
+    const at = m.cells[index];
     const parked = game.cells.slots[index];
     if (parked) {
       const key = `cell-card-${parked.card}`;
       keep.add(key);
       const element = keyed(key, dom.cells);
       element.classList.add("card", "in-cell");
-      fillFace(element, parked.card);
+      element.dataset.cell = String(index);
+      fillFace(element, parked.card, game.values[parked.card]);
       stateClasses(element, parked.card, game);
       element.setAttribute("aria-label", `${t("cell_n", { n: index + 1 })}${t("list_sep")}${cardLabel(parked.card, game)}`);
       element.tabIndex = 0;
-      place(element, x, top, WASTE_Z);
+      place(element, at.x, at.y, WASTE_Z);
+      if (game.dead.includes(parked.card)) locks.push({ token: parked.card, at, covered: false });
     } else {
       const key = `cell-empty-${index}`;
       keep.add(key);
@@ -322,18 +298,33 @@ function drawCells(game, dom, m, used, y, keep) {
       if (game.cells.slots.indexOf(null) === index) element.setAttribute("aria-keyshortcuts", "C");
       else element.removeAttribute("aria-keyshortcuts");
       element.tabIndex = 0;
-      place(element, x, top);
+      place(element, at.x, at.y);
     }
-    x += m.cw + m.gap;
   }
   // what the line of cells is, under it (each cell's own name says it to a screen reader)
+  const first = m.cells[0];
   keep.add("cells-label");
-  const label = keyed("cells-label", dom.cells, "span");
-  label.className = "stock-label";
-  label.textContent = t("cell");
-  label.setAttribute("aria-hidden", "true");
-  place(label, m.width - width, top + m.ch + 4);
-  return top + m.ch + LABEL_ROOM;
+  const under = m.cellsLabel || { x: first.x, y: first.y + m.ch + 3 };
+  const text = label("cells-label", dom.cells, t("cell"), under.x, under.y + 4);
+  text.setAttribute("aria-hidden", "true");
+}
+
+// The lock of a dead card (詰み札), drawn above every card over the part of the card that shows, so a
+// covered card's lock is never hidden under the row that covers it.
+function drawLocks(dom, m, locks, shape, keep) {
+  for (const { token, at, covered } of locks) {
+    const key = `lock-${token}`;
+    keep.add(key);
+    const lock = keyed(key, dom.locks, "span");
+    lock.className = "lock";
+    lock.setAttribute("aria-hidden", "true");
+    if (!lock.firstChild) lock.innerHTML = '<svg viewBox="0 0 24 24" focusable="false"><use href="#i-lock"/></svg>';
+    const size = Math.round(Math.min(m.cw * 0.46, (covered ? m.step : m.ch) * 0.8));
+    const middle = covered ? (shape.inverted ? at.y + m.ch - m.step / 2 : at.y + m.step / 2) : at.y + m.ch / 2;
+    lock.style.width = `${size}px`;
+    lock.style.height = `${size}px`;
+    place(lock, at.x + m.cw / 2 - size / 2, middle - size / 2);
+  }
 }
 
 // Drop the elements of cards no longer shown.
@@ -346,24 +337,23 @@ function prune(keep) {
   }
 }
 
-// A draw of several cards (Tut's Tomb) leaves them fanned on the waste: the cards under the top show
-// to its left, each partly covered by the next.  Only the top is usable, so the others are never in the
+// A draw of several cards (Tut's Tomb) leaves them fanned on the waste: the cards under the top show to
+// its left, each partly covered by the next.  Only the top is usable, so the others are never in the
 // tab order; a tap on one says, from the state's refusals, that it is not usable.
-function fanUnderWaste(game, dom, m, x, y, keep) {
+function fanUnderWaste(game, dom, m, at, keep) {
   const under = game.waste_fan.slice(0, -1);
-  const step = Math.round(m.cw * FAN_STEP);
+  const step = Math.round(m.cw * 0.3);
   under.forEach((token, index) => {
     const key = `waste-under-${index}`;
     keep.add(key);
     const element = keyed(key, dom.stockArea);
     element.classList.add("card", "under");
-    fillFace(element, token);
+    fillFace(element, token, game.values[token]);
     stateClasses(element, token, game);
     element.setAttribute("aria-label", `${t("waste_under")}${t("list_sep")}${cardLabel(token, game)}`);
     element.tabIndex = -1;
-    place(element, x + index * step, y, 1 + index);
+    place(element, at.x + index * step, at.y, 1 + index);
   });
-  return x + under.length * step;
 }
 
 // The element showing a card token now (pyramid, jokers, stock side, free cells), if any.
@@ -378,9 +368,12 @@ export function stockButton() {
   return elements.get("stock") || null;
 }
 
+export function removedPile() {
+  return elements.get("removed-top") || elements.get("removed-empty") || null;
+}
+
 // Usable cards and the stock, in reading order: what the arrow keys move between.
 export function navigable() {
-  const items = [...document.querySelectorAll("#pyramid .card.usable, #jokers .card, #stock-area .stock-btn, "
+  return [...document.querySelectorAll("#pyramid .card.usable, #jokers .card, #stock-area .stock-btn, "
     + "#stock-area .card.usable, #cells .card, #cells .cell-slot")];
-  return items;
 }

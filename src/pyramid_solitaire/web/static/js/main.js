@@ -1,23 +1,32 @@
-// main.js: wires the page together — state, input (pointer and keyboard), dialogs, announcements.
-// The page chooses cards itself from what the state says (select.js); each move, and each undo, redo,
-// rewind, hint, coach or resign, is one request, and what comes back is drawn.  Nothing here knows a rule.
+// main.js: wires the page together — the game being shown, input (taps, drags, keys), the answers from
+// the server and what the player hears and sees of them.  The page chooses cards itself from what the
+// state says (select.js); each move, and each undo, redo, rewind, hint, coach or resign, is one request,
+// and what comes back is drawn (board.js) and animated (motion.js).  Nothing here knows a rule.
 import { api, ApiError } from "./api.js";
-import { applyTexts, lang, list, loadLocale, rulesName, t } from "./i18n.js";
+import { applyTexts, lang, list, loadLocale, t } from "./i18n.js";
 import { applySettings, DEFAULTS, loadSettings, motionAllowed, saveSettings } from "./settings.js";
 import { openRecords, replayMode, wireRecords } from "./records.js";
 import { openRules, wireRules } from "./rules.js";
-import { elementOf, navigable, render, stockButton } from "./board.js";
+import { elementOf, navigable, removedPile, render, stockButton } from "./board.js";
+import { loadArt } from "./cards.js";
+import { confirmDialog } from "./dialogs.js";
+import { wireDrag } from "./drag.js";
+import * as motion from "./motion.js";
+import { openNewDialog, refreshRules, wireNewGame } from "./newgame.js";
+import { clock, showBest, showResult } from "./result.js";
 import * as select from "./select.js";
+import { play as sound, setSound } from "./sound.js";
 
 const $ = (id) => document.getElementById(id);
 const dom = {
   board: $("board"), pyramid: $("pyramid"), jokers: $("jokers"), removed: $("removed"), stockArea: $("stock-area"),
-  cells: $("cells"), message: $("message"), live: $("live"),
+  cells: $("cells"), locks: $("locks"), message: $("message"), live: $("live"),
 };
+// The game this tab shows (a reload shows it again, finished or not), and the game this browser played
+// last (kept across tabs and restarts, so opening the app resumes it while it is unfinished).
 const GAME_KEY = "pyramid.game";
-const FLY_MS = 320;
 const HINT_MS = 3000;
-const SHAKE_MS = 450;
+const RESULT_DELAY_MS = 380;
 // Answers after which the chosen cards stay chosen (those still selectable): the cards on the board
 // did not move.  After any other (a removal, a park, undo, redo, rewind) the selection is put down.
 const KEEPS_SELECTION = new Set(["draw", "recycle", "hint", "coach"]);
@@ -57,16 +66,15 @@ function draw() {
   $("moves").textContent = String(game.moves);
   $("score-box").hidden = game.score === null;
   $("score").textContent = String(game.score ?? 0);
-  const badge = $("diff-badge");
-  badge.textContent = game.difficulty === "R" ? t("diff_R")
-    : `${t(`diff_${game.difficulty}`)} · ${t("verified")}`;
-  $("btn-undo").disabled = !game.can_undo;
-  $("btn-redo").disabled = !game.can_redo;
-  $("btn-hint").disabled = game.status !== "playing";
+  $("diff-badge").textContent = game.difficulty === "R" ? t("diff_R") : `${t(`diff_${game.difficulty}`)} · ${t("verified")}`;
+  const playing = game.status === "playing" && !replayMode();
+  $("btn-undo").disabled = !game.can_undo || replayMode();
+  $("btn-redo").disabled = !game.can_redo || replayMode();
+  $("btn-hint").disabled = !playing;
   $("btn-coach").hidden = !app.settings.coach;
-  $("btn-coach").disabled = game.status !== "playing";
+  $("btn-coach").disabled = !playing;
   $("btn-rewind").hidden = !game.can_rewind;
-  $("btn-resign").disabled = game.status !== "playing";
+  $("btn-resign").disabled = !playing;
   showKeys();
   tick();
 }
@@ -90,51 +98,10 @@ function tick() {
   const game = app.game;
   if (!game) return;
   let seconds = game.elapsed;
-  if (!game.result) seconds += (Date.now() - app.received) / 1000;
+  // the clock runs while a game is played, not over a finished one nor during a replay
+  if (!game.result && !replayMode()) seconds += (Date.now() - app.received) / 1000;
   $("timer").textContent = clock(seconds);
 }
-
-function clock(seconds) {
-  const whole = Math.floor(seconds);
-  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
-}
-
-function flyToRemoved(tokens) {
-  if (!motionAllowed(app.settings)) return;
-  const target = dom.removed.getBoundingClientRect();
-  const board = dom.board.getBoundingClientRect();
-  for (const token of tokens) {
-    const element = elementOf(token);
-    if (!element) continue;
-    const from = element.getBoundingClientRect();
-    const ghost = element.cloneNode(true);
-    ghost.classList.remove("usable", "selected", "partner", "hinted", "shake");
-    ghost.classList.add("ghost");
-    ghost.removeAttribute("id");
-    ghost.setAttribute("aria-hidden", "true");
-    ghost.tabIndex = -1;
-    ghost.style.left = `${from.left - board.left}px`;
-    ghost.style.top = `${from.top - board.top}px`;
-    dom.board.append(ghost);
-    const dx = target.right - from.width - from.left;
-    const dy = target.top - from.top;
-    ghost.animate([{ transform: "translate(0, 0)" }, { transform: `translate(${dx}px, ${dy}px) rotate(8deg)` }],
-      { duration: FLY_MS, easing: "ease-in" }).finished.finally(() => ghost.remove());
-  }
-}
-
-// A card put in a free cell slides there from where it was (the element is a new one, in the cell).
-function slideFrom(token, from) {
-  if (!from || !motionAllowed(app.settings)) return;
-  const element = elementOf(token);
-  if (!element) return;
-  const to = element.getBoundingClientRect();
-  element.animate([{ transform: `translate(${from.left - to.left}px, ${from.top - to.top}px)` },
-    { transform: "translate(0, 0)" }], { duration: FLY_MS, easing: "ease-out" });
-}
-
-// A move's notation names a park ("Qs>cell", or "Qs>cell2" with the cell it went to).
-const isPark = (move) => typeof move === "string" && /^[^+]+>cell\d*$/.test(move);
 
 function flash(tokens, className, ms) {
   for (const token of tokens) {
@@ -147,6 +114,9 @@ function flash(tokens, className, ms) {
   }
 }
 
+// A move's notation names a park ("Qs>cell", or "Qs>cell2" with the cell it went to).
+const isPark = (move) => typeof move === "string" && /^[^+]+>cell\d*$/.test(move);
+
 // --- answers from the server ---------------------------------------------------------------------------
 
 function focusIndex() {
@@ -154,64 +124,93 @@ function focusIndex() {
 }
 
 function keepFocus(index) {
-  if (document.activeElement && document.activeElement !== document.body && document.body.contains(document.activeElement)
-      && document.activeElement.tabIndex >= 0) return;
+  const active = document.activeElement;
+  if (active && active !== document.body && document.body.contains(active) && active.tabIndex >= 0) return;
   if (index < 0) return;
   const items = navigable();
   if (items.length) items[Math.min(index, items.length - 1)].focus();
 }
 
-function accept(answer) {
-  const before = app.game;
+// Where things were before an answer is drawn: what leaves the table flies from there.
+function before(event) {
+  const rect = (element) => (element ? element.getBoundingClientRect() : null);
+  const leaving = event.kind === "removed" ? event.cards.map(elementOf)
+    : event.kind === "recycle" ? [elementOf(app.game && app.game.waste.top)] : [];
+  return { leaving, stock: rect(stockButton()), removed: rect(removedPile()),
+    parked: event.kind === "parked" ? rect(elementOf(event.cards[0])) : null };
+}
+
+function animate(event, was, dealt) {
+  if (!motion.enabled()) return;
+  if (dealt) {
+    const cards = [...dom.pyramid.querySelectorAll(".card"), ...dom.jokers.querySelectorAll(".card")];
+    motion.deal(dom.board, cards, was.stock || (stockButton() && stockButton().getBoundingClientRect()));
+    return;
+  }
+  if (event.kind === "removed") motion.flyAway(was.leaving, was.removed || dom.removed.getBoundingClientRect(), dom.board);
+  if (event.kind === "recycle") motion.flyAway(was.leaving, was.stock, dom.board, { turn: 0 });
+  if (event.kind === "draw") {
+    const game = app.game;
+    const shown = game.waste_piles.length ? game.waste_piles.map((pile) => pile.top) : [game.drawn || game.waste.top];
+    for (const token of shown) if (token) motion.slideFrom(elementOf(token), was.stock);
+  }
+  if (event.kind === "parked") motion.slideFrom(elementOf(event.cards[0]), was.parked);
+}
+
+function accept(answer, { dealt = false } = {}) {
+  const previous = app.game;
   const event = answer.event;
   const index = focusIndex();
-  if (event.kind === "removed" && before) flyToRemoved(event.cards);
-  const parkedFrom = event.kind === "parked" && elementOf(event.cards[0])
-    ? elementOf(event.cards[0]).getBoundingClientRect() : null;
-  const samePosition = before && before.id === answer.game.id
-    && (before.version === answer.game.version || KEEPS_SELECTION.has(event.kind));
+  const was = before(event);
+  const samePosition = previous && previous.id === answer.game.id
+    && (previous.version === answer.game.version || KEEPS_SELECTION.has(event.kind));
   app.selection = samePosition ? select.keep(answer.game, app.selection) : [];
   app.game = answer.game;
   app.received = Date.now();
-  sessionStorage.setItem(GAME_KEY, app.game.id);
-  draw();
-  if (parkedFrom) slideFrom(event.cards[0], parkedFrom);
-  keepFocus(index);
-  describe(event, before && before.id === app.game.id ? before : null);
-  if (app.game.dead.length) {
-    say(`${t("dead_notice")}`, { error: true });
+  if (!replayMode()) {
+    sessionStorage.setItem(GAME_KEY, app.game.id);
+    localStorage.setItem(GAME_KEY, app.game.id);
   }
+  draw();
+  animate(event, was, dealt);
+  keepFocus(index);
+  describe(event, previous && previous.id === app.game.id ? previous : null);
+  if (app.game.dead.length) say(t("dead_notice"), { error: true });
   if (app.game.result) finish();
   drawn();
 }
 
-function describe(event, before) {
+function describe(event, previous) {
   const game = app.game;
   switch (event.kind) {
     case "removed":
     case "redone":
+      if (event.kind === "removed") sound("remove");
       if (isPark(event.move)) say(t(event.kind === "redone" ? "redone_park_msg" : "parked_msg", { cards: names(event.cards) }));
       else say(event.cards.length ? t("removed_msg", { cards: names(event.cards) }) : t("redone_msg"));
       break;
     case "parked":
+      sound("draw");
       say(t("parked_msg", { cards: names(event.cards) }));
       break;
     case "draw": {
-      if (game.waste_piles.length && before) {
+      sound("draw");
+      if (game.waste_piles.length && previous) {
         // Apophis: one card onto each waste pile; say the cards that came, pile by pile
-        const dealt = game.waste_piles.filter((pile, i) => pile.count > before.waste_piles[i].count && pile.top)
+        const dealt = game.waste_piles.filter((pile, i) => pile.count > previous.waste_piles[i].count && pile.top)
           .map((pile) => pile.top);
         say(t("draw_msg_piles", { cards: names(dealt) }));
         break;
       }
       const shown = game.drawn || game.waste.top;
       // A draw of several cards (Tut's Tomb) says how many came and which one is on top.
-      const dealt = game.rule_fields.draw > 1 && before ? game.waste.count - before.waste.count : 1;
+      const dealt = game.rule_fields.draw > 1 && previous ? game.waste.count - previous.waste.count : 1;
       if (shown && dealt > 1) say(t("draw_msg_many", { n: dealt, card: names([shown]) }));
       else say(shown ? t("draw_msg", { card: names([shown]) }) : t("draw_msg_hidden"));
       break;
     }
     case "recycle":
+      sound("recycle");
       say(t("recycle_msg", { label: game.stock.label }));
       break;
     case "undone":
@@ -219,6 +218,9 @@ function describe(event, before) {
       break;
     case "rewound":
       say(t("rewound_msg"));
+      break;
+    case "resigned":
+      say(t("resigned_msg"));
       break;
     case "hint":
       if (event.cards.length) {
@@ -258,19 +260,21 @@ function showError(error) {
 function refuse(refusal, cards) {
   if (!refusal || (refusal.quiet && !app.settings.assist)) return;
   say(refusal.message, { error: true });
-  flash(cards, "shake", SHAKE_MS);
+  sound("refuse");
+  motion.shake(cards.map(elementOf));
   if (refusal.slot !== undefined && refusal.code === "covered" && !cards.length) {
-    const element = document.querySelector(`[data-slot="${refusal.slot}"]`);
-    if (element) { element.classList.add("shake"); window.setTimeout(() => element.classList.remove("shake"), SHAKE_MS); }
+    motion.shake([document.querySelector(`[data-slot="${refusal.slot}"]`)]);
   }
 }
 
-// One request; `onRefused` takes a 409 the engine gave (nothing was written).
+// One request; `onRefused` takes a 409 the engine gave (nothing was written).  Resolves whether the
+// answer was drawn.
 async function act(request, onRefused) {
-  if (!app.game || app.busy || replayMode()) return;
+  if (!app.game || app.busy || replayMode()) return false;
   app.busy = true;
   try {
     accept(await request());
+    return true;
   } catch (error) {
     if (error instanceof ApiError && error.code === "conflict") {
       // The game moved on in another tab or device: show where it is now.
@@ -281,43 +285,89 @@ async function act(request, onRefused) {
     } else {
       showError(error);
     }
+    return false;
   } finally {
     app.busy = false;
     drawn();
   }
 }
 
-// A tap the page answers from the state (select.js): a card chosen or put down, a refusal, or a move sent.
-function choose(decide) {
-  if (!app.game || app.busy || replayMode()) return undefined;
+// A tap the page answers from the state (select.js): a card chosen or put down, a refusal, or a move
+// sent.  Resolves whether a move was made.
+async function choose(decide) {
+  if (!app.game || app.busy || replayMode()) return false;
+  motion.skip();
   const outcome = decide(app.game, app.selection);
   if (outcome.kind === "move") {
     return act(() => api.move(app.game.id, outcome.move, outcome.cell, lang(), app.game.version), (error) => {
       app.selection = outcome.selection;
       draw();
       say(error.message, { error: true });
-      flash(outcome.cards, "shake", SHAKE_MS);
+      sound("refuse");
+      motion.shake(outcome.cards.map(elementOf));
     });
   }
   app.selection = outcome.selection;
   draw();
-  if (outcome.kind === "selected") say(t("selected_msg", { card: names([outcome.card]) }));
-  else if (outcome.kind === "deselected") say(t("deselected_msg"));
+  if (outcome.kind === "selected") {
+    sound("select");
+    say(t("selected_msg", { card: names([outcome.card]) }));
+  } else if (outcome.kind === "deselected") say(t("deselected_msg"));
   else refuse(outcome.refusal, outcome.cards);
   drawn();
-  return undefined;
+  return false;
 }
 
 // A card is named by its token; a face-down pyramid card by its slot.
-const tapCard = (element) => {
-  const key = element.dataset.card || `#${element.dataset.slot}`;
-  return choose((game, selection) => select.tap(game, selection, key));
-};
+const keyOf = (element) => element.dataset.card || `#${element.dataset.slot}`;
+const tapCard = (element) => choose((game, selection) => select.tap(game, selection, keyOf(element)));
 const tapStock = () => choose(select.tapStock);
-const command = (name) => act(() => api.command(app.game.id, name, lang(), app.game.version));
+const command = (name) => {
+  motion.skip();
+  return act(() => api.command(app.game.id, name, lang(), app.game.version));
+};
 // A tap on an empty free cell: the selected card goes there (the C key: to the first empty cell).
 const tapCell = (cell) => choose((game, selection) => select.tapCell(game, selection, cell));
 const deselect = () => choose(select.deselect);
+
+// --- drag and drop ------------------------------------------------------------------------------------
+
+const dragging = {
+  draggable(element) {
+    if (!app.game || app.busy || replayMode()) return null;
+    const key = element.dataset.card;
+    return key && app.game.selectable.includes(key) ? key : null;
+  },
+  start(key) {
+    motion.skip();
+    app.selection = [key];
+    draw();
+  },
+  // A drop: on a card it is as if the dragged card were chosen and then the other tapped; on the removed
+  // pile a card that goes alone (a king) goes; on a free cell the card is parked there.
+  drop(key, target) {
+    if (target.kind === "card") {
+      return choose((game) => select.tap(game, [key], target.key));
+    }
+    if (target.kind === "cell") return choose((game) => select.tapCell(game, [key], target.cell));
+    const offer = app.game.pairs[key];
+    if (offer && offer.alone) return choose(() => ({ kind: "move", move: key, cards: [key], selection: [] }));
+    app.selection = [];
+    draw();
+    say(t("drag_not_alone", { card: names([key]) }), { error: true });
+    sound("refuse");
+    drawn();
+    return Promise.resolve(false);
+  },
+  // The card goes back where it lies.
+  back(element) {
+    const offset = element.style.translate;
+    element.style.translate = "";
+    if (offset && motion.enabled()) {
+      element.animate([{ translate: offset }, { translate: "0 0" }], { duration: 180, easing: "ease-out" });
+    }
+  },
+};
 
 // --- the end of a game --------------------------------------------------------------------------------
 
@@ -325,9 +375,16 @@ function finish() {
   const game = app.game;
   if (app.shownResult === game.id) return;
   app.shownResult = game.id;
-  window.setTimeout(() => showResult(game), motionAllowed(app.settings) ? FLY_MS + 80 : 0);
+  if (game.result.won) {
+    sound("win");
+    motion.celebrate(dom.board, removedPile(), () => {
+      if (app.game && app.game.id === game.id) showResult(app.game);
+    });
+  } else {
+    window.setTimeout(() => showResult(game), motion.enabled() ? RESULT_DELAY_MS : 0);
+  }
   if (!game.result.won && game.result.best_removed === null) {
-    // How far the deal could have gone is solved on demand, so the last tap answered at once.
+    // How far the deal could have gone is solved on demand, so the last move answered at once.
     api.best(game.id, lang()).then((best) => {
       if (!app.game || app.game.id !== game.id) return;
       Object.assign(app.game.result, best);
@@ -336,75 +393,19 @@ function finish() {
   }
 }
 
-function showBest(result) {
-  let best = "";
-  if (!result.won && result.best_removed !== null) {
-    if (result.best_removed >= result.pyramid_size) best = t("best_all");
-    else if (result.best_exact && result.best_removed === result.pyramid_removed) best = t("best_reached", { n: result.best_removed });
-    else best = t(result.best_exact ? "best_possible" : "best_possible_bound", { n: result.best_removed, m: result.pyramid_removed });
-  } else if (!result.won) {
-    best = t("best_pending");
-  }
-  $("result-best").textContent = best;
-}
-
-function figure(dl, label, value) {
-  const dt = document.createElement("dt");
-  dt.textContent = label;
-  const dd = document.createElement("dd");
-  dd.textContent = value;
-  dl.append(dt, dd);
-}
-
-function showResult(game) {
-  const result = game.result;
-  $("result-title").textContent = result.won ? t("result_won") : `${t("result_lost")} — ${game.status_message}`;
-  showBest(result);
-  const figures = $("result-figures");
-  figures.replaceChildren();
-  figure(figures, t("time"), clock(result.seconds));
-  figure(figures, t("moves"), String(result.moves));
-  figure(figures, t("undos"), String(result.undos));
-  figure(figures, t("hints"), String(result.hints));
-  figure(figures, t("stock_left"), String(result.stock_left));
-  if (result.score !== null) figure(figures, t("score"), String(result.score));
-  figure(figures, t("difficulty"), t(`diff_${game.difficulty}`));
-  figure(figures, t("deal_number"), game.number === null ? t("custom_deal") : `${game.number} (${game.code})`);
-  const stats = result.stats;
-  $("result-stats-title").textContent = t("statistics_here", { rules: rulesName(game.rules),
-                                                              difficulty: t(`diff_${game.difficulty}`) });
-  const statsList = $("result-stats");
-  statsList.replaceChildren();
-  figure(statsList, t("played"), String(stats.played));
-  figure(statsList, t("win_rate"), stats.win_rate === null ? "—" : `${Math.round(100 * stats.win_rate)}%`);
-  figure(statsList, t("streak"), String(stats.streak));
-  figure(statsList, t("best_streak"), String(stats.best_streak));
-  const board = $("result-leaderboard");
-  board.replaceChildren();
-  for (const entry of result.leaderboard) {
-    const item = document.createElement("li");
-    item.textContent = `${entry.name || t("anonymous")} — ${clock(entry.seconds)} · ${t("moves")} ${entry.moves}`;
-    if (entry.you) item.classList.add("you");
-    board.append(item);
-  }
-  $("result-leaderboard-title").hidden = result.leaderboard.length === 0;
-  const dialog = $("dlg-result");
-  if (!dialog.open) dialog.showModal();
-}
-
 // --- new games ------------------------------------------------------------------------------------
 
-async function startGame(request, { fromDialog = false } = {}) {
+async function startGame(request, onError = null) {
   try {
     const answer = await api.newGame(request, lang());
     app.shownResult = null;
     say("", { visible: true });
-    accept(answer);
+    accept(answer, { dealt: true });
     history.replaceState(null, "", `/play/${answer.game.code}`);
     return true;
   } catch (error) {
-    if (fromDialog && error instanceof ApiError) {
-      $("new-error").textContent = error.code === "network" ? t("network_error") : error.message;
+    if (onError && error instanceof ApiError) {
+      onError(error.code === "network" ? t("network_error") : error.message);
       return false;
     }
     showError(error);
@@ -412,103 +413,36 @@ async function startGame(request, { fromDialog = false } = {}) {
   }
 }
 
-function fillRules() {
-  const select = $("new-rules");
-  const current = select.value || app.settings.rules;
-  select.replaceChildren();
-  for (const preset of app.rules.presets) {
-    const option = document.createElement("option");
-    option.value = preset.id;
-    option.textContent = t(`rules_${preset.id}`);
-    select.append(option);
-  }
-  select.value = app.rules.presets.some((p) => p.id === current) ? current : app.rules.default;
-}
-
-function presetDefaults() {
-  const preset = app.rules.presets.find((p) => p.id === $("new-rules").value);
-  $("opt-passes").value = preset.passes === null ? "unlimited" : String(preset.passes);
-  // Giza deals every card (no stock to pass through); Apophis deals its stock once onto three piles
-  $("opt-passes").disabled = preset.passes_fixed;
-  $("opt-jokers").value = String(preset.jokers);
-  $("opt-triples").checked = preset.triples;
-  $("opt-open").checked = preset.open_pyramid;
-  $("opt-overlap").checked = preset.overlap;
-  $("opt-strict").checked = preset.strict;
-  $("opt-waste-uses").value = preset.waste_uses === null ? "unlimited" : String(preset.waste_uses);
-  $("opt-waste-uses").disabled = !preset.has_stock; // Giza: no stock, so no waste to use
-  $("opt-cells").value = String(preset.cells);
-  $("new-options").classList.toggle("thirteen", preset.id === "thirteen");
-}
-
-// The rule set string: the preset, with the options that differ from it (see rules.py).
-function chosenRules() {
-  const preset = app.rules.presets.find((p) => p.id === $("new-rules").value);
-  const options = [];
-  const passes = $("opt-passes").value === "unlimited" ? null : Number($("opt-passes").value);
-  if (!preset.passes_fixed && passes !== preset.passes) options.push(`passes=${passes === null ? "unlimited" : passes}`);
-  if (Number($("opt-jokers").value) !== preset.jokers) options.push(`jokers=${$("opt-jokers").value}`);
-  for (const [id, key, field] of [["opt-triples", "triples", "triples"], ["opt-open", "open", "open_pyramid"],
-    ["opt-overlap", "overlap", "overlap"], ["opt-strict", "strict", "strict"]]) {
-    if ($(id).checked !== preset[field]) options.push(`${key}=${$(id).checked}`);
-  }
-  const uses = $("opt-waste-uses").value === "unlimited" ? null : Number($("opt-waste-uses").value);
-  if (preset.has_stock && uses !== preset.waste_uses) options.push(`waste_uses=${uses === null ? "unlimited" : uses}`);
-  if (Number($("opt-cells").value) !== preset.cells) options.push(`cells=${$("opt-cells").value}`);
-  return options.length ? `${preset.id}(${options.join(",")})` : preset.id;
-}
-
-function openNewDialog() {
-  fillRules();
-  presetDefaults();
-  $("new-error").textContent = "";
-  for (const radio of document.querySelectorAll('input[name="difficulty"]')) radio.checked = radio.value === app.settings.difficulty;
-  $("dlg-new").showModal();
-}
-
-async function submitNew(event) {
-  event.preventDefault();
-  const code = $("new-code").value.trim();
-  const deal = $("new-deal").value.trim();
-  const difficulty = document.querySelector('input[name="difficulty"]:checked').value;
-  const request = code ? { code } : deal ? { rules: chosenRules(), deal } : { rules: chosenRules(), difficulty };
-  $("new-start").disabled = true;
-  const ok = await startGame(request, { fromDialog: true });
-  $("new-start").disabled = false;
-  if (ok) {
-    if (!code && !deal) {
-      app.settings.rules = chosenRules();
-      app.settings.difficulty = difficulty;
-      saveSettings(app.settings);
-    }
-    $("new-code").value = "";
-    $("new-deal").value = "";
-    $("dlg-new").close();
-  }
-}
-
 // --- settings -----------------------------------------------------------------------------------------
 
-const SETTING_BOXES = ["badges", "assist", "animations", "fourColour", "largeCards", "coach"];
+const SETTING_BOXES = ["badges", "assist", "animations", "sound", "fourColour", "largeCards", "coach"];
+const SETTING_CHOICES = ["cardBack", "table"];
 
 function openSettings() {
   $("set-lang").value = app.settings.lang;
   for (const name of SETTING_BOXES) $(`set-${name}`).checked = app.settings[name];
+  for (const name of SETTING_CHOICES) $(`set-${name}`).value = app.settings[name];
   $("dlg-settings").showModal();
+}
+
+function useSettings() {
+  applySettings(app.settings);
+  setSound(app.settings.sound);
 }
 
 async function changeSetting() {
   for (const name of SETTING_BOXES) app.settings[name] = $(`set-${name}`).checked;
+  for (const name of SETTING_CHOICES) app.settings[name] = $(`set-${name}`).value;
   const newLang = $("set-lang").value;
   saveSettings(app.settings);
-  applySettings(app.settings);
+  useSettings();
   if (newLang !== app.settings.lang) {
     app.settings.lang = newLang;
     saveSettings(app.settings);
     await loadLocale(newLang);
     applyTexts();
     showKeys();
-    if (app.rules) fillRules();
+    refreshRules();
     if (app.game) {
       try { app.game = (await api.get(app.game.id, newLang)).game; } catch (error) { showError(error); }
       app.selection = select.keep(app.game, app.selection);
@@ -560,7 +494,13 @@ function onKey(event) {
 
 // What records.js may use: drawing a state, resuming a game, messages.
 const recordsContext = {
-  show(state) { app.game = state; app.selection = []; app.received = Date.now(); draw(); drawn(); },
+  show(state) {
+    app.game = state;
+    app.selection = [];
+    app.received = Date.now();
+    draw();
+    drawn();
+  },
   resume: async (id) => {
     const answer = await api.get(id, lang());
     app.shownResult = answer.game.result ? answer.game.id : null;
@@ -571,39 +511,51 @@ const recordsContext = {
   say,
   showError,
   clock,
+  confirm: confirmDialog,
 };
+
+async function resign() {
+  if (!app.game || app.game.status !== "playing") return;
+  const sure = await confirmDialog({ title: t("resign_title"), text: t("resign_confirm"), yes: t("resign") });
+  if (sure) command("resign");
+}
 
 // --- start ----------------------------------------------------------------------------------------------
 
 function wire() {
+  // A tap ends any motion (choose() and command() do the same for their own taps and keys).  Not on
+  // pointerdown: ending the deal then would move the card under the finger before it is lifted, and
+  // the tap would be lost.
   dom.board.addEventListener("click", (event) => {
+    if (motion.dealing(dom.board)) {
+      motion.skip(); // the cards are still coming: this tap only ends the deal
+      return;
+    }
+    motion.skip();
     const target = event.target.closest("button");
     if (!target || !dom.board.contains(target)) return;
     if (target.classList.contains("stock-btn")) tapStock();
     else if (target.classList.contains("cell-slot")) tapCell(Number(target.dataset.cell));
     else if (target.classList.contains("card") && !target.closest("#removed")) tapCard(target);
   });
+  wireDrag(dom.board, dragging);
   document.addEventListener("keydown", onKey);
   $("btn-hint").addEventListener("click", () => command("hint"));
   $("btn-coach").addEventListener("click", () => command("coach"));
   $("btn-undo").addEventListener("click", () => command("undo"));
   $("btn-redo").addEventListener("click", () => command("redo"));
   $("btn-rewind").addEventListener("click", () => command("rewind"));
-  $("btn-resign").addEventListener("click", () => {
-    if (window.confirm(t("resign_confirm"))) command("resign");
-  });
+  $("btn-resign").addEventListener("click", resign);
   $("btn-records").addEventListener("click", () => openRecords(recordsContext));
   wireRecords(recordsContext);
   $("btn-new").addEventListener("click", openNewDialog);
+  wireNewGame({ rules: () => app.rules, settings: () => app.settings, start: startGame });
   $("btn-settings").addEventListener("click", openSettings);
   $("btn-rules").addEventListener("click", () => {
     const preset = app.rules && app.game ? app.rules.presets.find((p) => p.id === app.game.preset) : undefined;
     openRules(app.game, preset);
   });
   wireRules();
-  $("new-rules").addEventListener("change", presetDefaults);
-  $("form-new").addEventListener("submit", submitNew);
-  $("new-cancel").addEventListener("click", () => $("dlg-new").close());
   for (const element of document.querySelectorAll("#dlg-settings input, #dlg-settings select")) {
     element.addEventListener("change", changeSetting);
   }
@@ -613,33 +565,50 @@ function wire() {
     const url = `${location.origin}/play/${app.game.code}`;
     try { await navigator.clipboard.writeText(url); say(t("copied")); } catch (error) { say(url); }
   });
-  window.addEventListener("resize", () => draw());
+  new ResizeObserver(() => draw()).observe(dom.board);
   window.setInterval(tick, 1000);
 }
 
+// The game to show on opening: the one this tab showed (a reload), else the game this browser played
+// last if it is unfinished, else the player's latest unfinished game; with a link, only that deal's.
+// None: a new game (of the link's deal, or of the saved rule set).
+async function opening(code) {
+  const wanted = (answer, unfinished) => (!code || answer.game.code === code) && (!unfinished || !answer.game.result);
+  for (const [storage, unfinished] of [[sessionStorage, false], [localStorage, true]]) {
+    const saved = storage.getItem(GAME_KEY);
+    if (!saved) continue;
+    try {
+      const answer = await api.get(saved, lang());
+      if (wanted(answer, unfinished)) return answer;
+    } catch (error) {
+      storage.removeItem(GAME_KEY);
+    }
+  }
+  if (code) return null;
+  try {
+    const me = await api.me(lang());
+    if (me.unfinished.length) return await api.get(me.unfinished[0].id, lang());
+  } catch (error) {
+    // no records for this browser yet: a new game
+  }
+  return null;
+}
+
 async function boot() {
-  applySettings(app.settings);
-  await loadLocale(app.settings.lang);
+  useSettings();
+  motion.setMotionCheck(() => motionAllowed(app.settings));
+  await Promise.all([loadLocale(app.settings.lang), loadArt().catch(() => {})]);
   applyTexts();
   showKeys();
   wire();
   try { app.rules = await api.rules(lang()); } catch (error) { showError(error); }
   const match = location.pathname.match(/^\/play\/([^/]+)$/);
   const code = match ? decodeURIComponent(match[1]) : null;
-  const saved = sessionStorage.getItem(GAME_KEY);
-  if (saved) {
-    try {
-      const answer = await api.get(saved, lang());
-      if (!code || answer.game.code === code) {
-        accept(answer);
-        document.body.dataset.ready = "true";
-        return;
-      }
-    } catch (error) {
-      sessionStorage.removeItem(GAME_KEY);
-    }
-  }
-  if (code && !(await startGame({ code }))) {
+  const resumed = await opening(code);
+  if (resumed) {
+    accept(resumed);
+    history.replaceState(null, "", `/play/${resumed.game.code}`);
+  } else if (code && !(await startGame({ code }))) {
     // A link with a broken code still opens a game; the reason stays on screen.
     const reason = dom.message.textContent;
     await startSavedGame();

@@ -1,49 +1,103 @@
-// records.js: the player's records — statistics, unfinished games to resume, finished games to replay
-// move by move, the display name for leaderboards, export and import.  All figures come from the server.
+// records.js: the player's records — a chart of the recent games, statistics, unfinished games to
+// resume, finished games to replay move by move, the display name for leaderboards, export and import.
+// All figures come from the server.
 import { api, ApiError } from "./api.js";
 import { lang, rulesName, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
+const NS = "http://www.w3.org/2000/svg";
 const replay = { on: false, id: null, step: 0, steps: 0, back: null };
+// Games the chart shows, newest on the right.
+const CHART_GAMES = 30;
 
 export function replayMode() {
   return replay.on;
-}
-
-function cell(row, text, header = false) {
-  const element = document.createElement(header ? "th" : "td");
-  element.textContent = text;
-  row.append(element);
 }
 
 function percent(rate) {
   return rate === null ? "—" : `${Math.round(rate * 100)}%`;
 }
 
+function figure(dl, label, value) {
+  const dt = document.createElement("dt");
+  dt.textContent = label;
+  const dd = document.createElement("dd");
+  dd.textContent = value;
+  dl.append(dt, dd);
+}
+
+// One card per rule set and difficulty: every figure readable on a phone as on a desktop.
 function fillStats(stats, ctx) {
-  const body = $("records-stats-body");
-  body.replaceChildren();
+  const holder = $("records-stats");
+  holder.replaceChildren();
   for (const entry of stats) {
-    const row = document.createElement("tr");
-    cell(row, `${rulesName(entry.rules)} · ${t(`diff_${entry.difficulty}`)}`, true);
-    cell(row, String(entry.played));
-    cell(row, String(entry.won));
-    cell(row, percent(entry.win_rate));
-    cell(row, `${entry.streak} / ${entry.best_streak}`);
-    cell(row, entry.average_seconds === null ? "—" : `${ctx.clock(entry.average_seconds)} / ${ctx.clock(entry.best_seconds)}`);
-    cell(row, entry.average_moves === null ? "—" : `${entry.average_moves} / ${entry.best_moves}`);
-    cell(row, `${entry.undos} / ${entry.hints}`);
-    body.append(row);
+    const card = document.createElement("section");
+    card.className = "stat-card";
+    const title = document.createElement("h4");
+    title.textContent = `${rulesName(entry.rules)} · ${t(`diff_${entry.difficulty}`)}`;
+    const dl = document.createElement("dl");
+    figure(dl, t("played"), String(entry.played));
+    figure(dl, t("won"), String(entry.won));
+    figure(dl, t("win_rate"), percent(entry.win_rate));
+    figure(dl, t("streak_best"), `${entry.streak} / ${entry.best_streak}`);
+    figure(dl, t("time_avg_best"), entry.average_seconds === null ? "—"
+      : `${ctx.clock(entry.average_seconds)} / ${ctx.clock(entry.best_seconds)}`);
+    figure(dl, t("moves_avg_best"), entry.average_moves === null ? "—" : `${entry.average_moves} / ${entry.best_moves}`);
+    figure(dl, t("undos_hints"), `${entry.undos} / ${entry.hints}`);
+    card.append(title, dl);
+    holder.append(card);
   }
   $("records-empty").hidden = stats.length > 0;
 }
 
+function svg(tag, attributes) {
+  const element = document.createElementNS(NS, tag);
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, String(value));
+  return element;
+}
+
+// The recent finished games as bars, oldest on the left: a win's bar as tall as its time (the longest
+// win fills the height), a loss a short red bar under the line.
+function fillChart(finished, ctx) {
+  const chart = $("records-chart");
+  chart.replaceChildren();
+  const games = finished.slice(0, CHART_GAMES).reverse();
+  const width = 600;
+  const height = 110;
+  const base = 78;
+  chart.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  chart.setAttribute("preserveAspectRatio", "none");
+  const wins = games.filter((g) => g.result === "won");
+  const seconds = (g) => (g.ended_ms - g.started_ms) / 1000;
+  const longest = Math.max(1, ...wins.map(seconds));
+  const slot = width / Math.max(games.length, 10);
+  games.forEach((game, i) => {
+    const won = game.result === "won";
+    const tall = won ? Math.max(4, (seconds(game) / longest) * (base - 8)) : 14;
+    const bar = svg("rect", { x: i * slot + slot * 0.15, width: slot * 0.7, y: won ? base - tall : base + 2, height: tall,
+      class: won ? "won" : "lost", rx: 2 });
+    const tip = svg("title", {});
+    tip.textContent = `${rulesName(game.rules)} · ${t(`result_${game.result}`)} · ${ctx.clock(seconds(game))}`;
+    bar.append(tip);
+    chart.append(bar);
+  });
+  chart.append(svg("line", { x1: 0, x2: width, y1: base + 1, y2: base + 1, class: "axis" }));
+  const legend = svg("text", { x: 2, y: height - 2 });
+  legend.textContent = t("chart_legend");
+  chart.append(legend);
+  const won = games.filter((g) => g.result === "won").length;
+  const summary = games.length ? t("chart_summary", { n: games.length, won, lost: games.length - won }) : t("no_records");
+  chart.setAttribute("aria-label", summary);
+  $("records-chart-caption").textContent = summary;
+}
+
 function gameItem(game, buttonText, onClick) {
   const item = document.createElement("li");
-  const when = new Date(game.started_ms).toLocaleString(lang() === "ja" ? "ja-JP" : "en-GB");
+  const when = new Date(game.started_ms).toLocaleString(lang() === "ja" ? "ja-JP" : "en-GB",
+    { dateStyle: "short", timeStyle: "short" });
   const result = game.result ? t(`result_${game.result}`) : t("in_progress");
   const text = document.createElement("span");
-  text.textContent = `${game.code} · ${rulesName(game.rules)} · ${when} · ${result} · ${t("moves")} ${game.moves}`;
+  text.textContent = `${rulesName(game.rules)} · ${when} · ${result} · ${t("moves")} ${game.moves} · ${game.code}`;
   const button = document.createElement("button");
   button.type = "button";
   button.textContent = buttonText;
@@ -57,21 +111,24 @@ export async function openRecords(ctx) {
   try {
     const [me, stats] = await Promise.all([api.me(lang()), api.stats(lang())]);
     $("records-name").value = me.player && me.player.name ? me.player.name : "";
+    $("records-name-status").textContent = "";
+    fillChart(me.finished, ctx);
     fillStats(stats.stats, ctx);
-    const unfinished = $("records-unfinished");
-    unfinished.replaceChildren(...me.unfinished.map((game) => gameItem(game, t("resume"), async () => {
+    $("records-unfinished").replaceChildren(...me.unfinished.map((game) => gameItem(game, t("resume"), async () => {
       $("dlg-records").close();
       await ctx.resume(game.id);
     })));
-    const finished = $("records-finished");
-    finished.replaceChildren(...me.finished.map((game) => gameItem(game, t("replay"), async () => {
+    $("records-finished").replaceChildren(...me.finished.map((game) => gameItem(game, t("replay"), async () => {
       $("dlg-records").close();
-      await startReplay(game.id, game.steps, ctx);
+      await startReplay(game.id, ctx);
     })));
     $("records-error").textContent = "";
     $("dlg-records").showModal();
+    // the start of the dialog, not the name box: a phone's keyboard must not open by itself
+    $("dlg-records-title").focus();
   } catch (error) {
-    ctx.showError(error);
+    if (error instanceof ApiError && error.code === "unknown-player") ctx.say(error.message, { error: true });
+    else ctx.showError(error);
   }
 }
 
@@ -87,13 +144,14 @@ async function showStep(step, ctx) {
   $("replay-last").disabled = replay.step >= replay.steps;
 }
 
-async function startReplay(id, steps, ctx) {
+async function startReplay(id, ctx) {
   const current = ctx.current();
   replay.back = current ? current.id : null;
   replay.on = true;
   replay.id = id;
   document.body.classList.add("replaying");
   $("replay-bar").hidden = false;
+  ctx.say("");
   await showStep(0, ctx);
   $("replay-next").focus();
 }
@@ -102,6 +160,7 @@ async function stopReplay(ctx) {
   replay.on = false;
   document.body.classList.remove("replaying");
   $("replay-bar").hidden = true;
+  ctx.say("");
   if (replay.back) await ctx.resume(replay.back);
 }
 
@@ -116,13 +175,15 @@ export function wireRecords(ctx) {
     try {
       const answer = await api.setName($("records-name").value, lang());
       $("records-name").value = answer.player.name || "";
+      $("records-name-status").textContent = t("name_saved");
       ctx.say(t("name_saved"));
     } catch (error) {
       $("records-error").textContent = error instanceof ApiError ? error.message : String(error);
     }
   });
   $("records-reset").addEventListener("click", async () => {
-    if (!window.confirm(t("reset_confirm"))) return;
+    const sure = await ctx.confirm({ title: t("reset_stats"), text: t("reset_confirm"), yes: t("reset_yes") });
+    if (!sure) return;
     try {
       await api.resetStats(lang());
       fillStats([], ctx);

@@ -2,8 +2,11 @@
 const KEY = "pyramid.settings";
 export const DEFAULTS = Object.freeze({
   lang: "ja", badges: true, assist: false, animations: true, fourColour: false, largeCards: false, coach: false,
-  rules: "classic", difficulty: "N",
+  sound: false, cardBack: "blue", table: "green", rules: "classic", difficulty: "N",
 });
+// The choices of the settings that are one of a list.
+const CHOICES = { lang: ["ja", "en"], difficulty: ["E", "N", "R"], cardBack: ["blue", "red"],
+  table: ["green", "blue", "wine"] };
 
 export function loadSettings() {
   let saved = {};
@@ -17,8 +20,9 @@ export function loadSettings() {
   for (const key of Object.keys(DEFAULTS)) {
     if (key in saved && typeof saved[key] === typeof DEFAULTS[key]) settings[key] = saved[key];
   }
-  if (!["ja", "en"].includes(settings.lang)) settings.lang = "ja";
-  if (!["E", "N", "R"].includes(settings.difficulty)) settings.difficulty = DEFAULTS.difficulty;
+  for (const [key, allowed] of Object.entries(CHOICES)) {
+    if (!allowed.includes(settings[key])) settings[key] = DEFAULTS[key];
+  }
   return settings;
 }
 
@@ -33,6 +37,7 @@ export function applySettings(settings) {
   body.toggle("four-colour", settings.fourColour);
   body.toggle("large-cards", settings.largeCards);
   body.toggle("no-motion", !settings.animations);
+  for (const table of CHOICES.table) body.toggle(`table-${table}`, settings.table === table);
 }
 
 export function motionAllowed(settings) {

@@ -1,0 +1,170 @@
+"""The page's files: served from memory, compressed, cached the right way, and the app's own not-found page.
+
+Every file under ``static/`` is read once when the app starts.  Text (HTML, CSS, JavaScript, JSON,
+SVG) is kept gzip-compressed as well, and sent compressed to a browser that accepts it: the first
+visit is about a quarter of its size on the wire (docs/performance.md).  Each file has an ETag (a hash
+of its bytes), so a browser asks again with ``If-None-Match`` and gets a 304 when nothing changed;
+the code is served ``no-cache`` (always checked, so a new version is never hidden behind an old one).
+
+The card art (``static/art/cards.svg``, one file of SVG symbols) changes rarely and is large next to
+the rest, so it is also served at an address that holds its hash, ``/art/<hash>/cards.svg``, cached
+for a year and never checked again: a new drawing gets a new hash and so a new address.  The page
+learns the address from ``index.html``, where the server writes it in place of ``{{ART}}``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import mimetypes
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+#: Media types kept compressed too.
+TEXT_TYPES: Final = ("text/", "application/javascript", "application/json", "image/svg+xml")
+#: The files whose address carries their hash, with a year's cache.
+ART: Final = ("art/cards.svg",)
+ART_CACHE: Final = "public, max-age=31536000, immutable"
+CODE_CACHE: Final = "no-cache"
+ART_PLACEHOLDER: Final = "{{ART}}"
+#: gzip level: 9 squeezes little more out of these files and takes longer; this is done once at start.
+LEVEL: Final = 9
+
+
+@dataclass(frozen=True)
+class Asset:
+    """One file as served: its bytes, compressed bytes (text only), media type and ETag."""
+
+    body: bytes
+    gzipped: bytes | None
+    media_type: str
+    etag: str
+
+    @classmethod
+    def of(cls, body: bytes, media_type: str) -> Asset:
+        text = media_type.startswith(TEXT_TYPES)
+        # mtime=0: the same bytes give the same compressed bytes, run after run
+        gzipped = gzip.compress(body, compresslevel=LEVEL, mtime=0) if text else None
+        return cls(body, gzipped, media_type, f'"{hashlib.sha256(body).hexdigest()[:20]}"')
+
+    def response(self, request: Request, cache: str) -> Response:
+        """The file, compressed when the browser accepts gzip, or 304 when it has this version."""
+        headers = {"ETag": self.etag, "Cache-Control": cache, "Vary": "Accept-Encoding"}
+        if self.etag in request.headers.get("if-none-match", ""):
+            return Response(status_code=304, headers=headers)
+        accepts = "gzip" in request.headers.get("accept-encoding", "")
+        if self.gzipped is not None and accepts and len(self.gzipped) < len(self.body):
+            return Response(self.gzipped, media_type=self.media_type, headers={**headers, "Content-Encoding": "gzip"})
+        return Response(self.body, media_type=self.media_type, headers=headers)
+
+
+def media_type_of(path: Path) -> str:
+    """The media type a file is served as (JavaScript modules and SVG named explicitly)."""
+    suffix = path.suffix.lower()
+    known = {".js": "application/javascript", ".mjs": "application/javascript", ".svg": "image/svg+xml",
+             ".json": "application/json", ".css": "text/css", ".html": "text/html"}
+    if suffix in known:
+        media = known[suffix]
+    else:
+        media = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+    return f"{media}; charset=utf-8" if media.startswith(TEXT_TYPES) and media != "image/svg+xml" else media
+
+
+class Assets:
+    """Every file of ``static/`` (and the locales), in memory."""
+
+    def __init__(self, static: Path, locales: Path) -> None:
+        self.files: dict[str, Asset] = {}
+        for path in sorted(static.rglob("*")):
+            if path.is_file():
+                self.files[path.relative_to(static).as_posix()] = Asset.of(path.read_bytes(), media_type_of(path))
+        self.art = {name: self.files[name].etag.strip('"') for name in ART if name in self.files}
+        page = (static / "index.html").read_text(encoding="utf-8")
+        self.index = Asset.of(page.replace(ART_PLACEHOLDER, self.art_url("art/cards.svg")).encode(),
+                              "text/html; charset=utf-8")
+        self.locales = {path.stem: Asset.of(path.read_bytes(), "application/json")
+                        for path in sorted(locales.glob("*.json"))}
+
+    def art_url(self, name: str) -> str:
+        """The address of an art file, with its hash in it."""
+        return f"/art/{self.art[name]}/{name.removeprefix('art/')}"
+
+    def static(self, request: Request, path: str) -> Response | None:
+        """A file of ``static/``, or None if there is none of that name."""
+        asset = self.files.get(path)
+        return None if asset is None or path == "index.html" else asset.response(request, CODE_CACHE)
+
+    def art_file(self, request: Request, digest: str, name: str) -> Response | None:
+        """An art file at its hashed address; None for any other hash (an old address is not served
+        with new bytes under a year's cache)."""
+        key = f"art/{name}"
+        if self.art.get(key) != digest:
+            return None
+        return self.files[key].response(request, ART_CACHE)
+
+    def page(self, request: Request) -> Response:
+        """The game page."""
+        return self.index.response(request, CODE_CACHE)
+
+    def locale(self, request: Request, lang: str) -> Response | None:
+        """The page's texts in one language."""
+        asset = self.locales.get(lang)
+        return None if asset is None else asset.response(request, CODE_CACHE)
+
+
+NOT_FOUND_PAGE: Final = """<!doctype html>
+<html lang="{lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/static/css/notfound.css">
+</head>
+<body>
+<main>
+<svg class="mark" viewBox="0 0 120 90" aria-hidden="true"><path d="M60 8 112 82H8z" fill="none" stroke="currentColor"
+stroke-width="4" stroke-linejoin="round"/><text x="60" y="70" text-anchor="middle" font-size="30"
+font-weight="700" fill="currentColor">?</text></svg>
+<h1>{title}</h1>
+<p>{text}</p>
+<p><a href="/">{home}</a></p>
+</main>
+</body>
+</html>
+"""
+
+#: The not-found page's words.
+NOT_FOUND_TEXTS: Final = {
+    "ja": {"title": "ページが見つかりません", "text": "このアドレスにはページがありません。配札のリンクなら、コードが正しいか確かめてください。",
+           "home": "ゲームに戻る"},
+    "en": {"title": "Page not found", "text": "There is no page at this address. If it was a link to a deal, "
+                                              "check that its code is complete.", "home": "Back to the game"},
+}
+
+
+def not_found_page(lang: str) -> Response:
+    """The app's own 404 page for a browser, in ``lang``."""
+    html = NOT_FOUND_PAGE.format(lang=lang, **NOT_FOUND_TEXTS[lang])
+    return Response(html, status_code=404, media_type="text/html; charset=utf-8",
+                    headers={"Cache-Control": "no-store"})
+
+
+def browser_lang(request: Request) -> str:
+    """``ja`` or ``en``: the ``lang`` query, else the browser's first choice of the two (Japanese when
+    it names neither)."""
+    asked = request.query_params.get("lang")
+    if asked in NOT_FOUND_TEXTS:
+        return asked
+    for part in request.headers.get("accept-language", "").split(","):
+        code = part.split(";")[0].strip().lower()[:2]
+        if code in NOT_FOUND_TEXTS:
+            return code
+    return "ja"
+
+
+__all__ = ["ART_CACHE", "CODE_CACHE", "Asset", "Assets", "browser_lang", "not_found_page"]

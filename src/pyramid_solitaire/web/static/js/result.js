@@ -1,0 +1,68 @@
+// result.js: the result screen of a finished game — time, moves, undos, hints, cards left in the stock,
+// difficulty, the deal, the player's figures at this rule set and difficulty, and the deal's
+// leaderboard (seed 001's list), all from the state the server sent.
+import { rulesName, t } from "./i18n.js";
+
+const $ = (id) => document.getElementById(id);
+
+export function clock(seconds) {
+  const whole = Math.floor(seconds);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+// How far the deal could have gone (a lost game), when the server knows it.
+export function showBest(result) {
+  let best = "";
+  if (!result.won && result.best_removed !== null) {
+    if (result.best_removed >= result.pyramid_size) best = t("best_all");
+    else if (result.best_exact && result.best_removed === result.pyramid_removed) best = t("best_reached", { n: result.best_removed });
+    else best = t(result.best_exact ? "best_possible" : "best_possible_bound", { n: result.best_removed, m: result.pyramid_removed });
+  } else if (!result.won) {
+    best = t("best_pending");
+  }
+  $("result-best").textContent = best;
+}
+
+function figure(dl, label, value) {
+  const dt = document.createElement("dt");
+  dt.textContent = label;
+  const dd = document.createElement("dd");
+  dd.textContent = value;
+  dl.append(dt, dd);
+}
+
+export function showResult(game) {
+  const result = game.result;
+  $("result-title").textContent = result.won ? t("result_won") : `${t("result_lost")} — ${game.status_message}`;
+  showBest(result);
+  const figures = $("result-figures");
+  figures.replaceChildren();
+  figure(figures, t("time"), clock(result.seconds));
+  figure(figures, t("moves"), String(result.moves));
+  figure(figures, t("undos"), String(result.undos));
+  figure(figures, t("hints"), String(result.hints));
+  figure(figures, t("stock_left"), String(result.stock_left));
+  if (result.score !== null) figure(figures, t("score"), String(result.score));
+  figure(figures, t("difficulty"), t(`diff_${game.difficulty}`));
+  figure(figures, t("deal_number"), game.number === null ? t("custom_deal") : `${game.number} (${game.code})`);
+  const stats = result.stats;
+  $("result-stats-title").textContent = t("statistics_here", { rules: rulesName(game.rules),
+    difficulty: t(`diff_${game.difficulty}`) });
+  const statsList = $("result-stats");
+  statsList.replaceChildren();
+  figure(statsList, t("played"), String(stats.played));
+  figure(statsList, t("win_rate"), stats.win_rate === null ? "—" : `${Math.round(100 * stats.win_rate)}%`);
+  figure(statsList, t("streak"), String(stats.streak));
+  figure(statsList, t("best_streak"), String(stats.best_streak));
+  const board = $("result-leaderboard");
+  board.replaceChildren();
+  for (const entry of result.leaderboard) {
+    const item = document.createElement("li");
+    item.textContent = `${entry.name || t("anonymous")} — ${clock(entry.seconds)} · ${t("moves")} ${entry.moves}`;
+    if (entry.you) item.classList.add("you");
+    board.append(item);
+  }
+  $("result-leaderboard-title").hidden = result.leaderboard.length === 0;
+  const dialog = $("dlg-result");
+  if (!dialog.open) dialog.showModal();
+}

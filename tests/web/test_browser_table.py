@@ -1,0 +1,319 @@
+"""The card table of issue 20 in a real browser: the whole game in view on every screen, for every rule
+set and setting; cards that look like cards; drag and drop with a mouse and with a finger; the game
+resumed in a second tab and after a restart; motion that a tap ends and that reduced motion turns off;
+the celebration of a win.  Screenshots of each screen size land in test-artifacts/screenshots/."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from browser import Errors, open_context, screenshot
+from pages import ANSWERED, GamePage
+from playwright.sync_api import Browser, BrowserContext, Page
+
+from helpers import make_notation, row_of
+from pyramid_solitaire import Deal, Move
+from pyramid_solitaire.rules import PRESETS
+from pyramid_solitaire.solver import solve
+
+#: The screens of issue 20: laptops, a large desktop, phones upright and held sideways, a small phone.
+VIEWPORTS = [(1280, 720), (1366, 768), (1920, 1080), (390, 844), (844, 390), (360, 640), (320, 568)]
+#: Games with every setting that adds to the table: the most free cells, jokers, a reserve with cells,
+#: three waste piles with cells, a waste limit with cells, Giza with cells.
+WITH_SETTINGS = ["classic(cells=4)", "thirteen(jokers=2,triples=true)", "reserve(cells=2)", "apophis(cells=2)",
+                 "limited_waste(cells=3)", "giza(cells=2)", "tuts_tomb(cells=1)"]
+SEED_001_ROW_7 = "Ks 6h 3c 7d Ts Qh 9c"
+#: The removed pile as it shows: its top card, or its empty spot.
+PILE = "#removed > .card, #removed > .removed-slot"
+#: Parts that must be on screen: the table's cards, spots and labels, the message line and the controls.
+IN_VIEW = ("#board .card, #board .stock-btn, #board .slot-empty, #board .cell-slot, #board .table-label, "
+           "#message, #btn-hint, #btn-undo, #btn-redo, #btn-resign, .topnav button")
+
+
+def is_phone(width: int) -> bool:
+    return width < 900
+
+
+def context_for(browser: Browser, width: int, height: int, **extra: Any) -> tuple[BrowserContext, Errors]:
+    phone = is_phone(width)
+    return open_context(browser, viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone,
+                        device_scale_factor=2 if phone else 1, **extra)
+
+
+def out_of_view(page: Page) -> list[str]:
+    """Everything the player must see that is not wholly inside the window, and whether the page scrolls."""
+    found: list[str] = page.evaluate(f"""() => {{
+        const problems = [];
+        const w = window.innerWidth, h = window.innerHeight;
+        const root = document.documentElement;
+        if (root.scrollWidth > w) problems.push(`the page is ${{root.scrollWidth}} px wide`);
+        if (root.scrollHeight > h) problems.push(`the page is ${{root.scrollHeight}} px tall`);
+        for (const e of document.querySelectorAll({json.dumps(IN_VIEW)})) {{
+            if (e.closest('[hidden]') || getComputedStyle(e).display === 'none') continue;
+            const r = e.getBoundingClientRect();
+            if (r.width === 0 && r.height === 0) continue;
+            if (r.left < -0.5 || r.top < -0.5 || r.right > w + 0.5 || r.bottom > h + 0.5) {{
+                const name = e.id || e.dataset.key || e.className;
+                problems.push(`${{name}} at ${{Math.round(r.left)}},${{Math.round(r.top)}}`
+                    + `-${{Math.round(r.right)}},${{Math.round(r.bottom)}}`);
+            }}
+        }}
+        // the table stays above the message line, which stays above the controls
+        const message = document.getElementById('message').getBoundingClientRect();
+        const controls = document.querySelector('.controls').getBoundingClientRect();
+        for (const e of document.querySelectorAll('#board .card, #board .stock-btn, #board .table-label')) {{
+            const r = e.getBoundingClientRect();
+            if (r.bottom > message.top + 0.5) problems.push(`${{e.dataset.key || e.className}} over the message`);
+        }}
+        if (message.bottom > controls.top + 0.5) problems.push('the message over the controls');
+        return problems;
+    }}""")
+    return found
+
+
+def code_of(rules: str) -> str:
+    return Deal.from_number(1, rules).code
+
+
+@pytest.fixture(scope="module")
+def rule_sets() -> list[str]:
+    return [*PRESETS, *WITH_SETTINGS]
+
+
+@pytest.mark.parametrize(("width", "height"), VIEWPORTS, ids=[f"{w}x{h}" for w, h in VIEWPORTS])
+def test_the_whole_table_is_in_view_for_every_rule_set_and_setting(browser: Browser, server: str, width: int,
+                                                                   height: int, rule_sets: list[str]) -> None:
+    """Every rule set, and games with cells, jokers, a reserve and three waste piles, at every screen size,
+    with normal and with large cards: nothing to scroll, every card, spot, label, the message line and
+    the controls inside the window.  Motion is reduced so each table is measured as dealt."""
+    context, errors = context_for(browser, width, height, reduced_motion="reduce")
+    page = context.new_page()
+    problems: dict[str, list[str]] = {}
+    for large in (False, True):
+        for rules in rule_sets:
+            page.goto(f"{server}/static/favicon.svg")
+            page.evaluate("large => localStorage.setItem('pyramid.settings', JSON.stringify({largeCards: large}))",
+                          large)
+            game = GamePage(page, server).open(f"/play/{code_of(rules)}")
+            if rules.startswith("tuts_tomb"):
+                game.tap_stock()  # a draw of three fans the waste
+            found = out_of_view(page)
+            if found:
+                problems[f"{rules}{' large' if large else ''}"] = found
+            if rules in ("classic", "apophis(cells=2)", "thirteen(jokers=2,triples=true)") and not large:
+                screenshot(page, f"table-{width}x{height}-{rules.split('(')[0]}")
+    context.close()
+    assert problems == {}
+    assert list(errors) == []
+
+
+def seed_001(page: Page, server: str) -> GamePage:
+    code = Deal.from_notation(make_notation(row_of(7, SEED_001_ROW_7), ["Ad"]), "classic").code
+    return GamePage(page, server).open(f"/play/{code}")
+
+
+def posts(page: Page) -> list[str]:
+    """The POSTs the page sends from now on (their last path part)."""
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url.split("?")[0].rsplit("/", 1)[-1]) if r.method == "POST" else None)
+    return sent
+
+
+def centre(page: Page, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).bounding_box()
+    assert box is not None, selector
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def test_a_card_dragged_onto_its_partner_with_the_mouse_removes_the_pair(desktop: tuple[Page, Errors],
+                                                                         server: str) -> None:
+    page, errors = desktop
+    game = seed_001(page, server)
+    sent = posts(page)
+    x, y = centre(page, '#pyramid [data-card="6h"]')
+    to_x, to_y = centre(page, '#pyramid [data-card="7d"]')
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move((x + to_x) / 2, y - 30, steps=4)
+    # while dragged, the card follows the pointer and its partner is lit
+    assert "dragging" in game.classes("6h") and game.cards_with("partner") == ["7d"]
+    page.mouse.move(to_x, to_y, steps=4)
+    page.mouse.up()
+    page.wait_for_function("() => document.body.dataset.version === '1'")
+    assert game.card("6h").count() == 0 and game.card("7d").count() == 0
+    assert sent == ["move"]
+    # a drop on a card that is no partner: nothing is sent, the card goes back and the reason is shown
+    x, y = centre(page, '#pyramid [data-card="Qh"]')
+    to_x, to_y = centre(page, '#pyramid [data-card="9c"]')
+    before = game.answered()
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(to_x, to_y, steps=6)
+    page.mouse.up()
+    page.wait_for_function(f"before => ({ANSWERED}) !== before", arg=before)
+    assert sent == ["move"]
+    assert game.message() == "合計が13になる必要があります：Q(12)+9=21"
+    game.settle()
+    assert centre(page, '#pyramid [data-card="Qh"]') == (x, y)  # back where it lies
+    assert list(errors) == []
+
+
+def touch(page: Page, context: BrowserContext, points: list[tuple[float, float]]) -> None:
+    """A finger put down at the first point, moved through the others and lifted (real touch events)."""
+    cdp = context.new_cdp_session(page)
+    first, *rest = points
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": first[0], "y": first[1]}]})
+    for x, y in rest:
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def path(start: tuple[float, float], end: tuple[float, float], steps: int = 8) -> list[tuple[float, float]]:
+    return [(start[0] + (end[0] - start[0]) * i / steps, start[1] + (end[1] - start[1]) * i / steps)
+            for i in range(steps + 1)]
+
+
+def test_cards_dragged_with_a_finger_go_to_their_partner_the_removed_pile_and_a_free_cell(
+        browser: Browser, server: str) -> None:
+    context, errors = context_for(browser, 390, 844)
+    page = context.new_page()
+    game = seed_001(page, server)
+    sent = posts(page)
+    # the king onto the removed pile: it goes alone
+    before = game.answered()
+    touch(page, context, path(centre(page, '#pyramid [data-card="Ks"]'), centre(page, PILE)))
+    page.wait_for_function("before => `${document.body.dataset.version}` !== before", arg=before.split("/")[1])
+    assert game.card("Ks").count() == 0 and sent == ["move"]
+    # a pair, finger to finger
+    touch(page, context, path(centre(page, '#pyramid [data-card="3c"]'), centre(page, '#pyramid [data-card="Ts"]')))
+    page.wait_for_function("() => document.body.dataset.version === '2'")
+    assert game.card("3c").count() == 0 and game.card("Ts").count() == 0 and sent == ["move", "move"]
+    # a card that does not go alone, onto the removed pile: it goes back, and the page says why
+    game.settle()
+    where = centre(page, '#pyramid [data-card="Qh"]')
+    touch(page, context, path(where, centre(page, PILE)))
+    page.wait_for_function("() => document.getElementById('message').textContent.includes('1枚では')")
+    assert game.message() == "ハートのクイーンは1枚では取り除けません" and sent == ["move", "move"]
+    context.close()
+    # a free cell takes a card dropped on it
+    context, errors = context_for(browser, 390, 844)
+    page = context.new_page()
+    code = Deal.from_notation(make_notation(row_of(7, SEED_001_ROW_7), ["Ad"]), "classic(cells=2)").code
+    game = GamePage(page, server).open(f"/play/{code}")
+    second = page.locator('#cells .cell-slot[data-cell="1"]')
+    box = second.bounding_box()
+    assert box is not None
+    touch(page, context, path(centre(page, '#pyramid [data-card="9c"]'), (box["x"] + box["width"] / 2,
+                                                                            box["y"] + box["height"] / 2)))
+    page.wait_for_function("() => document.body.dataset.version === '1'")
+    assert game.cells() == [None, "9c"]
+    screenshot(page, "drag-to-cell-phone")
+    context.close()
+    assert list(errors) == []
+
+
+def test_a_second_tab_and_a_restarted_browser_continue_the_unfinished_game(browser: Browser, server: str) -> None:
+    context, errors = open_context(browser, viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    game = GamePage(page, server).open("/")
+    game.tap_stock()
+    game.tap_stock()
+    first = game.answered().split("/")[0]
+    second_tab = context.new_page()
+    other = GamePage(second_tab, server).open("/")  # a new tab: the same game, where it was
+    assert other.answered().split("/")[0] == first and other.text("#moves") == "2"
+    assert other.waste_top() == game.waste_top()
+    saved = context.storage_state()
+    context.close()
+    restarted = browser.new_context(storage_state=saved, locale="ja-JP", viewport={"width": 1280, "height": 720})
+    page = restarted.new_page()
+    again = GamePage(page, server).open("/")  # the browser restarted: still that game
+    assert again.answered().split("/")[0] == first and again.text("#moves") == "2"
+    # a new game is one tap away, and a link to another deal opens that deal
+    page.click("#btn-new")
+    again.button("new-start")
+    assert again.answered().split("/")[0] != first and again.text("#moves") == "0"
+    restarted.close()
+    assert list(errors) == []
+
+
+#: True when no animation the page started runs (CSS transitions, such as a chosen card lifting, aside).
+DEALT = "() => document.getAnimations().every(a => a.playState !== 'running' || a instanceof CSSTransition)"
+
+
+def won_deal() -> tuple[str, list[str]]:
+    for number in range(0, 40):
+        deal = Deal.from_number(number, "classic", "N")
+        result = solve(deal, shortest=True, time_limit=5)
+        if result.winnable and result.solution is not None:
+            return deal.code, [str(m) for m in result.solution]
+    raise AssertionError("no winnable deal")
+
+
+@pytest.fixture
+def watched(browser: Browser) -> Iterator[tuple[Page, Errors, BrowserContext]]:
+    """A page that counts every animation it starts and every ghost or confetti it shows."""
+    context, errors = open_context(browser, viewport={"width": 1280, "height": 720}, reduced_motion="reduce")
+    context.add_init_script("""
+        window.__motion = {animations: 0, ghosts: 0, confetti: 0};
+        const animate = Element.prototype.animate;
+        Element.prototype.animate = function (...args) {
+            window.__motion.animations += 1;
+            return animate.apply(this, args);
+        };
+        new MutationObserver((changes) => {
+            for (const change of changes) for (const node of change.addedNodes) {
+                if (node.classList && node.classList.contains('ghost')) window.__motion.ghosts += 1;
+                if (node.classList && node.classList.contains('confetti')) window.__motion.confetti += 1;
+            }
+        }).observe(document, {childList: true, subtree: true});
+    """)
+    yield context.new_page(), errors, context
+    context.close()
+
+
+def test_with_reduced_motion_nothing_moves_not_even_a_win(watched: tuple[Page, Errors, BrowserContext],
+                                                          server: str) -> None:
+    page, errors, _ = watched
+    code, solution = won_deal()
+    game = GamePage(page, server).open(f"/play/{code}")
+    for move in solution:
+        game.play(Move.parse(move))
+        assert page.evaluate("() => document.getAnimations().length") == 0
+    page.locator("#dlg-result").wait_for(state="visible")
+    assert game.text("#result-title") == "クリア！"
+    assert page.evaluate("() => window.__motion") == {"animations": 0, "ghosts": 0, "confetti": 0}
+    assert list(errors) == []
+
+
+def test_motion_deal_fly_and_celebration_and_a_tap_ends_them(browser: Browser, server: str) -> None:
+    context, errors = open_context(browser, viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    code, solution = won_deal()
+    page.goto(f"{server}/play/{code}")
+    page.wait_for_selector("body[data-ready=true]")
+    # the deal: the cards come from the stock one after another
+    assert page.evaluate("() => document.getAnimations().filter(a => a.playState === 'running').length") >= 20
+    game = GamePage(page, server)
+    before = game.answered()
+    page.mouse.click(640, 300)  # a tap during the deal ends it, and does nothing else
+    page.wait_for_function(DEALT)
+    assert game.answered() == before and game.cards_with("selected") == []
+    first, *rest = solution
+    game.play(Move.parse(first))
+    # a removal: a copy of each card flies to the removed pile
+    flying = page.evaluate("() => document.querySelectorAll('.ghost').length")
+    assert flying == (0 if first in ("draw", "recycle") else len(first.split("+")))
+    for move in rest:
+        game.play(Move.parse(move))
+    # a win is celebrated before its result
+    page.wait_for_selector(".confetti", state="attached", timeout=5000)
+    screenshot(page, "win-celebration")
+    assert page.is_hidden("#dlg-result")
+    page.locator("#dlg-result").wait_for(state="visible", timeout=10000)
+    assert game.text("#result-title") == "クリア！"
+    context.close()
+    assert list(errors) == []
