@@ -303,7 +303,16 @@ def test_motion_deal_fly_and_celebration_and_a_tap_ends_them(browser: Browser, s
     page.wait_for_function(DEALT)
     assert game.answered() == before and game.cards_with("selected") == []
     first, *rest = solution
+    shown = {token: page.locator(f'#pyramid [data-card="{token}"]').bounding_box() for token in first.split("+")
+             if first not in ("draw", "recycle")}
     game.play(Move.parse(first))
+    # each card leaving flies from where it lay (a copy, the card itself is gone from the table)
+    starts = page.evaluate("""() => [...document.querySelectorAll('.ghost')].map(g => {
+        const board = document.getElementById('board').getBoundingClientRect();
+        return [g.dataset.card, parseFloat(g.style.left) + board.left, parseFloat(g.style.top) + board.top]; })""")
+    for token, x, y in starts:
+        box = shown[token]
+        assert box is not None and abs(box["x"] - x) < 2 and abs(box["y"] - y) < 12, (token, box, x, y)
     # a removal: a copy of each card flies to the removed pile
     flying = page.evaluate("() => document.querySelectorAll('.ghost').length")
     assert flying == (0 if first in ("draw", "recycle") else len(first.split("+")))

@@ -134,8 +134,8 @@ function keepFocus(index) {
 // Where things were before an answer is drawn: what leaves the table flies from there.
 function before(event) {
   const rect = (element) => (element ? element.getBoundingClientRect() : null);
-  const leaving = event.kind === "removed" ? event.cards.map(elementOf)
-    : event.kind === "recycle" ? [elementOf(app.game && app.game.waste.top)] : [];
+  const tokens = event.kind === "removed" ? event.cards : event.kind === "recycle" && app.game ? [app.game.waste.top] : [];
+  const leaving = tokens.map(elementOf).map((element) => [element, rect(element)]);
   return { leaving, stock: rect(stockButton()), removed: rect(removedPile()),
     parked: event.kind === "parked" ? rect(elementOf(event.cards[0])) : null };
 }

@@ -69,12 +69,12 @@ export function dealing(board) {
 }
 
 // Copies of cards that leave the table fly to a target (the removed pile, or the stock on a recycle).
-export function flyAway(elements, targetRect, board, { turn = 8 } = {}) {
+// `leaving`: [element, rect] of each card as it was before the answer was drawn (it may be gone now).
+export function flyAway(leaving, targetRect, board, { turn = 8 } = {}) {
   if (!allowed() || !targetRect) return;
   const boardRect = board.getBoundingClientRect();
-  elements.forEach((element, index) => {
-    if (!element) return;
-    const from = element.getBoundingClientRect();
+  leaving.forEach(([element, from], index) => {
+    if (!element || !from) return;
     const ghost = element.cloneNode(true);
     ghost.classList.remove("usable", "selected", "partner", "hinted", "shake", "dragging");
     ghost.classList.add("ghost");
