@@ -32,9 +32,14 @@ def open_context(browser: Browser, **options: Any) -> tuple[BrowserContext, Erro
     return context, errors
 
 
-def screenshot(page: Page, name: str) -> Path:
-    """Save a full-page screenshot under test-artifacts/screenshots/ and return its path."""
+def screenshot(page: Page, name: str, jpeg: bool = False) -> Path:
+    """Save a full-page screenshot under test-artifacts/screenshots/ and return its path (a JPEG, a tenth
+    of the size, for the pictures the README shows)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    if jpeg:
+        path = SCREENSHOTS / f"{name}.jpg"
+        page.screenshot(path=str(path), full_page=True, type="jpeg", quality=82)
+    else:
+        path = SCREENSHOTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
     return path

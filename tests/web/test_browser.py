@@ -178,6 +178,14 @@ def test_a_dead_card_gets_the_lock_and_one_tap_rewinds(desktop: tuple[Page, Erro
     assert game.cards_with("dead") == ["Qc"]
     assert page.is_visible("#btn-rewind")
     assert "詰み札" in (game.card("Qc").get_attribute("aria-label") or "")
+    # the lock is drawn over the part of the covered card that shows, not under the row covering it: the
+    # card under the lock's middle is the dead card itself (the lock lets pointers through)
+    lock = page.locator('#locks [data-key="lock-Qc"]').bounding_box()
+    assert lock is not None
+    under = page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('.card').dataset.card",
+                          [lock["x"] + lock["width"] / 2, lock["y"] + lock["height"] / 2])
+    assert under == "Qc"
+    assert page.evaluate("() => getComputedStyle(document.getElementById('locks')).zIndex") == "80"
     screenshot(page, "dead-card")
     game.button("btn-rewind")
     assert game.cards_with("dead") == []

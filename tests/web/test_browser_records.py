@@ -77,7 +77,7 @@ def test_the_records_dialog_resumes_and_replays_games(desktop: tuple[Page, Error
     assert page.evaluate("() => document.activeElement.id") == "dlg-records-title"  # not the name box
     # the chart of the recent games: the one won game, as a bar
     assert page.locator("#records-chart rect.won").count() == 1
-    assert page.text_content("#records-chart-caption") == "最近の1ゲーム：1勝0敗"
+    assert page.text_content("#records-chart-caption") == "最近の1ゲーム：1勝0敗（緑の棒はクリアまでの時間、赤は負け）"
     screenshot(page, "records")
     page.click(f'#records-unfinished button[data-game="{unfinished_id}"]')
     page.wait_for_function("id => document.body.dataset.game === id", arg=unfinished_id)

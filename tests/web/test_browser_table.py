@@ -104,7 +104,7 @@ def test_the_whole_table_is_in_view_for_every_rule_set_and_setting(browser: Brow
             if found:
                 problems[f"{rules}{' large' if large else ''}"] = found
             if rules in ("classic", "apophis(cells=2)", "thirteen(jokers=2,triples=true)") and not large:
-                screenshot(page, f"table-{width}x{height}-{rules.split('(')[0]}")
+                screenshot(page, f"table-{width}x{height}-{rules.split('(')[0]}", jpeg=rules == "classic")
     context.close()
     assert problems == {}
     assert list(errors) == []
@@ -157,6 +157,10 @@ def test_a_card_dragged_onto_its_partner_with_the_mouse_removes_the_pair(desktop
     assert sent == ["move"]
     assert game.message() == "合計が13になる必要があります：Q(12)+9=21"
     game.settle()
+    # a message of two lines leaves the controls where they were
+    controls = page.locator("#btn-hint").bounding_box()
+    page.evaluate("() => { document.getElementById('message').textContent = 'あ'.repeat(200); }")
+    assert page.locator("#btn-hint").bounding_box() == controls
     assert centre(page, '#pyramid [data-card="Qh"]') == (x, y)  # back where it lies
     assert list(errors) == []
 
@@ -320,9 +324,118 @@ def test_motion_deal_fly_and_celebration_and_a_tap_ends_them(browser: Browser, s
         game.play(Move.parse(move))
     # a win is celebrated before its result
     page.wait_for_selector(".confetti", state="attached", timeout=5000)
+    assert page.text_content(".confetti .banner") == "クリア！"
+    page.wait_for_timeout(600)  # the banner in full, the suits falling
     screenshot(page, "win-celebration")
     assert page.is_hidden("#dlg-result")
     page.locator("#dlg-result").wait_for(state="visible", timeout=10000)
     assert game.text("#result-title") == "クリア！"
+    context.close()
+    assert list(errors) == []
+
+
+def uses(page: Page, selector: str) -> list[str]:
+    """The art a card is drawn from: the symbols its drawing uses, in order."""
+    found: list[str] = page.eval_on_selector_all(f"{selector} use", "els => els.map(e => e.getAttribute('href'))")
+    return found
+
+
+def test_cards_look_like_cards_and_the_backs_and_table_are_the_players_choice(desktop: tuple[Page, Errors],
+                                                                              server: str) -> None:
+    page, errors = desktop
+    game = seed_001(page, server)  # 6h 3c 7d Ts 9c in row 7, Qh and Ks; plain deck order above
+    # indices in two corners (the rank over its suit, the lower one turned round), pips on number cards
+    six = uses(page, '#pyramid [data-card="6h"]')
+    assert six.count("#r-6") == 2 and six.count("#s-h") == 2 + 6
+    assert uses(page, '#pyramid [data-card="Ts"]').count("#s-s") == 2 + 10
+    assert uses(page, '#pyramid [data-card="Ts"]').count("#r-10") == 2
+    # a court card shows a figure, twice (the second turned round), and an ace one large pip
+    assert uses(page, '#pyramid [data-card="Qh"]').count("#h-q") == 2
+    assert uses(page, '#pyramid [data-card="Ks"]').count("#h-k") == 2
+    assert uses(page, '#pyramid [data-card="Ac"]').count("#s-c") == 3
+    # the art's symbols are in the page (fetched once from its cached address)
+    assert page.evaluate("() => !!document.querySelector('.art-symbols #h-q') && !!document.querySelector("
+                         "'.art-symbols #back-red')")
+    # the stock is a card's back, in the design chosen; the table's colour too
+    assert uses(page, "#stock-area .stock-btn") == ["#back-blue"]
+    felt = page.evaluate("() => getComputedStyle(document.body).backgroundImage")
+    game.settings(cardBack="red", table="blue")
+    assert uses(page, "#stock-area .stock-btn") == ["#back-red"]
+    assert page.evaluate("() => getComputedStyle(document.body).backgroundImage") != felt
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert uses(page, "#stock-area .stock-btn") == ["#back-red"]  # kept in this browser
+    screenshot(page, "back-red-table-blue")
+    assert list(errors) == []
+
+
+def test_sound_is_off_by_default_and_plays_once_turned_on(desktop: tuple[Page, Errors], server: str) -> None:
+    page, errors = desktop
+    game = seed_001(page, server)
+    game.tap("Ks")
+    game.tap_stock()
+    assert page.evaluate("() => document.body.dataset.sounds") is None  # silence unless asked for
+    game.settings(sound=True)
+    game.tap("6h")
+    game.tap("7d")
+    assert int(page.evaluate("() => document.body.dataset.sounds")) == 2  # a choice, then a removal
+    assert list(errors) == []
+
+
+def test_a_replay_stops_the_clock_and_clears_the_last_message(desktop: tuple[Page, Errors], server: str) -> None:
+    page, errors = desktop
+    code, solution = won_deal()
+    created = page.request.post(f"{server}/api/games", data={"code": code}).json()["game"]
+    for move in solution:
+        assert page.request.post(f"{server}/api/games/{created['id']}/move", data={"move": move}).ok
+    game = GamePage(page, server).open("/play/CL1-R-AAAAAAB")
+    game.tap_stock()
+    assert game.message() != ""
+    page.click("#btn-records")
+    page.click(f'#records-finished button[data-game="{created["id"]}"]')
+    page.locator("#replay-bar").wait_for(state="visible")
+    page.wait_for_function("() => document.getElementById('replay-label').textContent !== ''")
+    assert game.message() == ""
+    clock = game.text("#timer")
+    page.wait_for_timeout(2200)
+    assert game.text("#timer") == clock  # the replayed game's time stands still
+    # the replay bar's buttons are drawn icons with names, not font glyphs
+    for button in ("replay-first", "replay-prev", "replay-next", "replay-last"):
+        assert page.locator(f"#{button} svg use").count() == 1
+        assert page.get_attribute(f"#{button}", "aria-label")
+    assert list(errors) == []
+
+
+def test_the_records_screen_fits_a_phone_and_shows_the_recent_games(browser: Browser, server: str) -> None:
+    context, errors = context_for(browser, 360, 640)
+    page = context.new_page()
+    code, solution = won_deal()
+    game = GamePage(page, server).open(f"/play/{code}")
+    for move in solution:
+        assert page.request.post(f"{server}/api/games/{game.answered().split('/')[0]}/move",
+                                 data={"move": move}).ok
+    page.click("#btn-records")
+    page.locator("#dlg-records").wait_for(state="visible")
+    assert page.evaluate("() => document.activeElement.id") == "dlg-records-title"  # no keyboard popping up
+    dialog = page.locator("#dlg-records")
+    # nothing of the dialog is cut off sideways: every figure can be read
+    assert page.evaluate("() => { const d = document.getElementById('dlg-records');"
+                         " return d.scrollWidth <= d.clientWidth; }")
+    box = dialog.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
+    figures = page.locator("#records-stats .stat-card dd").all_inner_texts()
+    assert "100%" in figures
+    for cell in page.locator("#records-stats .stat-card dd").all():
+        cell_box = cell.bounding_box()
+        assert cell_box is not None and cell_box["x"] + cell_box["width"] <= box["x"] + box["width"]
+    assert page.locator("#records-chart rect.won").count() == 1
+    screenshot(page, "records-phone")
+    # saving the display name says so
+    page.fill("#records-name", "ピラ子")
+    page.click("#records-save-name")
+    page.wait_for_function("() => document.getElementById('records-name-status').textContent !== ''")
+    assert page.text_content("#records-name-status") == "表示名を保存しました"
+    # the file picker is the app's own button, in the page's language
+    assert page.inner_text("#dlg-records .file-pick") == "記録を読み込む"
     context.close()
     assert list(errors) == []

@@ -112,9 +112,9 @@ export function shake(elements) {
   }
 }
 
-// A won deal: suits rain over the table and the removed pile jumps, then `done` (the result) comes.
-// With motion off, `done` comes at once.
-export function celebrate(board, pile, done) {
+// A won deal: a banner (`text`, in the page's language), suits raining over the table and the removed
+// pile jumping, then `done` (the result) comes.  With motion off, `done` comes at once.
+export function celebrate(board, pile, text, done) {
   if (!allowed()) {
     done();
     return;
@@ -126,6 +126,17 @@ export function celebrate(board, pile, done) {
   const width = board.clientWidth;
   const height = board.clientHeight;
   const animations = [];
+  const banner = document.createElement("div");
+  banner.className = "banner";
+  banner.textContent = text;
+  layer.append(banner);
+  animations.push(track(banner.animate([
+    { transform: "translate(-50%, -50%) scale(.3)", opacity: 0 },
+    { transform: "translate(-50%, -50%) scale(1.15)", opacity: 1, offset: 0.25 },
+    { transform: "translate(-50%, -50%) scale(1)", opacity: 1, offset: 0.4 },
+    { transform: "translate(-50%, -50%) scale(1)", opacity: 1, offset: 0.85 },
+    { transform: "translate(-50%, -50%) scale(1.05)", opacity: 0 },
+  ], { duration: CELEBRATE_MS, easing: "ease-out", fill: "both" })));
   for (let i = 0; i < CONFETTI; i += 1) {
     const bit = document.createElement("span");
     bit.className = `bit ${i % 4 === 1 || i % 4 === 2 ? "red" : ""}`;

@@ -63,8 +63,8 @@ function fillChart(finished, ctx) {
   chart.replaceChildren();
   const games = finished.slice(0, CHART_GAMES).reverse();
   const width = 600;
-  const height = 110;
-  const base = 78;
+  const height = 96;
+  const base = 80;
   chart.setAttribute("viewBox", `0 0 ${width} ${height}`);
   chart.setAttribute("preserveAspectRatio", "none");
   const wins = games.filter((g) => g.result === "won");
@@ -82,13 +82,11 @@ function fillChart(finished, ctx) {
     chart.append(bar);
   });
   chart.append(svg("line", { x1: 0, x2: width, y1: base + 1, y2: base + 1, class: "axis" }));
-  const legend = svg("text", { x: 2, y: height - 2 });
-  legend.textContent = t("chart_legend");
-  chart.append(legend);
   const won = games.filter((g) => g.result === "won").length;
   const summary = games.length ? t("chart_summary", { n: games.length, won, lost: games.length - won }) : t("no_records");
   chart.setAttribute("aria-label", summary);
-  $("records-chart-caption").textContent = summary;
+  $("records-chart-caption").textContent = games.length ? t("chart_caption", { summary, legend: t("chart_legend") })
+    : summary;
 }
 
 function gameItem(game, buttonText, onClick) {
@@ -107,6 +105,17 @@ function gameItem(game, buttonText, onClick) {
   return item;
 }
 
+function listGames(list, items) {
+  if (items.length) {
+    list.replaceChildren(...items);
+    return;
+  }
+  const none = document.createElement("li");
+  none.className = "none";
+  none.textContent = t("no_games");
+  list.replaceChildren(none);
+}
+
 export async function openRecords(ctx) {
   try {
     const [me, stats] = await Promise.all([api.me(lang()), api.stats(lang())]);
@@ -114,11 +123,11 @@ export async function openRecords(ctx) {
     $("records-name-status").textContent = "";
     fillChart(me.finished, ctx);
     fillStats(stats.stats, ctx);
-    $("records-unfinished").replaceChildren(...me.unfinished.map((game) => gameItem(game, t("resume"), async () => {
+    listGames($("records-unfinished"), me.unfinished.map((game) => gameItem(game, t("resume"), async () => {
       $("dlg-records").close();
       await ctx.resume(game.id);
     })));
-    $("records-finished").replaceChildren(...me.finished.map((game) => gameItem(game, t("replay"), async () => {
+    listGames($("records-finished"), me.finished.map((game) => gameItem(game, t("replay"), async () => {
       $("dlg-records").close();
       await startReplay(game.id, ctx);
     })));
