@@ -467,6 +467,27 @@ def _commands(parser: argparse.ArgumentParser) -> set[str]:
     return set()
 
 
+#: Options whose value may start with "-" (a player id such as -FaWK2G…): argparse would take the value
+#: for an option of its own, so ``--player -abc`` is passed to it as ``--player=-abc``.
+VALUE_OPTIONS = frozenset({"--player"})
+
+
+def _joined(words: list[str], options: frozenset[str]) -> list[str]:
+    """``words`` with each of ``options`` joined to the word after it (``--player``, ``-x`` →
+    ``--player=-x``)."""
+    out: list[str] = []
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word in options and index + 1 < len(words):
+            out.append(f"{word}={words[index + 1]}")
+            index += 2
+            continue
+        out.append(word)
+        index += 1
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status."""
     parser = build_parser()
@@ -475,7 +496,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not any(word in commands for word in words) and not {"-h", "--help"} & set(words):
         # No command: serve, with whatever options were given (``pyramid-solitaire --port 8000``).
         words = ["serve", *words]
-    args = parser.parse_args(words)
+    args = parser.parse_args(_joined(words, VALUE_OPTIONS))
     try:
         status: int = args.func(args)
         sys.stdout.flush()  # here, not at exit, so a reader that went away is caught below

@@ -96,3 +96,18 @@ def test_bad_input_exits_2_with_one_line(capsys: pytest.CaptureFixture[str], tmp
         assert main(["stats", "--db", db, *argv]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and says in err[0], err
+
+
+def test_a_player_id_that_starts_with_a_dash_can_be_given(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Player ids are URL-safe tokens, so about one in 64 starts with "-"; ``--player -Ab…`` names one."""
+    from pyramid_solitaire.store import Store
+
+    db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    store = Store(db)
+    ids = [store.new_player() for _ in range(400)]
+    store.close()
+    dashed = next(player for player in ids if player.startswith("-"))
+    assert main(["stats", "--db", db, "--player", dashed, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == []
+    assert main(["stats", "--db", db, "--player", "-no-such-player"]) == 2
+    assert "-no-such-player" in capsys.readouterr().err
