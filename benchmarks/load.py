@@ -57,9 +57,9 @@ import httpx
 from figures import percentile
 
 from pyramid_solitaire import Deal
+from pyramid_solitaire.messages import text
 from pyramid_solitaire.solver import solve
 from pyramid_solitaire.store import Store
-from pyramid_solitaire.web.app import ERRORS
 
 ROOT = Path(__file__).resolve().parents[1]
 #: A player moves to another app process this often (per action).
@@ -73,7 +73,7 @@ RETRY_FIRST = 0.05
 RETRY_LONGEST = 1.0
 #: What the app answers (in Japanese, the default language) when the records database is away.
 DOWN_CODE = "store-unavailable"
-DOWN_MESSAGE = ERRORS[DOWN_CODE][0]
+DOWN_MESSAGE = text("ja", f"error.{DOWN_CODE}")
 #: Phases of a run with a fault, for counting the actions acknowledged in each.
 BEFORE, DURING, AFTER = "before", "during", "after"
 

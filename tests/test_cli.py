@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -134,12 +135,63 @@ def test_deal_without_json_shows_the_board_and_the_notation(capsys: pytest.Captu
 )
 def test_bad_deal_input_exits_2_with_one_line_naming_the_problem(
         capsys: pytest.CaptureFixture[str], argv: list[str], named: str) -> None:
-    status, out, err = _run(capsys, *argv)
+    status, out, err = _run(capsys, "--lang", "en", *argv)
     assert status == 2
     assert out == ""
     line = _one_error_line(err)
     assert line.startswith("pyramid-solitaire: error:")
     assert named in line
+    # the same in Japanese (the default): one line, no English sentence in it
+    status, out, err = _run(capsys, *argv)
+    assert status == 2 and out == ""
+    line = _one_error_line(err)
+    assert line.startswith("pyramid-solitaire: エラー: ")
+    assert not re.search(r"[a-z]{3,} [a-z]{3,} [a-z]{3,}", line), line
+
+
+@pytest.mark.parametrize(("argv", "ja", "en"), [
+    (["deal", "NOTACODE"], "「NOTACODE」は配札コードではありません", "'NOTACODE' is not a deal code"),
+    (["deal", "CL1-R-"], "配札コード「CL1-R-」の番号の部分が空です", "deal code 'CL1-R-': its number part is empty"),
+    (["solve", "zzz"], "「zzz」は配札コードではありません", "'zzz' is not a deal code"),
+    (["deal", "CL1-Q-AAAAAAB"], "難易度の文字「Q」はありません", "unknown difficulty letter 'Q'"),
+    (["deal", "CL1-R-AAAB"], "局番号の部分は7文字です", "a deal number has 7 letters, this one has 4"),
+])
+def test_a_bad_code_is_named_a_bad_code_and_which_part_is_wrong_in_either_language(
+        capsys: pytest.CaptureFixture[str], argv: list[str], ja: str, en: str) -> None:
+    status, _, err = _run(capsys, *argv)
+    assert status == 2 and ja in _one_error_line(err)
+    status, _, err = _run(capsys, "--lang", "en", *argv)
+    assert status == 2 and en in _one_error_line(err)
+
+
+def test_help_and_argparse_errors_are_in_the_chosen_language(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["deal", "--help"])
+    out = capsys.readouterr().out
+    assert done.value.code == 0
+    assert out.startswith("使い方: pyramid-solitaire deal") and "配札コード（例：CL1-R-AAAAAAB）" in out
+    assert "このヘルプを表示して終わる" in out and "show this help" not in out
+    with pytest.raises(SystemExit):
+        main(["--lang", "en", "deal", "--help"])
+    out = capsys.readouterr().out
+    assert out.startswith("usage: pyramid-solitaire deal") and "a deal code such as CL1-R-AAAAAAB" in out
+    with pytest.raises(SystemExit) as done:
+        main(["deal", "--number", "x"])
+    err = capsys.readouterr().err
+    assert done.value.code == 2
+    assert err.splitlines()[-1] == "pyramid-solitaire deal: エラー: 引数 --number: int の値として正しくありません: 'x'"
+    with pytest.raises(SystemExit):
+        main(["deal", "--number", "x", "--lang=en"])
+    assert capsys.readouterr().err.splitlines()[-1] == "pyramid-solitaire deal: error: argument --number: " \
+                                                       "invalid int value: 'x'"
+
+
+def test_solve_speaks_the_chosen_language(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _run(capsys, "solve", "CL1-N-AAAAAAB")
+    assert status == 0
+    assert out.startswith("CL1-N-AAAAAAB  クリア可能  最大 28/28  ") and "局面" in out and "手: " in out
+    status, out, _ = _run(capsys, "--lang", "en", "solve", "CL1-N-AAAAAAB")
+    assert out.startswith("CL1-N-AAAAAAB  winnable  best 28/28  ") and " steps: " in out
 
 
 # --- replay --------------------------------------------------------------------------------------------
@@ -202,8 +254,9 @@ def test_replay_of_a_refused_move_exits_1_with_the_reason(capsys: pytest.Capture
     assert err == ""
     data = json.loads(out)
     assert data["error"]["code"] == "covered"
-    assert COVERED_JA in data["error"]["message_ja"]
-    assert "covered" in data["error"]["message_en"]
+    assert COVERED_JA in data["error"]["message"]
+    status, out, err = _run(capsys, "--lang", "en", "replay", record, "--json")
+    assert json.loads(out)["error"]["message"].startswith("This card is covered by")
     assert data["moves"] == 1
     assert data["stock_left"] == 23
 
@@ -215,8 +268,10 @@ def test_replay_of_a_refused_move_without_json_names_the_move_in_japanese(
     record = _write(tmp_path, f"Rules: classic\nDeal: {deal.code}\n\ndraw\n{apex}\n")
     status, out, _ = _run(capsys, "replay", record)
     assert status == 1
-    assert f"move 2 ({apex})" in out
-    assert COVERED_JA in out
+    assert f"2手目（{apex}）は受け付けられません：{COVERED_JA}" in out
+    assert "move" not in out and "refused" not in out
+    status, out, _ = _run(capsys, "--lang", "en", "replay", record)
+    assert f"move 2 ({apex}) refused: This card is covered by" in out
 
 
 def test_replay_reads_standard_input(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
@@ -237,7 +292,7 @@ def test_replay_reads_standard_input(capsys: pytest.CaptureFixture[str], monkeyp
 )
 def test_an_unreadable_record_exits_2_with_one_line(
         capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str, named: str) -> None:
-    status, out, err = _run(capsys, "replay", _write(tmp_path, text), "--json")
+    status, out, err = _run(capsys, "--lang", "en", "replay", _write(tmp_path, text), "--json")
     assert status == 2
     assert out == ""
     assert named in _one_error_line(err)
@@ -247,7 +302,9 @@ def test_a_missing_record_file_exits_2_with_one_line(capsys: pytest.CaptureFixtu
     missing = tmp_path / "nothing-here.txt"
     status, _, err = _run(capsys, "replay", str(missing))
     assert status == 2
-    assert str(missing) in _one_error_line(err)
+    assert _one_error_line(err) == f"pyramid-solitaire: エラー: {missing} を読めません：ファイルがありません"
+    status, _, err = _run(capsys, "--lang", "en", "replay", str(missing))
+    assert _one_error_line(err) == f"pyramid-solitaire: error: cannot read {missing}: No such file or directory"
 
 
 # --- play ------------------------------------------------------------------------------------------------
@@ -298,6 +355,9 @@ def test_playing_a_covered_card_reports_it_in_japanese(
     assert status == 0
     assert f"× {COVERED_JA}" in out
     assert len(_boards(out)) == 1
+    _, out = _play(capsys, monkeypatch, "Zz\nq\n", "play", deal.code)
+    assert "× 手「Zz」が正しくありません：「Zz」はカードではありません" in out  # all in Japanese
+    assert "bad move" not in out and "unknown card" not in out
 
 
 def test_playing_in_english_reports_in_english(
@@ -365,7 +425,7 @@ def test_the_installed_console_script_prints_a_deal_and_exits_2_on_a_bad_code() 
                          check=False)
     assert bad.returncode == 2
     assert bad.stdout == ""
-    assert "'Q'" in _one_error_line(bad.stderr)
+    assert "「Q」" in _one_error_line(bad.stderr)
 
 
 @pytest.mark.parametrize("argv", [["deal", "CL1-N-AAAAAAJ"], ["deal", "CL1-N-AAAAAAJ", "--json"],

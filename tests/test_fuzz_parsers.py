@@ -574,7 +574,8 @@ def test_every_valid_rule_set_is_played_or_refused_by_its_length(client: TestCli
         assert answer.json()["game"]["rules"] == str(find_rules(text))
         return
     body = refusal_of(answer, {400})
-    assert body["code"] == "bad-rules" and "characters long" in body["message"]
+    assert body["code"] == "bad-rules" and body["details"]["reason"] in ("store.too-long-rules", "store.too-long-code")
+    assert "文字あります" in body["message"]  # the length named, in the page's language
     assert counts(store) == before
 
 
@@ -850,7 +851,9 @@ def run_cli(*argv: str) -> tuple[int, str, str]:
 def bad_input_line(status: int, err: str) -> None:
     if status == 2:
         lines = err.splitlines()
-        assert len(lines) == 1 and lines[0].startswith("pyramid-solitaire: error: "), err
+        # one line, in the chosen language (Japanese unless --lang en)
+        prefixes = ("pyramid-solitaire: error: ", "pyramid-solitaire: エラー: ")
+        assert len(lines) == 1 and lines[0].startswith(prefixes), err
 
 
 @SLOW

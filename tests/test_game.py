@@ -110,7 +110,7 @@ def test_seed_000_tapping_the_covered_queen_of_clubs_is_refused_as_covered() -> 
     refusal = refused(game, "Qc")
     assert refusal.code == "covered"
     assert "このカードは別のカードに覆われています" in refusal.message_ja
-    details = refusal.to_json()["details"]
+    details = refusal.to_json("ja")["details"]
     assert details["card"] == "Qc"
     assert set(details["covering"]) == {"7c", "Tc"}
     # the view says the same: Qc sits at row 6, column 1, covered by row 7 columns 1 and 2

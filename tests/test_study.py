@@ -145,7 +145,7 @@ def test_unknown_deals_are_solved_again_on_request(reference: Path, tmp_path: Pa
     assert 0 < first.unknown < DEALS  # deals settled in under 512 positions are decided even so
     again = run_study(RULES, path, deals=DEALS, workers=1, time_limit=TIME_LIMIT)
     assert (again.solved, again.unknown) == (0, first.unknown)
-    assert main(["study", "--rules", RULES, "--deals", str(DEALS), "--workers", "2", "--time-limit",
+    assert main(["--lang", "en", "study", "--rules", RULES, "--deals", str(DEALS), "--workers", "2", "--time-limit",
                  str(TIME_LIMIT), "--out", str(path), "--retry-unknown"]) == 0
     verdicts = [row.verdict for row in _rows(reference)]
     out = capsys.readouterr().out
@@ -223,12 +223,12 @@ def test_an_archive_that_is_not_one_is_refused_whole(reference: Path, tmp_path: 
                           (lzma.compress(reference.read_bytes()[:-5]), "is cut short"),
                           (lzma.compress(b"deal,verdict\n1,won\n"), "is not a study's CSV file")]:
         archive.write_bytes(data)
-        assert main(["study", "--rules", RULES, "--deals", "3", "--out", str(path)]) == 2
+        assert main(["--lang", "en", "study", "--rules", RULES, "--deals", "3", "--out", str(path)]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and message in err and str(archive) in err, err
         assert not path.exists() and archive.read_bytes() == data
     archive.write_bytes(packed)
-    assert main(["study", "--rules", "msc", "--deals", "3", "--out", str(path)]) == 2
+    assert main(["--lang", "en", "study", "--rules", "msc", "--deals", "3", "--out", str(path)]) == 2
     assert "holds deals of other rules" in capsys.readouterr().err
 
 
@@ -293,8 +293,8 @@ def _stopped_study(path: Path, stop: Callable[[subprocess.Popen[str]], set[int]]
     it (given the process, it signals it and gives the processes to watch).  Gives the exit status,
     the standard error and those processes."""
     script = Path(sys.executable).parent / "pyramid-solitaire"
-    command = [str(script), "study", "--rules", "classic(passes=1)", "--deals", "3000", "--workers", "2",
-               "--out", str(path)]
+    command = [str(script), "--lang", "en", "study", "--rules", "classic(passes=1)", "--deals", "3000",
+               "--workers", "2", "--out", str(path)]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 120
@@ -424,12 +424,32 @@ def test_progress_redraws_in_place_on_a_terminal() -> None:
     assert [line.split(" ")[0] for line in plain.getvalue().splitlines()] == ["1/10", "2/10"]
 
 
+def test_the_summary_progress_and_errors_speak_japanese_too(tmp_path: Path) -> None:
+    rows = [Row(n, f"CL1-R-{n}", v, 70 if v == "won" else None, 28, 0.5 if v == "won" else None, 1.0, 100)
+            for n, v in enumerate(["won", "won", "lost", "unknown"])]
+    lines = Summary.of(RULES, 5, rows, 2).lines("ja")
+    assert lines[:2] == [f"{RULES}：5〜8番の4局（今回解いたのは2局）", "勝ち 2、負け 1、不明 1（時間切れ）"]
+    assert lines[2].startswith("勝率 66.67%（95%区間 ") and lines[3].startswith("1局あたりの秒数：中央値 1.0000")
+    stream = io.StringIO()
+    bar = study.Progress(10, 4, stream, "classic：", "ja")
+    bar.update(5, force=True)
+    assert stream.getvalue().startswith("classic：5/10（50.0%）  毎秒") and "残り" in stream.getvalue()
+    with pytest.raises(StudyError) as refused:
+        run_study(RULES, tmp_path / "x.csv", deals=0)
+    assert refused.value.message("ja") == "局数は正の数です（0ではなく）"
+    (tmp_path / "row.csv").write_text(HEADER + "\n1,CL1-R-AAAAAAB,won,66\n", encoding="utf-8")
+    with pytest.raises(StudyError) as bad_row:
+        run_study(RULES, tmp_path / "row.csv", deals=1)
+    path = tmp_path / "row.csv"
+    assert bad_row.value.message("ja") == f"{path} の2行目は study の行ではありません：欄は8個のはずが4個です"
+    assert str(bad_row.value) == f"{path} line 2 is not a study row: expected 8 fields, got 4"
+
 # --- the command --------------------------------------------------------------------------------------
 
 
 def test_the_command_prints_the_summary_and_progress(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "cmd.csv"
-    assert main(["study", "--rules", RULES, "--deals", "3", "--start", "5", "--workers", "1",
+    assert main(["--lang", "en", "study", "--rules", RULES, "--deals", "3", "--start", "5", "--workers", "1",
                  "--out", str(path)]) == 0
     out, err = capsys.readouterr()
     assert out.startswith(f"{RULES}: deals 5-7 (3, 3 solved this run)\n")
@@ -481,7 +501,7 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str, tmp_pat
     for flag, value in zip(args[::2], args[1::2], strict=True):
         given[flag] = value.format(**names)
     before = {p: p.read_bytes() for p in other_files.values()}
-    assert main(["study", *[part for pair in given.items() for part in pair]]) == 2
+    assert main(["--lang", "en", "study", *[part for pair in given.items() for part in pair]]) == 2
     out, err = capsys.readouterr()
     assert out == ""
     lines = err.splitlines()
@@ -495,7 +515,8 @@ def test_a_finished_file_still_checks_the_dask_address(reference: Path, tmp_path
     """Nothing left to solve is no reason to accept a typing mistake silently."""
     path = tmp_path / "done.csv"
     shutil.copy(reference, path)
-    assert main(["study", "--rules", RULES, "--deals", "3", "--dask", "garbage", "--out", str(path)]) == 2
+    assert main(["--lang", "en", "study", "--rules", RULES, "--deals", "3", "--dask", "garbage",
+                 "--out", str(path)]) == 2
     assert "not a Dask scheduler address: 'garbage'" in capsys.readouterr().err
     assert path.read_bytes() == reference.read_bytes()
 
@@ -526,8 +547,8 @@ def test_a_tls_cluster_takes_its_certificates_from_dask_s_variables(reference: P
                        ("key", security.tls_client_key)):
         files[name] = tmp_path / f"{name}.pem"
         files[name].write_text(text, encoding="utf-8")
-    command = [str(Path(sys.executable).with_name("pyramid-solitaire")), "study", "--rules", RULES,
-               "--deals", "5", "--time-limit", str(TIME_LIMIT), "--out", str(tmp_path / "tls.csv")]
+    command = [str(Path(sys.executable).with_name("pyramid-solitaire")), "--lang", "en", "study",
+               "--rules", RULES, "--deals", "5", "--time-limit", str(TIME_LIMIT), "--out", str(tmp_path / "tls.csv")]
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None,
                                   protocol="tls://", security=security) as cluster:
         address = cluster.scheduler_address

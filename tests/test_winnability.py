@@ -284,7 +284,7 @@ def test_the_command_runs_stops_resumes_and_writes_the_table(tiny: None, tmp_pat
     assert "classic(stock_top=true): deals 0-1 done (in msc.csv)" in err
     assert "classic(overlap=true): 2/2 (100.0%)" in err  # run_study's progress
     doc = tmp_path / "winnability.md"
-    assert main(["winnability", "table", "--dir", str(folder), "--out", str(doc)]) == 0
+    assert main(["--lang", "en", "winnability", "table", "--dir", str(folder), "--out", str(doc)]) == 0
     assert _cells(doc.read_text(encoding="utf-8"), "| `msc` |")[1] == "2 of 4 — in progress"
 
 
@@ -293,7 +293,7 @@ def test_the_packed_archives_alone_give_the_table_and_resume_the_runs(tiny: None
     """What a fresh clone has: the .csv.xz archives of the repository, no CSV file."""
     folder = tmp_path / "results"
     shutil.copytree(done, folder)
-    assert main(["winnability", "pack", "--dir", str(folder)]) == 0
+    assert main(["--lang", "en", "winnability", "pack", "--dir", str(folder)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert sorted(line.split(":")[0] for line in out) == sorted(name + ".xz" for name in FILES)
     assert "classic.csv.xz: 4 deals, " in out[0] and out[0].endswith(" bytes")
@@ -304,12 +304,12 @@ def test_the_packed_archives_alone_give_the_table_and_resume_the_runs(tiny: None
     assert f"winnability pack --dir {folder}" in table
     assert set(_run(folder).values()) == {0}
     assert {p.name for p in folder.iterdir()} == {name + ".xz" for name in FILES}
-    assert main(["winnability", "pack", "--dir", str(tmp_path)]) == 0
+    assert main(["--lang", "en", "winnability", "pack", "--dir", str(tmp_path)]) == 0
     assert capsys.readouterr().out == f"no results files in {tmp_path}: nothing to pack\n"
 
 
 def test_the_table_of_the_whole_plan_before_any_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["winnability", "table", "--dir", str(tmp_path)]) == 0
+    assert main(["--lang", "en", "winnability", "table", "--dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("# Winnability")
     assert out.count("| not run yet |") == 43
@@ -346,7 +346,7 @@ def test_bad_input_is_one_line_and_exit_2(tiny: None, args: list[str], message: 
     msc_row = Row(0, Deal.from_number(0, "msc").code, "lost", None, 20, None, 0.1, 82)
     (wrong / "classic.csv").write_text(f"{HEADER}\n{msc_row.to_line()}\n", encoding="utf-8")
     before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
-    assert main(["winnability", *[a.format(tmp=tmp_path, wrong=wrong) for a in args]]) == 2
+    assert main(["--lang", "en", "winnability", *[a.format(tmp=tmp_path, wrong=wrong) for a in args]]) == 2
     out, err = capsys.readouterr()
     assert out == ""
     lines = err.splitlines()

@@ -14,14 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from .messages import Problem
+from .messages import text as words
+
 RANKS: Final = "A23456789TJQK"
 SUITS: Final = "cdhs"
 SUIT_SYMBOLS: Final = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 SYMBOL_SUITS: Final = {v: k for k, v in SUIT_SYMBOLS.items()}
-SUIT_NAMES_JA: Final = {"c": "クラブ", "d": "ダイヤ", "h": "ハート", "s": "スペード"}
-SUIT_NAMES_EN: Final = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
-RANK_NAMES_JA: Final = {1: "エース", 11: "ジャック", 12: "クイーン", 13: "キング"}
-RANK_NAMES_EN: Final = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
 JOKER_RANK: Final = 0
 JOKER_PREFIX: Final = "X"
 MAX_JOKERS: Final = 2
@@ -31,7 +30,7 @@ TEN: Final = 10
 KING: Final = 13
 
 
-class CardError(ValueError):
+class CardError(Problem, ValueError):
     """A card token that names no card."""
 
 
@@ -49,9 +48,9 @@ class Card:
     def __post_init__(self) -> None:
         if self.rank == JOKER_RANK:
             if self.suit != "" or not 1 <= self.joker <= MAX_JOKERS:
-                raise CardError(f"not a joker: rank 0, suit {self.suit!r}, number {self.joker}")
+                raise CardError("card.not-a-joker", suit=self.suit, number=self.joker)
         elif not (ACE <= self.rank <= KING) or self.suit not in SUITS or self.joker:
-            raise CardError(f"no such card: rank {self.rank}, suit {self.suit!r}")
+            raise CardError("card.no-such-card", rank=self.rank, suit=self.suit)
 
     @property
     def is_joker(self) -> bool:
@@ -68,7 +67,7 @@ class Card:
         """Parse one token (``Tc``, ``10♣``, ``qH``, ``X1``); raise :class:`CardError` naming the token."""
         text = token.strip()
         if not text:
-            raise CardError("empty card token")
+            raise CardError("card.empty")
         upper = text.upper()
         if upper in (f"{JOKER_PREFIX}{n}" for n in range(1, MAX_JOKERS + 1)):
             return cls.joker_card(int(upper[1:]))
@@ -78,7 +77,7 @@ class Card:
         if rank_text == "10":
             rank_text = "T"
         if len(rank_text) != 1 or rank_text not in RANKS or suit not in SUITS:
-            raise CardError(f"unknown card {token!r} (expected rank A23456789TJQK and suit cdhs, e.g. Tc)")
+            raise CardError("card.unknown", token=token)
         return cls(RANKS.index(rank_text) + 1, suit)
 
     def __str__(self) -> str:
@@ -106,10 +105,8 @@ class Card:
     def name(self, lang: str) -> str:
         """Spoken name for screen readers: ``ハートの7`` / ``7 of hearts``."""
         if self.is_joker:
-            return f"ジョーカー{self.joker}" if lang == "ja" else f"joker {self.joker}"
-        if lang == "ja":
-            return f"{SUIT_NAMES_JA[self.suit]}の{RANK_NAMES_JA.get(self.rank, str(self.rank))}"
-        return f"{RANK_NAMES_EN.get(self.rank, str(self.rank))} of {SUIT_NAMES_EN[self.suit]}"
+            return words(lang, "card.joker", number=self.joker)
+        return words(lang, "card.name", rank=words(lang, f"rank.{self.rank}"), suit=words(lang, f"suit.{self.suit}"))
 
 
 def full_deck() -> tuple[Card, ...]:

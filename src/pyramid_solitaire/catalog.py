@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from .deal import MAX_NUMBER, Deal
+from .messages import Problem
 from .rules import PRESETS, Rules, find_rules
 
 EASY: Final = "E"
@@ -53,7 +54,7 @@ THRESHOLDS_FILE: Final = Path(__file__).parent / "data" / "difficulty.json"
 CATALOG_DIR: Final = Path(__file__).parent / "data" / "catalog"
 
 
-class NoVerifiedDeal(RuntimeError):
+class NoVerifiedDeal(Problem, RuntimeError):
     """No verified deal of the asked difficulty was found within ``MAX_TRIES`` candidates."""
 
 
@@ -186,7 +187,7 @@ def pick_deal(rules: Rules | str, difficulty: str, rng: random.Random | None = N
     sample = measured().get(rules.preset, {}).get(band, [])
     if sample and rules == PRESETS[rules.preset]:
         return Deal.from_number(rng.choice(sample), rules, difficulty)
-    raise NoVerifiedDeal(f"no {difficulty} deal found for {rules} in {budget:.0f} s")
+    raise NoVerifiedDeal("catalog.no-verified-deal", difficulty=difficulty, rules=str(rules), seconds=round(budget))
 
 
 def measure(sample: int = SAMPLE, names: list[str] | None = None) -> dict[str, dict[str, Any]]:

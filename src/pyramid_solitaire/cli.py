@@ -19,12 +19,12 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .deal import MAX_NUMBER, Deal, DealError, parse_deal
+from .deal import MAX_NUMBER, CodeError, Deal, DealError, parse_deal
 from .game import Game
-from .moves import MoveError
-from .record import RecordError, read_record, replay
-from .rules import RulesError, find_rules
-from .study import DEFAULT_DEALS, DEFAULT_TIME_LIMIT, StudyError, run_study
+from .messages import DEFAULT_LANG, LANGS, Problem, file_problem, speak_argparse, text
+from .record import read_record, replay
+from .rules import find_rules
+from .study import DEFAULT_DEALS, DEFAULT_TIME_LIMIT, run_study
 from .terminal import play, render
 
 if TYPE_CHECKING:
@@ -38,12 +38,10 @@ EXIT_INTERRUPTED = 130
 #: What a shell reports for a process ended by SIGPIPE (128 + 13); ``head`` closing early is not an error.
 EXIT_BROKEN_PIPE = 141
 PROG = "pyramid-solitaire"
-DASK_HELP = ("run on the Dask cluster of this scheduler (a tls:// one takes its certificates from Dask's "
-             "config: docs/study.md)")
 
 
-class UsageError(Exception):
-    """Bad input from the command line; printed as one line, exit status 2."""
+class UsageError(Problem):
+    """Bad input from the command line; printed as one line in the chosen language, exit status 2."""
 
 
 def _deal_from_args(args: argparse.Namespace) -> Deal:
@@ -51,17 +49,20 @@ def _deal_from_args(args: argparse.Namespace) -> Deal:
     if args.deal is not None:
         return Deal.from_notation(args.deal, rules or "classic")
     if args.code:
-        return parse_deal(args.code, rules)
+        deal = Deal.from_code(args.code)  # a code only: text that is no code is a bad code, not notation
+        if rules is not None and rules != deal.rules:
+            raise CodeError("code.other-rules", code=args.code.strip(), rules=str(deal.rules), asked=str(rules))
+        return deal
     number = args.number if args.number is not None else secrets.randbelow(MAX_NUMBER + 1)
     return Deal.from_number(number, rules or "classic")
 
 
-def _add_deal_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("code", nargs="?", help="a deal code such as CL1-R-AAAAAAB")
-    parser.add_argument("--deal", metavar="NOTATION", help="the 52 card tokens of a custom deal")
-    parser.add_argument("--number", type=int, help="deal number of the shuffle")
-    parser.add_argument("--random", action="store_true", help="a random deal number (the default)")
-    parser.add_argument("--rules", metavar="R", help="rule set, e.g. classic or thirteen(jokers=2)")
+def _add_deal_options(parser: argparse.ArgumentParser, h: Callable[..., str]) -> None:
+    parser.add_argument("code", nargs="?", help=h("code"))
+    parser.add_argument("--deal", metavar="NOTATION", help=h("deal-notation"))
+    parser.add_argument("--number", type=int, help=h("number"))
+    parser.add_argument("--random", action="store_true", help=h("random"))
+    parser.add_argument("--rules", metavar="R", help=h("rules"))
 
 
 def _labelled_deal(args: argparse.Namespace) -> Deal:
@@ -84,42 +85,38 @@ def cmd_deal(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_text(path: str) -> str:
+    """A text file's contents; a UsageError naming the file and what is wrong."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError("cli.file", problem=file_problem("read", path, exc)) from None
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     """Replay a record and print the final position."""
-    if args.file in (None, "-"):
-        text = sys.stdin.read()
-    else:
-        try:
-            with open(args.file, encoding="utf-8") as handle:
-                text = handle.read()
-        except OSError as exc:
-            raise UsageError(f"cannot read {args.file}: {exc.strerror}") from None
-        except UnicodeDecodeError as exc:
-            raise UsageError(f"cannot read {args.file}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    result = replay(read_record(text))
+    record = sys.stdin.read() if args.file in (None, "-") else _read_text(args.file)
+    result = replay(read_record(record))
     game = result.game
     summary: dict[str, Any] = game.summary()
     if result.refusal is not None:
-        summary["error"] = {**result.refusal.to_json(), "entry": result.failed_at, "move": result.failed_entry}
+        summary["error"] = {**result.refusal.to_json(args.lang), "entry": result.failed_at,
+                            "move": result.failed_entry}
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))
     else:
         print(render(game, args.lang))
         if result.refusal is not None:
-            print(f"move {result.failed_at} ({result.failed_entry}) refused: {result.refusal.message(args.lang)}")
+            print(text(args.lang, "cli.replay.refused", entry=result.failed_at, move=result.failed_entry,
+                       reason=result.refusal.message(args.lang)))
     return EXIT_REFUSED if result.refusal is not None else 0
 
 
 def _solve_inputs(args: argparse.Namespace) -> list[Deal]:
     if args.deals_file is None:
         return [_deal_from_args(args)]
-    try:
-        with open(args.deals_file, encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
-    except OSError as exc:
-        raise UsageError(f"cannot read {args.deals_file}: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"cannot read {args.deals_file}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    lines = _read_text(args.deals_file).splitlines()
     rules = find_rules(args.rules) if args.rules else None
     deals = []
     for number, line in enumerate(lines, start=1):
@@ -128,7 +125,7 @@ def _solve_inputs(args: argparse.Namespace) -> list[Deal]:
         try:
             deals.append(parse_deal(line, rules))
         except DealError as exc:
-            raise UsageError(f"{args.deals_file} line {number}: {exc}") from None
+            raise UsageError("cli.deals-file.line", path=args.deals_file, line=number, problem=exc) from None
     return deals
 
 
@@ -137,17 +134,19 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from .solver import solve
 
     if args.time_limit is not None and args.time_limit <= 0:
-        raise UsageError("--time-limit must be a positive number of seconds")
+        raise UsageError("cli.time-limit")
     for deal in _solve_inputs(args):
         result = solve(deal, shortest=args.shortest, time_limit=args.time_limit)
         if args.jsonl:
             print(json.dumps(result.to_json(), ensure_ascii=False), flush=True)
             continue
-        verdict = {True: "winnable", False: "not winnable", None: "unknown (time limit)"}[result.winnable]
-        print(f"{deal.code}  {verdict}  best {result.max_pyramid_removed}/{deal.rules.board_size}"
-              f"  {result.seconds:.3f} s  {result.nodes} positions")
+        verdict = text(args.lang, {True: "cli.solve.winnable", False: "cli.solve.lost",
+                                   None: "cli.solve.unknown"}[result.winnable])
+        print(text(args.lang, "cli.solve.line", code=deal.code, verdict=verdict, best=result.max_pyramid_removed,
+                   board=deal.rules.board_size, seconds=f"{result.seconds:.3f}", nodes=result.nodes))
         if result.solution is not None:
-            print(f"  {len(result.solution)} steps: " + "; ".join(str(m) for m in result.solution))
+            print(text(args.lang, "cli.solve.steps", n=len(result.solution),
+                       moves="; ".join(str(m) for m in result.solution)))
     return 0
 
 
@@ -166,17 +165,14 @@ def _terminate_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _long_run(results: str, job: Callable[[], T]) -> T | None:
-    """Run a study-like ``job`` under :func:`_terminate_as_interrupt`: its StudyError becomes a usage
-    error, and an interruption (Ctrl-C or SIGTERM) says where the results are and gives ``None``."""
+def _long_run(results: str, job: Callable[[], T], lang: str) -> T | None:
+    """Run a study-like ``job`` under :func:`_terminate_as_interrupt`: an interruption (Ctrl-C or
+    SIGTERM) says where the results are and gives ``None``; a StudyError goes to :func:`main`."""
     try:
         with _terminate_as_interrupt():
             return job()
-    except StudyError as exc:
-        raise UsageError(str(exc)) from None
     except KeyboardInterrupt:
-        print(f"{PROG}: interrupted; the results so far are in {results}: run the same command again to resume",
-              file=sys.stderr)
+        print(f"{PROG}: " + text(lang, "cli.interrupted", results=results), file=sys.stderr)
         return None
 
 
@@ -184,10 +180,11 @@ def cmd_study(args: argparse.Namespace) -> int:
     """Solve deals S..S+N-1 into a resumable CSV file and print the win rate and times."""
     summary = _long_run(args.out, lambda: run_study(
         args.rules, args.out, start=args.start, deals=args.deals, workers=args.workers, dask=args.dask,
-        time_limit=args.time_limit, progress=sys.stderr, retry_unknown=args.retry_unknown))
+        time_limit=args.time_limit, progress=sys.stderr, retry_unknown=args.retry_unknown, lang=args.lang),
+        args.lang)
     if summary is None:
         return EXIT_INTERRUPTED
-    print("\n".join(summary.lines()))
+    print("\n".join(summary.lines(args.lang)))
     return 0
 
 
@@ -199,15 +196,16 @@ def cmd_winnability_run(args: argparse.Namespace) -> int:
 
     def job() -> tuple[list[tuple[PlanRow, int]], list[RowStatus]]:
         solved = run_plan(plan, args.dir, upto=args.upto, workers=args.workers, dask=args.dask,
-                          time_limit=args.time_limit, progress=sys.stderr, retry_unknown=args.retry_unknown)
+                          time_limit=args.time_limit, progress=sys.stderr, retry_unknown=args.retry_unknown,
+                          lang=args.lang)
         return solved, plan_status(plan, args.dir)
 
-    done = _long_run(args.dir, job)
+    done = _long_run(args.dir, job, args.lang)
     if done is None:
         return EXIT_INTERRUPTED
     for (row, count), status in zip(*done, strict=True):
-        state = "done" if status.complete else "in progress"
-        print(f"{row.rules}: {status.done:,} of {row.target:,} deals, {state} ({count:,} solved this run)")
+        print(text(args.lang, "cli.winnability.done" if status.complete else "cli.winnability.in-progress",
+                   rules=row.rules, done=f"{status.done:,}", target=f"{row.target:,}", solved=f"{count:,}"))
     return 0
 
 
@@ -215,19 +213,16 @@ def cmd_winnability_table(args: argparse.Namespace) -> int:
     """Write the winnability table (docs/winnability.md) from the plan's results files."""
     from .winnability import default_plan, render_table
 
-    try:
-        text = render_table(default_plan(), args.dir)
-    except StudyError as exc:
-        raise UsageError(str(exc)) from None
+    page = render_table(default_plan(), args.dir)  # docs/winnability.md: a page of the (English) docs
     if args.out in (None, "-"):
-        sys.stdout.write(text)
+        sys.stdout.write(page)
         return 0
     from .study import replace_file
 
     try:  # through a temporary file: a failed write leaves the old page, never half of the new one
-        replace_file(Path(args.out), text.encode("utf-8"))
+        replace_file(Path(args.out), page.encode("utf-8"))
     except OSError as exc:
-        raise UsageError(f"cannot write {args.out}: {exc.strerror}") from None
+        raise UsageError("cli.file", problem=file_problem("write", args.out, exc)) from None
     return 0
 
 
@@ -237,14 +232,13 @@ def cmd_winnability_pack(args: argparse.Namespace) -> int:
 
     try:
         packed = pack_plan(default_plan(), args.dir)
-    except StudyError as exc:
-        raise UsageError(str(exc)) from None
     except OSError as exc:
-        raise UsageError(f"cannot write the archives in {args.dir}: {exc.strerror}") from None
+        raise UsageError("cli.pack.cannot-write", folder=args.dir, problem=file_problem("write", args.dir, exc)) \
+            from None
     for name, rows, size in packed:
-        print(f"{name}: {rows:,} deals, {size:,} bytes")
+        print(text(args.lang, "cli.pack.file", name=name, rows=f"{rows:,}", size=f"{size:,}"))
     if not packed:
-        print(f"no results files in {args.dir}: nothing to pack")
+        print(text(args.lang, "cli.pack.nothing", folder=args.dir))
     return 0
 
 
@@ -271,9 +265,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .web.server import ServeError, serve
 
     try:
-        serve(args.host, args.port, args.db, browser=not args.no_browser)
+        serve(args.host, args.port, args.db, browser=not args.no_browser, lang=args.lang)
     except ServeError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError("cli.serve", problem=exc) from None
     except KeyboardInterrupt:
         pass
     return 0
@@ -281,12 +275,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def _stats_table(stats: list[dict[str, Any]], lang: str) -> str:
     """The statistics as a text table (the same numbers as the page's)."""
-    ja = lang == "ja"
-    heads_ja = ["ルール", "難易度", "プレイ", "勝ち", "勝率", "連勝", "最長", "平均時間", "最速", "平均手数",
-                "最少", "取消", "ヒント"]
-    heads_en = ["rules", "diff", "played", "won", "rate", "streak", "best", "avg time", "best time", "avg moves",
-                "fewest", "undos", "hints"]
-    heads = heads_ja if ja else heads_en
+    heads = text(lang, "cli.stats.heads").split("|")
 
     def shown(value: object, suffix: str = "") -> str:
         return "-" if value is None else f"{value}{suffix}"
@@ -308,14 +297,9 @@ def _width(text: str) -> int:
 def _read_import(path: str) -> Any:
     """The JSON of a records file to import; a UsageError naming the file and the problem."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            return json.load(handle)
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"cannot read {path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        return json.loads(_read_text(path))
     except (ValueError, RecursionError) as exc:  # bad JSON, numbers past int()'s digit limit, deep nesting
-        raise UsageError(f"{path} is not JSON: {exc}") from None
+        raise UsageError("cli.file", problem=file_problem("read", path, exc)) from None
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
@@ -328,135 +312,135 @@ def cmd_stats(args: argparse.Namespace) -> int:
     try:
         store = Store(args.db or default_db_url())
     except StoreError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError("cli.store", problem=exc) from None
     data = _read_import(args.import_file) if args.import_file else None  # a bad file fails first, whatever else
     known = store.players()
     player = args.player
     if player is None and data is not None and not known:
         player = store.new_player()  # a fresh install: the imported games become its first player's
     elif player is None and data is not None and len(known) > 1:
-        raise UsageError("記録に複数のプレイヤーがいます。--player ID で読み込み先を選んでください" if args.lang == "ja"
-                         else "the records hold several players: choose the one to import into with --player ID")
+        raise UsageError("cli.stats.several-players")
     if player is None:
         if len(known) != 1:
             if not known:
-                print("記録はまだありません" if args.lang == "ja" else "No records yet.")
+                print(text(args.lang, "cli.stats.empty"))
                 return 0
             for entry in known:
-                print(f"{entry['id']}  {entry['name'] or '-'}  {entry['games']} games")
-            print("--player ID で選んでください" if args.lang == "ja" else "Choose one with --player ID.")
+                print(text(args.lang, "cli.stats.player", id=entry["id"], name=entry["name"] or "-",
+                           games=entry["games"]))
+            print(text(args.lang, "cli.stats.choose"))
             return 0
         player = known[0]["id"]
     if store.player(player) is None:
-        raise UsageError(f"no player {player!r} in {store.shown_url}")
+        raise UsageError("cli.stats.no-player", player=player, db=store.shown_url)
     if args.import_file:
         try:
             added, already = import_records(store, player, data)
         except RecordsImportError as exc:
-            raise UsageError(f"{args.import_file}: {exc}") from None
-        if args.lang == "ja":
-            print(f"{added}ゲームを読み込みました" + (f"（{already}ゲームは読み込み済み）" if already else ""))
-        else:
-            print(f"imported {added} games" + (f" ({already} were already there)" if already else ""))
+            raise UsageError("cli.stats.import", path=args.import_file, problem=exc) from None
+        print(text(args.lang, "cli.stats.imported-already" if already else "cli.stats.imported", n=added,
+                   already=already))
     if args.export_file:
-        text = json.dumps(export_records(store, player), ensure_ascii=False)
+        records = json.dumps(export_records(store, player), ensure_ascii=False)
         if args.export_file == "-":
-            print(text)
+            print(records)
         else:
-            with open(args.export_file, "w", encoding="utf-8") as handle:
-                handle.write(text)
+            try:
+                with open(args.export_file, "w", encoding="utf-8") as handle:
+                    handle.write(records)
+            except OSError as exc:
+                raise UsageError("cli.file", problem=file_problem("write", args.export_file, exc)) from None
     if args.reset:
         store.reset_stats(player)
     stats = [s.to_json() for s in compute(store.finished_games(player))]
     if args.json:
         print(json.dumps(stats, ensure_ascii=False))
     elif args.export_file != "-":
-        empty = "記録はまだありません" if args.lang == "ja" else "No records yet."
-        print(_stats_table(stats, args.lang) if stats else empty)
+        print(_stats_table(stats, args.lang) if stats else text(args.lang, "cli.stats.empty"))
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser (its help is the command's reference)."""
-    parser = argparse.ArgumentParser(prog=PROG, description="Pyramid solitaire: serve (the default), play, deal, "
-                                                             "replay, solve, study, winnability, stats.")
-    parser.add_argument("--lang", choices=("ja", "en"), default="ja", help="language of messages")
-    sub = parser.add_subparsers(dest="command")
+def build_parser(lang: str = DEFAULT_LANG) -> argparse.ArgumentParser:
+    """The argument parser (its help, in ``lang``, is the command's reference)."""
 
-    deal = sub.add_parser("deal", help="print a deal")
-    _add_deal_options(deal)
-    deal.add_argument("--json", action="store_true", help="print {code, rules, notation} as JSON")
+    def h(key: str, **values: Any) -> str:
+        return text(lang, f"cli.help.{key}", **values)
+
+    parser = argparse.ArgumentParser(prog=PROG, description=h("description"))
+    parser.add_argument("--lang", choices=LANGS, default=DEFAULT_LANG, help=h("lang"))
+    sub = parser.add_subparsers(dest="command", title=h("commands"))
+
+    deal = sub.add_parser("deal", help=h("deal"), description=h("deal"))
+    _add_deal_options(deal, h)
+    deal.add_argument("--json", action="store_true", help=h("deal-json"))
     deal.set_defaults(func=cmd_deal)
 
-    rep = sub.add_parser("replay", help="replay a game record and print the final position")
-    rep.add_argument("file", nargs="?", help="record file, or - for standard input (the default)")
-    rep.add_argument("--json", action="store_true", help="print the final figures as JSON")
+    rep = sub.add_parser("replay", help=h("replay"), description=h("replay"))
+    rep.add_argument("file", nargs="?", help=h("replay-file"))
+    rep.add_argument("--json", action="store_true", help=h("replay-json"))
     rep.set_defaults(func=cmd_replay)
 
-    sol = sub.add_parser("solve", help="solve deals: verdict, solution, best reachable")
-    _add_deal_options(sol)
-    sol.add_argument("--deals-file", metavar="FILE", help="one deal per line (notation or code)")
-    sol.add_argument("--shortest", action="store_true", help="find a solution with the fewest steps")
-    sol.add_argument("--time-limit", type=float, metavar="S", help="seconds per deal; past it the answer is unknown")
-    sol.add_argument("--jsonl", action="store_true", help="one JSON object per deal, in input order")
+    sol = sub.add_parser("solve", help=h("solve"), description=h("solve"))
+    _add_deal_options(sol, h)
+    sol.add_argument("--deals-file", metavar="FILE", help=h("deals-file"))
+    sol.add_argument("--shortest", action="store_true", help=h("shortest"))
+    sol.add_argument("--time-limit", type=float, metavar="S", help=h("time-limit"))
+    sol.add_argument("--jsonl", action="store_true", help=h("jsonl"))
     sol.set_defaults(func=cmd_solve)
 
-    stu = sub.add_parser("study", help="solve many deals: win rate, resumable results file, local or Dask")
-    stu.add_argument("--rules", required=True, metavar="R", help="rule set, e.g. classic or thirteen(jokers=2)")
-    stu.add_argument("--deals", type=int, default=DEFAULT_DEALS, metavar="N", help=f"deals (default {DEFAULT_DEALS})")
-    stu.add_argument("--start", type=int, default=0, metavar="S", help="first deal number (default 0)")
-    stu.add_argument("--workers", type=int, metavar="K", help="local processes (default: every core)")
-    stu.add_argument("--dask", metavar="tcp://HOST:PORT", help=DASK_HELP)
+    stu = sub.add_parser("study", help=h("study"), description=h("study"))
+    stu.add_argument("--rules", required=True, metavar="R", help=h("rules"))
+    stu.add_argument("--deals", type=int, default=DEFAULT_DEALS, metavar="N", help=h("deals", n=DEFAULT_DEALS))
+    stu.add_argument("--start", type=int, default=0, metavar="S", help=h("start"))
+    stu.add_argument("--workers", type=int, metavar="K", help=h("workers"))
+    stu.add_argument("--dask", metavar="tcp://HOST:PORT", help=h("dask"))
     stu.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="S",
-                     help=f"CPU seconds per deal, then the verdict is unknown (default {DEFAULT_TIME_LIMIT:g})")
-    stu.add_argument("--out", required=True, metavar="FILE", help="results CSV (resumed if it exists)")
-    stu.add_argument("--retry-unknown", action="store_true",
-                     help="solve again the deals the file has as unknown (e.g. with a longer --time-limit)")
+                     help=h("cpu-time-limit", seconds=f"{DEFAULT_TIME_LIMIT:g}"))
+    stu.add_argument("--out", required=True, metavar="FILE", help=h("out"))
+    stu.add_argument("--retry-unknown", action="store_true", help=h("retry-unknown"))
     stu.set_defaults(func=cmd_study)
 
-    win = sub.add_parser("winnability", help="the win-rate table of docs/winnability.md: run its plan, write it")
+    win = sub.add_parser("winnability", help=h("winnability"), description=h("winnability"))
     win_sub = win.add_subparsers(dest="action", required=True, metavar="{run,table,pack}")
-    win_run = win_sub.add_parser("run", help="solve the plan's deals into --dir (resumable)")
-    win_run.add_argument("--dir", required=True, metavar="DIR", help="folder of the results files (must exist)")
-    win_run.add_argument("--upto", type=int, metavar="N", help="take each rule set at most to N deals this time")
+    win_run = win_sub.add_parser("run", help=h("winnability-run"), description=h("winnability-run"))
+    win_run.add_argument("--dir", required=True, metavar="DIR", help=h("dir-existing"))
+    win_run.add_argument("--upto", type=int, metavar="N", help=h("upto"))
     engine = win_run.add_mutually_exclusive_group()
-    engine.add_argument("--workers", type=int, metavar="K", help="local processes (default: every core)")
-    engine.add_argument("--dask", metavar="tcp://HOST:PORT", help=DASK_HELP)
+    engine.add_argument("--workers", type=int, metavar="K", help=h("workers"))
+    engine.add_argument("--dask", metavar="tcp://HOST:PORT", help=h("dask"))
     win_run.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="S",
-                         help=f"CPU seconds per deal, then the verdict is unknown (default {DEFAULT_TIME_LIMIT:g})")
-    win_run.add_argument("--retry-unknown", action="store_true",
-                         help="solve again the deals the files have as unknown (e.g. with a longer --time-limit)")
+                         help=h("cpu-time-limit", seconds=f"{DEFAULT_TIME_LIMIT:g}"))
+    win_run.add_argument("--retry-unknown", action="store_true", help=h("retry-unknown"))
     win_run.set_defaults(func=cmd_winnability_run)
-    win_table = win_sub.add_parser("table", help="write the table as Markdown from the results files in --dir")
-    win_table.add_argument("--dir", required=True, metavar="DIR", help="folder of the results files")
-    win_table.add_argument("--out", metavar="FILE", help="write here, e.g. docs/winnability.md (default: stdout)")
+    win_table = win_sub.add_parser("table", help=h("winnability-table"), description=h("winnability-table"))
+    win_table.add_argument("--dir", required=True, metavar="DIR", help=h("dir"))
+    win_table.add_argument("--out", metavar="FILE", help=h("table-out"))
     win_table.set_defaults(func=cmd_winnability_table)
-    win_pack = win_sub.add_parser("pack", help="snapshot every results file in --dir as FILE.csv.xz (kept in git)")
-    win_pack.add_argument("--dir", required=True, metavar="DIR", help="folder of the results files")
+    win_pack = win_sub.add_parser("pack", help=h("winnability-pack"), description=h("winnability-pack"))
+    win_pack.add_argument("--dir", required=True, metavar="DIR", help=h("dir"))
     win_pack.set_defaults(func=cmd_winnability_pack)
 
-    srv = sub.add_parser("serve", help="start the web app and open the browser (the default)")
-    srv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    srv.add_argument("--port", type=int, help="port (default 8765, or the next free one)")
-    srv.add_argument("--db", metavar="URL", help="database URL (default: an SQLite file in the user's data folder)")
-    srv.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    srv = sub.add_parser("serve", help=h("serve"), description=h("serve"))
+    srv.add_argument("--host", default="127.0.0.1", help=h("host"))
+    srv.add_argument("--port", type=int, help=h("port"))
+    srv.add_argument("--db", metavar="URL", help=h("db"))
+    srv.add_argument("--no-browser", action="store_true", help=h("no-browser"))
     srv.set_defaults(func=cmd_serve)
 
-    st = sub.add_parser("stats", help="a player's statistics; export, import or reset records")
-    st.add_argument("--db", metavar="URL", help="database URL (default: the app's SQLite file)")
-    st.add_argument("--player", metavar="ID", help="player id (needed when the database has several)")
-    st.add_argument("--json", action="store_true", help="print the statistics as JSON")
-    st.add_argument("--export", dest="export_file", metavar="FILE", help="write the records as JSON (- for stdout)")
-    st.add_argument("--import", dest="import_file", metavar="FILE", help="add the games of an export file")
-    st.add_argument("--reset", action="store_true", help="start the statistics afresh (games stay)")
+    st = sub.add_parser("stats", help=h("stats"), description=h("stats"))
+    st.add_argument("--db", metavar="URL", help=h("stats-db"))
+    st.add_argument("--player", metavar="ID", help=h("player"))
+    st.add_argument("--json", action="store_true", help=h("stats-json"))
+    st.add_argument("--export", dest="export_file", metavar="FILE", help=h("export"))
+    st.add_argument("--import", dest="import_file", metavar="FILE", help=h("import"))
+    st.add_argument("--reset", action="store_true", help=h("reset"))
     st.set_defaults(func=cmd_stats)
 
-    pl = sub.add_parser("play", help="play in the terminal")
-    _add_deal_options(pl)
+    pl = sub.add_parser("play", help=h("play"), description=h("play"))
+    _add_deal_options(pl, h)
     pl.set_defaults(func=cmd_play)
     for child in (deal, rep, sol, stu, win, win_run, win_table, win_pack, pl, srv, st):
-        child.add_argument("--lang", choices=("ja", "en"), default=argparse.SUPPRESS,
-                           help="language of messages")
+        child.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help=h("lang"))
     return parser
 
 
@@ -488,10 +472,23 @@ def _joined(words: list[str], options: frozenset[str]) -> list[str]:
     return out
 
 
+def _lang_of(words: list[str]) -> str:
+    """The language asked for with ``--lang X`` or ``--lang=X`` anywhere on the line (Japanese by default),
+    known before the parser is built, so that its help and its errors are in that language too."""
+    for index, word in enumerate(words):
+        value = word.split("=", 1)[1] if word.startswith("--lang=") else \
+            words[index + 1] if word == "--lang" and index + 1 < len(words) else None
+        if value in LANGS:
+            return value
+    return DEFAULT_LANG
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status."""
-    parser = build_parser()
     words = list(argv if argv is not None else sys.argv[1:])
+    lang = _lang_of(words)
+    speak_argparse(lang)
+    parser = build_parser(lang)
     commands = _commands(parser)
     if not any(word in commands for word in words) and not {"-h", "--help"} & set(words):
         # No command: serve, with whatever options were given (``pyramid-solitaire --port 8000``).
@@ -501,8 +498,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         status: int = args.func(args)
         sys.stdout.flush()  # here, not at exit, so a reader that went away is caught below
         return status
-    except (DealError, RulesError, RecordError, MoveError, UsageError) as exc:
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
+    except Problem as exc:  # bad input of any kind: deals, codes, rules, records, moves, files, studies
+        print(f"{PROG}: " + text(args.lang, "cli.error", problem=exc.message(args.lang)), file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         # The reader went away (``... | head -1``): stop quietly, as cat and grep do.  Point stdout at

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .cards import Card, CardError, full_deck, spanish_deck
+from .messages import Problem, text
 from .rules import PRESET_CODES, PRESET_VERSIONS, PRESETS, Rules, RulesError
 
 SHUFFLE_VERSION: Final = 1
@@ -37,12 +38,33 @@ DIFFICULTIES: Final = {"E": "easy", "N": "normal", "R": "random"}
 FULL_CODE_LETTER: Final = "X"
 
 
-class DealError(ValueError):
+class DealError(Problem, ValueError):
     """A deal that cannot be: wrong count, missing, repeated or unknown cards."""
 
 
 class CodeError(DealError):
     """A deal code that names no deal."""
+
+
+class CodeProblem(Problem):
+    """A part of a message about a code: the name of one of its parts (rule set, difficulty, number)."""
+
+
+class CardsError(DealError):
+    """Cards that are not the deck: the wrong count, repeated cards, missing cards — each said that is so."""
+
+    def __init__(self, expected: int, got: int, repeated: list[Card], missing: list[Card]) -> None:
+        checks: tuple[tuple[str, list[Card], bool], ...] = (
+            ("deal.count", [], expected != got),
+            ("deal.repeated", repeated, bool(repeated)),
+            ("deal.missing", missing, bool(missing)),
+        )
+        self.parts = [Problem(key, expected=expected, got=got, cards=" ".join(str(c) for c in cards))
+                      for key, cards, wrong in checks if wrong]
+        super().__init__("deal.cards", expected=expected, got=got)
+
+    def message(self, lang: str) -> str:
+        return text(lang, "parts_sep").join(part.message(lang) for part in self.parts)
 
 
 def deck_for(rules: Rules) -> tuple[Card, ...]:
@@ -76,7 +98,7 @@ class SplitMix64:
 def shuffled_deck(number: int, deck: tuple[Card, ...]) -> tuple[Card, ...]:
     """Deal ``number`` of the documented shuffle (version 1)."""
     if not 0 <= number <= MAX_NUMBER:
-        raise DealError(f"deal number must be 0-{MAX_NUMBER}, not {number}")
+        raise DealError("deal.number-range", most=MAX_NUMBER, number=number)
     cards = list(deck)
     rng = SplitMix64(number ^ _SALT)
     for i in range(len(cards) - 1, 0, -1):
@@ -94,11 +116,11 @@ def parse_cards(text: str, rules: Rules) -> tuple[Card, ...]:
         try:
             card = Card.parse(token)
         except CardError as exc:
-            raise DealError(f"token {number}: {exc}") from None
+            raise DealError("deal.token", number=number, problem=exc) from None
         if card.is_joker:
-            raise DealError(f"token {number}: jokers are not dealt; the rule set adds them")
+            raise DealError("deal.joker", number=number)
         if card not in deck:
-            raise DealError(f"token {number}: {card} is not in the {len(deck)}-card deck")
+            raise DealError("deal.not-in-deck", number=number, card=str(card), deck=len(deck))
         cards.append(card)
     return check_cards(tuple(cards), rules)
 
@@ -109,15 +131,8 @@ def check_cards(cards: tuple[Card, ...], rules: Rules) -> tuple[Card, ...]:
     counts = Counter(cards)
     repeated = [card for card in deck if counts[card] > 1]
     missing = [card for card in deck if counts[card] == 0]
-    problems = []
-    if repeated:
-        problems.append("repeated " + " ".join(str(c) for c in repeated))
-    if missing:
-        problems.append("missing " + " ".join(str(c) for c in missing))
-    if len(cards) != len(deck):
-        problems.insert(0, f"expected {len(deck)} cards, got {len(cards)}")
-    if problems:
-        raise DealError("; ".join(problems))
+    if len(cards) != len(deck) or repeated or missing:
+        raise CardsError(len(deck), len(cards), repeated, missing)
     return cards
 
 
@@ -137,7 +152,7 @@ class Deal:
     def __post_init__(self) -> None:
         check_cards(self.cards, self.rules)
         if self.difficulty not in DIFFICULTIES:
-            raise CodeError(f"unknown difficulty letter {self.difficulty!r} (expected E, N or R)")
+            raise CodeError("code.difficulty", letter=self.difficulty)
 
     @classmethod
     def from_notation(cls, text: str, rules: Rules | str = "classic") -> Deal:
@@ -261,33 +276,33 @@ def parse_rules_code(text: str) -> Rules:
     """The rule set of a code's first group."""
     match = _RULES_CODE_RE.match(text)
     if not match:
-        raise CodeError(f"bad rule-set part {text!r} (expected e.g. CL1 or TH1J2T1)")
+        raise CodeError("code.rules-part", part=text)
     letters, version, options = match.groups()
     if letters not in _PRESET_BY_CODE:
-        raise CodeError(f"unknown rule set {letters!r} in code (known: {', '.join(_PRESET_BY_CODE)})")
+        raise CodeError("code.unknown-rules", letters=letters, known=list(_PRESET_BY_CODE))
     name = _PRESET_BY_CODE[letters]
     if int(version) != PRESET_VERSIONS[name]:
-        raise CodeError(f"rule set {letters} has no version {version}")
+        raise CodeError("code.version", letters=letters, version=version)
     fields = dict(_CODE_OPTIONS)
     base = PRESETS[name]
     changes: dict[str, object] = {}
     for letter, digits in re.findall(r"([A-Z])(\d+)", options):
         if letter not in fields:
-            raise CodeError(f"unknown option letter {letter!r} in code")
+            raise CodeError("code.option-letter", letter=letter)
         field_name = fields[letter]
         try:
             number = int(digits)
         except ValueError:  # more digits than int() converts (sys.get_int_max_str_digits)
-            raise CodeError(f"option {letter} has a number of {len(digits)} digits in code") from None
+            raise CodeError("code.option-digits", letter=letter, digits=len(digits)) from None
         current = getattr(base, field_name)
         value: object
         if field_name == "scoring":
             if number >= len(_SCORING_CODES):
-                raise CodeError(f"unknown scoring {number} in code")
+                raise CodeError("code.scoring", number=number)
             value = _SCORING_CODES[number]
         elif isinstance(current, bool):
             if number > 1:
-                raise CodeError(f"option {letter} takes 0 or 1, not {number}")
+                raise CodeError("code.option-flag", letter=letter, number=number)
             value = bool(number)
         elif field_name in ("passes", "undo_limit", "waste_uses") and number == 0:
             value = None
@@ -297,9 +312,9 @@ def parse_rules_code(text: str) -> Rules:
     try:
         rules = base.with_options(**changes)
     except RulesError as exc:
-        raise CodeError(f"bad options in code: {exc}") from None
+        raise CodeError("code.options", problem=exc) from None
     if rules_code(rules) != text:
-        raise CodeError(f"rule-set part {text!r} is not canonical (write {rules_code(rules)})")
+        raise CodeError("code.not-canonical", part=text, canonical=rules_code(rules))
     return rules
 
 
@@ -312,7 +327,7 @@ def _letters(number: int, width: int) -> str:
         number, digit = divmod(number, len(ALPHABET))
         out.append(ALPHABET[digit])
     if number:
-        raise CodeError("number too large for its code")
+        raise CodeError("code.number-too-large")
     return "".join(reversed(out))
 
 
@@ -347,7 +362,7 @@ def permutation_rank(cards: tuple[Card, ...], deck: tuple[Card, ...]) -> int:
 def permutation_unrank(rank: int, deck: tuple[Card, ...]) -> tuple[Card, ...]:
     """The permutation of ``deck`` with the given rank."""
     if not 0 <= rank < math.factorial(len(deck)):
-        raise CodeError("full code is out of range")
+        raise CodeError("code.full-range")
     digits = []
     for base in range(1, len(deck) + 1):
         rank, digit = divmod(rank, base)
@@ -359,24 +374,42 @@ def permutation_unrank(rank: int, deck: tuple[Card, ...]) -> tuple[Card, ...]:
 _CODE_RE: Final = re.compile(r"^([A-Z0-9]+)-([A-Z])-([A-Z]+)$")
 
 
+_PART_RE: Final = (re.compile(r"^[A-Z0-9]+$"), re.compile(r"^[A-Z]$"), re.compile(r"^[A-Z]+$"))
+_PART_NAMES: Final = ("rules", "difficulty", "number")
+
+
+def _shape_problem(text: str) -> CodeError:
+    """Why ``text`` does not have the shape of a code (rule set, difficulty, number, joined by "-"): which
+    part is missing, empty or holds what it cannot."""
+    parts = text.upper().split("-")
+    if len(parts) != len(_PART_NAMES):
+        return CodeError("code.shape", code=text, parts=len(parts))
+    for part, pattern, name in zip(parts, _PART_RE, _PART_NAMES, strict=True):
+        if not part:
+            return CodeError("code.part-empty", code=text, part=CodeProblem(f"code.part.{name}"))
+        if not pattern.match(part):
+            return CodeError("code.part-bad", code=text, part=CodeProblem(f"code.part.{name}"), text=part)
+    return CodeError("code.shape", code=text, parts=len(parts))
+
+
 def decode(code: str) -> Deal:
     """The deal a code names (see the module docstring)."""
     text = code.strip().upper()
     match = _CODE_RE.match(text)
     if not match:
-        raise CodeError(f"not a deal code: {code.strip()!r} (expected e.g. CL1-N-AAAAAAJ)")
+        raise _shape_problem(code.strip())
     rules = parse_rules_code(match.group(1))
     kind, letters = match.group(2), match.group(3)
     deck = deck_for(rules)
     if kind == FULL_CODE_LETTER:
         width = full_code_letters(len(deck))
         if len(letters) != width:
-            raise CodeError(f"a full code has {width} letters after -X-, this one has {len(letters)}")
+            raise CodeError("code.full-width", width=width, count=len(letters))
         return Deal(rules, permutation_unrank(_number(letters), deck), None, "R")
     if kind not in DIFFICULTIES:
-        raise CodeError(f"unknown difficulty letter {kind!r} (expected E, N, R, or X for a full code)")
+        raise CodeError("code.kind", letter=kind)
     if len(letters) != NUMBER_LETTERS:
-        raise CodeError(f"a deal number has {NUMBER_LETTERS} letters, this one has {len(letters)}")
+        raise CodeError("code.number-width", width=NUMBER_LETTERS, count=len(letters))
     return Deal.from_number(_number(letters), rules, kind)
 
 
@@ -389,6 +422,6 @@ def parse_deal(text: str, rules: Rules | str | None = None) -> Deal:
     if _CODE_RE.match(stripped.upper()) and len(stripped.split()) == 1:
         deal = decode(stripped)
         if rules is not None and find_rules(rules) != deal.rules:
-            raise CodeError(f"code {stripped} is for {deal.rules}, not {find_rules(rules)}")
+            raise CodeError("code.other-rules", code=stripped, rules=str(deal.rules), asked=str(find_rules(rules)))
         return deal
     return Deal.from_notation(stripped, rules if rules is not None else "classic")

@@ -19,8 +19,9 @@ from typing import Any
 from .analysis import dead_slots, plain_hint
 from .deal import Deal, parse_deal
 from .layout import bits
+from .messages import text
 from .moves import DRAW, PARK, RECYCLE, REMOVE, Move
-from .reasons import STATUS_MESSAGES, IllegalMoveError, Refusal
+from .reasons import STATUS_KEY, IllegalMoveError, Refusal
 from .rules import Rules
 from .table import DRAW_ACTION, PLAYING, RECYCLE_ACTION, WON, Action, Position, Table
 
@@ -102,20 +103,15 @@ class Game:
     def stock_label(self, lang: str = "ja") -> str:
         """``2/3周目 · 残り 17`` (seed 001), or ``Pass 2/3 · 17 left``."""
         passes = self.rules.passes
-        number = self.pass_number
-        left = self.stock_left
-        if lang == "ja":
-            cycle = f"{number}/{passes}周目" if passes is not None else f"{number}周目"
-            return f"{cycle} · 残り {left}"
-        cycle = f"Pass {number}/{passes}" if passes is not None else f"Pass {number}"
-        return f"{cycle} · {left} left"
+        key = "stock.label" if passes is not None else "stock.label.unlimited"
+        return text(lang, key, number=self.pass_number, passes=passes, left=self.stock_left)
 
     def status_message(self, lang: str = "ja") -> str | None:
         """The end-of-game announcement, or ``None`` while playing."""
         status = self.status
         if status == PLAYING:
             return None
-        return STATUS_MESSAGES[status][0 if lang == "ja" else 1]
+        return text(lang, STATUS_KEY.format(status))
 
     # --- moves ------------------------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .cards import Card, CardError
+from .messages import Problem
 
 DRAW: Final = "draw"
 RECYCLE: Final = "recycle"
@@ -24,7 +25,7 @@ MAX_REMOVAL: Final = 3
 _SEPARATORS: Final = re.compile(r"[;\n]")
 
 
-class MoveError(ValueError):
+class MoveError(Problem, ValueError):
     """Text that is not a move."""
 
 
@@ -39,15 +40,15 @@ class Move:
     def __post_init__(self) -> None:
         if self.kind == REMOVE:
             if not 1 <= len(self.cards) <= MAX_REMOVAL:
-                raise MoveError(f"a removal names 1 to {MAX_REMOVAL} cards, not {len(self.cards)}")
+                raise MoveError("move.removal-size", most=MAX_REMOVAL, count=len(self.cards))
         elif self.kind == PARK:
             if len(self.cards) != 1:
-                raise MoveError(f"a park names one card, not {len(self.cards)}")
+                raise MoveError("move.park-size", count=len(self.cards))
         elif self.kind in (DRAW, RECYCLE):
             if self.cards:
-                raise MoveError(f"{self.kind} takes no cards")
+                raise MoveError("move.no-cards", kind=self.kind)
         else:
-            raise MoveError(f"unknown move kind {self.kind!r}")
+            raise MoveError("move.unknown-kind", kind=self.kind)
 
     @classmethod
     def remove(cls, *cards: Card) -> Move:
@@ -79,22 +80,22 @@ class Move:
         if lowered in (RECYCLE, "r"):
             return cls.recycle()
         if not word:
-            raise MoveError("empty move")
+            raise MoveError("move.empty")
         head, arrow, tail = word.partition(">")
         if arrow:
             if tail.strip().lower() != CELL_SUFFIX[1:]:
-                raise MoveError(f"bad move {word!r}: a card goes only to a cell (write e.g. Qs>cell)")
+                raise MoveError("move.only-to-cell", move=word)
             try:
                 return cls.park(Card.parse(head.strip()))
             except CardError as exc:
-                raise MoveError(f"bad move {word!r}: {exc}") from None
+                raise MoveError("move.bad-card", move=word, problem=exc) from None
         parts = [part for part in re.split(r"\s*\+\s*|\s+", word) if part]
         try:
             cards = tuple(Card.parse(part) for part in parts)
         except CardError as exc:
-            raise MoveError(f"bad move {word!r}: {exc}") from None
+            raise MoveError("move.bad-card", move=word, problem=exc) from None
         if len(cards) > MAX_REMOVAL:
-            raise MoveError(f"bad move {word!r}: a removal names 1 to {MAX_REMOVAL} cards")
+            raise MoveError("move.too-many", move=word, most=MAX_REMOVAL)
         return cls.remove(*cards)
 
     def __str__(self) -> str:

@@ -17,6 +17,7 @@ from typing import Final
 
 from .deal import DealError, parse_deal
 from .game import Game
+from .messages import Problem
 from .moves import Move, MoveError
 from .reasons import IllegalMoveError, Refusal
 from .rules import RulesError, find_rules
@@ -48,7 +49,7 @@ class Parked:
 Entry = Move | Parked | str
 
 
-class RecordError(ValueError):
+class RecordError(Problem, ValueError):
     """A record that cannot be read (missing header, bad deal, bad move notation)."""
 
 
@@ -65,7 +66,7 @@ class Record:
             rules = find_rules(self.headers["Rules"])
             deal = parse_deal(self.headers["Deal"], rules)
         except (RulesError, DealError) as exc:
-            raise RecordError(str(exc)) from None
+            raise RecordError("record.game", problem=exc) from None
         return Game(deal)
 
 
@@ -88,13 +89,13 @@ def read_record(text: str) -> Record:
         line = lines[index]
         match = _HEADER_RE.match(line.strip())
         if not match:
-            raise RecordError(f"line {index + 1}: expected a header 'Key: value', got {line.strip()!r}")
+            raise RecordError("record.header", line=index + 1, text=line.strip())
         headers[match.group(1).capitalize() if match.group(1).lower() in ("rules", "deal")
                 else match.group(1)] = match.group(2).strip()
         index += 1
     for required in ("Rules", "Deal"):
         if required not in headers:
-            raise RecordError(f"record has no {required}: header")
+            raise RecordError("record.missing-header", header=required)
     entries: list[Entry] = []
     for number, line in enumerate(lines[index:], start=index + 1):
         line = line.split("#", 1)[0]  # a comment runs to the end of its line
@@ -105,7 +106,7 @@ def read_record(text: str) -> Record:
             try:
                 entries.append(parse_entry(word))
             except MoveError as exc:
-                raise RecordError(f"line {number}: {exc}") from None
+                raise RecordError("record.line", line=number, problem=exc) from None
     record = Record(headers, entries)
     record.new_game()  # validates Rules and Deal now, so a bad record fails to read
     return record
@@ -120,7 +121,7 @@ def parse_entry(word: str) -> Entry:
     if numbered:
         number = int(numbered.group(2))
         if number < 1:
-            raise MoveError(f"bad move {word.strip()!r}: free cells count from 1")
+            raise MoveError("move.cell-from-one", move=word.strip())
         move = Move.parse(numbered.group(1))
         return Parked(move, number - 1)
     return Move.parse(word)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .cards import TEN, Card
+from .messages import Problem
 
 #: The sums the references play: 13 (52 cards), 14 (52 cards, no lone kings), 12 (48-card Spanish deck).
 TARGETS: Final = (12, 13, 14)
@@ -27,7 +28,7 @@ SCORING_SCHEMES: Final = ("none", "pyramide")
 PYRAMIDE_POINTS_PER_CARD: Final = 10
 
 
-class RulesError(ValueError):
+class RulesError(Problem, ValueError):
     """A rule-set string or option that names no rule set."""
 
 
@@ -85,67 +86,60 @@ class Rules:
 
     def __post_init__(self) -> None:
         if self.preset not in PRESET_CODES:
-            raise RulesError(f"unknown rule set {self.preset!r}")
+            raise RulesError("rules.unknown-preset", name=self.preset)
         if self.passes is not None and not 1 <= self.passes <= MAX_PASSES:
-            raise RulesError(f"passes must be 1-{MAX_PASSES} or unlimited, not {self.passes}")
+            raise RulesError("rules.passes", most=MAX_PASSES, value=self.passes)
         if not 0 <= self.jokers <= 2:
-            raise RulesError(f"jokers must be 0, 1 or 2, not {self.jokers}")
+            raise RulesError("rules.jokers", value=self.jokers)
         if self.target not in TARGETS:
-            raise RulesError(f"target sum must be one of {TARGETS}, not {self.target}")
+            raise RulesError("rules.target", targets=list(map(str, TARGETS)), value=self.target)
         if self.deck not in DECK_SIZES:
-            raise RulesError(f"deck must be 52 or 48 cards, not {self.deck}")
+            raise RulesError("rules.deck", value=self.deck)
         if self.rows not in ROW_COUNTS:
-            raise RulesError(f"the pyramid has 7 or 6 rows, not {self.rows}")
+            raise RulesError("rules.rows", value=self.rows)
         if self.scoring not in SCORING_SCHEMES:
-            raise RulesError(f"scoring must be one of {', '.join(SCORING_SCHEMES)}, not {self.scoring!r}")
+            raise RulesError("rules.scoring", schemes=list(SCORING_SCHEMES), value=self.scoring)
         if self.undo_limit is not None and self.undo_limit < 1:
-            raise RulesError(f"undo_limit must be at least 1 or unlimited, not {self.undo_limit}")
+            raise RulesError("rules.undo-limit", value=self.undo_limit)
         if (self.target == TARGETS[0]) != (self.deck == DECK_SIZES[1]):
-            raise RulesError("the 48-card Spanish deck plays to 12 and only it: set deck=48 and target=12 together")
+            raise RulesError("rules.spanish")
         if (self.target == TARGETS[2]) == self.lone_kings:
-            raise RulesError("lone_kings=false goes with target=14 and only with it (a king alone makes 13, 12 "
-                             "with the 48-card deck; at 14 it pairs with an ace)")
+            raise RulesError("rules.lone-kings")
         if self.stock_top_usable and self.drawn_spot:
-            raise RulesError("stock_top and drawn cannot both be on: choose one stock model")
+            raise RulesError("rules.stock-model")
         if not 1 <= self.draw <= MAX_DRAW:
-            raise RulesError(f"draw must be 1-{MAX_DRAW} cards at a time, not {self.draw}")
+            raise RulesError("rules.draw", most=MAX_DRAW, value=self.draw)
         if self.draw > 1 and (self.stock_top_usable or self.drawn_spot):
-            raise RulesError(f"draw={self.draw} deals onto the waste, whose top card alone is usable: "
-                             "it goes with neither stock_top nor drawn")
+            raise RulesError("rules.draw-model", value=self.draw)
         if not 0 <= self.reserve <= MAX_RESERVE_PILES:
-            raise RulesError(f"reserve must be 0-{MAX_RESERVE_PILES} piles, not {self.reserve}")
+            raise RulesError("rules.reserve", most=MAX_RESERVE_PILES, value=self.reserve)
         if not 1 <= self.reserve_depth <= MAX_RESERVE_DEPTH:
-            raise RulesError(f"reserve_depth must be 1-{MAX_RESERVE_DEPTH} cards a pile, not {self.reserve_depth}")
+            raise RulesError("rules.reserve-depth", most=MAX_RESERVE_DEPTH, value=self.reserve_depth)
         if self.stock_size < 0:
-            raise RulesError(f"a {self.pyramid_size}-card pyramid and {self.reserve} reserve piles of "
-                             f"{self.reserve_depth} need {self.board_size} cards; the deck has {self.deck}")
+            raise RulesError("rules.too-few-cards", pyramid=self.pyramid_size, reserve=self.reserve,
+                             depth=self.reserve_depth, board=self.board_size, deck=self.deck)
         if self.waste_uses is not None and not 1 <= self.waste_uses <= MAX_WASTE_USES:
-            raise RulesError(f"waste_uses must be 1-{MAX_WASTE_USES} or unlimited, not {self.waste_uses}")
+            raise RulesError("rules.waste-uses", most=MAX_WASTE_USES, value=self.waste_uses)
         if self.waste_uses is not None and self.strict and self.stock_only_from_waste and self.stock_size > 0:
             # every stock card must go, and each only from the waste
             per_use = self.stock_cards_per_waste_use
             if self.waste_uses * per_use < self.stock_size:
-                raise RulesError(f"a strict win removes all {self.stock_size} stock cards, each from the waste: "
-                                 f"waste_uses={self.waste_uses} can take {self.waste_uses * per_use} at most, so "
-                                 "no deal could be won")
+                raise RulesError("rules.strict-waste-uses", stock=self.stock_size, uses=self.waste_uses,
+                                 most=self.waste_uses * per_use)
         if not 0 <= self.cells <= MAX_CELLS:
-            raise RulesError(f"cells must be 0-{MAX_CELLS} free cells, not {self.cells}")
+            raise RulesError("rules.cells", most=MAX_CELLS, value=self.cells)
         if not 1 <= self.waste_piles <= MAX_WASTE_PILES:
-            raise RulesError(f"waste_piles must be 1-{MAX_WASTE_PILES}, not {self.waste_piles}")
+            raise RulesError("rules.waste-piles", most=MAX_WASTE_PILES, value=self.waste_piles)
         if self.waste_piles > 1 and (self.passes != 1 or self.draw != 1 or self.stock_top_usable
                                      or self.drawn_spot or self.waste_start):
             # In one pass the cards go round the piles in dealing order, so a card's pile follows from
             # its place in the stock; after a redeal it would depend on the cards removed meanwhile, and
             # the sources say neither how the piles are gathered nor whether they are.
-            raise RulesError(f"waste_piles={self.waste_piles} deals the stock once, a card to each pile in "
-                             "turn: it goes with passes=1 and without draw, stock_top, drawn and waste_start")
+            raise RulesError("rules.waste-piles-model", value=self.waste_piles)
         if self.stock_size == 0 and (self.passes != 1 or self.draw != 1 or self.waste_start
                                      or self.stock_top_usable or self.drawn_spot or self.waste_piles != 1
                                      or self.waste_uses is not None):
-            raise RulesError("every card is dealt to the pyramid and the reserve, so there is no stock: "
-                             "passes, draw, waste_start, stock_top, drawn, waste_piles and waste_uses do not "
-                             "apply "
-                             "(leave them out)")
+            raise RulesError("rules.no-stock")
 
     # --- derived facts, each written once and used by play, hints, highlighting and the solver ---
 
@@ -381,7 +375,7 @@ def _parse_value(key: str, text: str, current: object) -> object:
             return True
         if word in _FALSE:
             return False
-        raise RulesError(f"option {key} takes true or false, not {text!r}")
+        raise RulesError("rules.option-flag", key=key, value=text)
     if name == "scoring":
         return word
     if name in ("passes", "undo_limit", "waste_uses") and word in _UNLIMITED:
@@ -389,7 +383,7 @@ def _parse_value(key: str, text: str, current: object) -> object:
     try:
         return int(word)
     except ValueError:
-        raise RulesError(f"option {key} takes a number, not {text!r}") from None
+        raise RulesError("rules.option-number", key=key, value=text) from None
 
 
 def find_rules(text: str | Rules = "classic") -> Rules:
@@ -401,12 +395,11 @@ def find_rules(text: str | Rules = "classic") -> Rules:
         return text
     match = _RULES_RE.match(text)
     if not match:
-        raise RulesError(f"not a rule set: {text!r} (expected e.g. classic or thirteen(jokers=2,triples=true))")
+        raise RulesError("rules.not-rules", text=text)
     name = match.group(1).lower()
     name = PRESET_ALIASES.get(name, name)
     if name not in PRESETS:
-        known = ", ".join(PRESETS)
-        raise RulesError(f"unknown rule set {match.group(1)!r} (known: {known})")
+        raise RulesError("rules.unknown", name=match.group(1), known=list(PRESETS))
     rules = PRESETS[name]
     options_text = match.group(2)
     if options_text is None or not options_text.strip():
@@ -416,7 +409,7 @@ def find_rules(text: str | Rules = "classic") -> Rules:
         key, sep, value = item.partition("=")
         key = key.strip().lower()
         if not sep:
-            raise RulesError(f"option {item.strip()!r} needs a value (key=value)")
+            raise RulesError("rules.option-value", option=item.strip())
         if key == "win":
             key, value = "strict", value
         key = KEY_ALIASES.get(key, key)
@@ -425,13 +418,13 @@ def find_rules(text: str | Rules = "classic") -> Rules:
             changes["passes"] = None if recycles is None else int(str(recycles)) + 1
             continue
         if key not in FIELD_BY_KEY:
-            raise RulesError(f"unknown option {key!r} (known: {', '.join(FIELD_BY_KEY)})")
+            raise RulesError("rules.unknown-option", key=key, known=list(FIELD_BY_KEY))
         field_name = FIELD_BY_KEY[key]
         changes[field_name] = _parse_value(key, value, getattr(rules, field_name))
     try:
         return dataclasses.replace(rules, **changes)  # type: ignore[arg-type]
     except TypeError as exc:  # pragma: no cover - replace() only sees known field names
-        raise RulesError(str(exc)) from None
+        raise RulesError("rules.options", reason=str(exc)) from None
 
 
 __all__ = ["PRESETS", "PRESET_ALIASES", "PRESET_CODES", "Rules", "RulesError", "find_rules"]

@@ -41,6 +41,7 @@ from typing import Any, Final, TextIO
 
 from . import __version__
 from .deal import MAX_NUMBER, NUMBER_LETTERS, Deal, number_letters
+from .messages import Problem, file_problem, join, shown, text
 from .rules import Rules, find_rules
 
 #: The columns of the results file, in order.
@@ -72,9 +73,30 @@ ARCHIVE_SUFFIX: Final = ".xz"
 ARCHIVE_PRESET: Final = 9
 
 
-class StudyError(ValueError):
+class StudyError(Problem, ValueError):
     """A study that cannot run as asked: a bad range or worker count, a results file of another kind or
-    another rule set, an unreachable Dask scheduler."""
+    another rule set, an unreachable Dask scheduler.  Its message is the catalogue's ``study.*`` key (or,
+    for a file that cannot be read or written, the ``file.*`` one of :func:`.messages.file_problem`)."""
+
+    @classmethod
+    def of(cls, problem: Problem) -> StudyError:
+        """``problem`` (a file that cannot be read, say) as a study's error: the same key and details."""
+        return cls(problem.key, **problem.details)
+
+
+class RowError(StudyError):
+    """A line of a results file that is not a row of one: the wrong number of fields, a field out of range."""
+
+
+class _Listed(Problem):
+    """Names written as a list of the language (``a and b`` / ``aとb``): a detail of another problem."""
+
+    def __init__(self, items: Iterable[str]) -> None:
+        self.items = list(items)
+        super().__init__("and")
+
+    def message(self, lang: str) -> str:
+        return join(lang, [shown(item) for item in self.items])
 
 
 def check_dask_address(address: str) -> None:
@@ -82,9 +104,9 @@ def check_dask_address(address: str) -> None:
     ``tls://``) with a port of 1-65535 — checked before anything is read or solved."""
     match = DASK_ADDRESS_RE.match(address)
     if not match:
-        raise StudyError(f"not a Dask scheduler address: {address!r} (expected tcp://HOST:PORT)")
+        raise StudyError("study.dask-address", address=address)
     if not 1 <= int(match.group(3)) <= 65535:
-        raise StudyError(f"not a Dask scheduler address: {address!r} (a port is 1-65535)")
+        raise StudyError("study.dask-port", address=address)
 
 
 # --- one deal ----------------------------------------------------------------------------------------
@@ -116,27 +138,29 @@ class Row:
 
     @classmethod
     def from_line(cls, line: str) -> Row:
-        """Parse a CSV line written by :meth:`to_line`; raise :class:`ValueError` if it is not one."""
+        """Parse a CSV line written by :meth:`to_line`; raise :class:`RowError` (a ``ValueError``) if it is
+        not one."""
         cells = line.split(",")
         if len(cells) != len(FIELDS):
-            raise ValueError(f"expected {len(FIELDS)} fields, got {len(cells)}")
+            raise RowError("study.row.fields", expected=len(FIELDS), got=len(cells))
         number, code, verdict, length, best, difficulty, seconds, nodes = cells
         if verdict not in VERDICTS.values():
-            raise ValueError(f"unknown verdict {verdict!r}")
-        row = cls(int(number), code, verdict, None if length == "" else int(length), int(best),
-                  None if difficulty == "" else float(difficulty), float(seconds), int(nodes))
+            raise RowError("study.row.verdict", verdict=verdict)
+        row = cls(_whole("number", number), code, verdict, None if length == "" else _whole("length", length),
+                  _whole("best", best), None if difficulty == "" else _decimal("difficulty", difficulty),
+                  _decimal("seconds", seconds), _whole("nodes", nodes))
         if not 0 <= row.number <= MAX_NUMBER:
-            raise ValueError(f"deal number {row.number} is not one of 0-{MAX_NUMBER}")
+            raise RowError("study.row.number", number=row.number, most=MAX_NUMBER)
         if not code.endswith(number_letters(row.number)):
-            raise ValueError(f"the code {code!r} is not deal {row.number}'s")
+            raise RowError("study.row.code", code=code, number=row.number)
         if (row.length is not None) != (verdict == WON):
-            raise ValueError("a length is given exactly for won deals")
+            raise RowError("study.row.length")
         if min(row.length or 0, row.best, row.nodes) < 0:
-            raise ValueError("a length, best or nodes count below 0")
+            raise RowError("study.row.negative")
         if not (math.isfinite(row.seconds) and row.seconds >= 0):
-            raise ValueError(f"seconds must be a number of 0 or more, not {row.seconds}")
+            raise RowError("study.row.seconds", seconds=row.seconds)
         if row.difficulty is not None and not 0.0 <= row.difficulty <= 1.0:
-            raise ValueError(f"a difficulty is 0-1, not {row.difficulty}")
+            raise RowError("study.row.difficulty", difficulty=row.difficulty)
         return row
 
     def result(self) -> tuple[Any, ...]:
@@ -146,6 +170,22 @@ class Row:
 
 def _blank(value: object) -> str:
     return "" if value is None else str(value)
+
+
+def _whole(field: str, cell: str) -> int:
+    """The whole number in ``cell`` of the column ``field``."""
+    try:
+        return int(cell)
+    except ValueError:  # not digits, or more of them than int() converts
+        raise RowError("study.row.not-number", field=field, value=cell) from None
+
+
+def _decimal(field: str, cell: str) -> float:
+    """The number in ``cell`` of the column ``field``."""
+    try:
+        return float(cell)
+    except ValueError:
+        raise RowError("study.row.not-number", field=field, value=cell) from None
 
 
 def study_deal(number: int, rules: str, time_limit: float) -> Row:
@@ -185,32 +225,32 @@ class ResultsFile:
 
     def _read(self) -> None:
         if self.path.is_dir():
-            raise StudyError(f"{self.path} is a folder, not a results file")
+            raise StudyError("study.is-folder", path=str(self.path))
         if not self.path.parent.is_dir():
-            raise StudyError(f"no folder {self.path.parent} for {self.path.name}")
+            raise StudyError("study.no-folder", folder=str(self.path.parent), name=self.path.name)
         if self.path.exists() and not self.path.is_file():  # a device or a pipe: never read to its end
-            raise StudyError(f"{self.path} is not a regular file")
+            raise StudyError("study.not-regular", path=str(self.path))
         packed = _read_bytes(self.archive)
         if packed is not None:
             unpacker = lzma.LZMADecompressor(format=lzma.FORMAT_XZ)
             try:
-                text = unpacker.decompress(packed)
+                unpacked = unpacker.decompress(packed)
             except lzma.LZMAError:
-                raise StudyError(f"{self.archive} is not an xz archive of a study's CSV file") from None
+                raise StudyError("study.archive.not-xz", path=str(self.archive)) from None
             if not unpacker.eof:  # an xz stream that stops before its end: a copy or download cut short
-                raise StudyError(f"{self.archive} is cut short (its xz data ends early)")
+                raise StudyError("study.archive.ends-early", path=str(self.archive))
             if unpacker.unused_data:
-                raise StudyError(f"{self.archive} is not an xz archive of a study's CSV file (data after its end)")
-            if not text.endswith(b"\n"):
-                raise StudyError(f"{self.archive} is cut short (its last line has no line end)")
-            self._parse(self.archive, text)
+                raise StudyError("study.archive.trailing-data", path=str(self.archive))
+            if not unpacked.endswith(b"\n"):
+                raise StudyError("study.archive.no-line-end", path=str(self.archive))
+            self._parse(self.archive, unpacked)
         data = _read_bytes(self.path)
         if data is None:
             return
         complete = data[: data.rfind(b"\n") + 1]  # an unterminated last line was cut short: drop it
         if not complete:
             if data and not HEADER.encode().startswith(data):
-                raise StudyError(f"{self.path} is not a study's CSV file (expected the header {HEADER})")
+                raise StudyError("study.not-csv.header", path=str(self.path), header=HEADER)
             return
         self._parse(self.path, complete)
         self._keep_bytes = len(complete)
@@ -220,17 +260,17 @@ class ResultsFile:
         try:
             lines = data.decode("utf-8").splitlines()
         except UnicodeDecodeError:
-            raise StudyError(f"{path} is not a study's CSV file (not text)") from None
+            raise StudyError("study.not-csv.text", path=str(path)) from None
         if not lines or lines[0] != HEADER:
-            raise StudyError(f"{path} is not a study's CSV file (expected the header {HEADER})")
+            raise StudyError("study.not-csv.header", path=str(path), header=HEADER)
         for line_number, line in enumerate(lines[1:], start=2):
             try:
                 row = Row.from_line(line)
-            except ValueError as exc:
-                raise StudyError(f"{path} line {line_number} is not a study row: {exc}") from None
+            except RowError as exc:
+                raise StudyError("study.bad-row", path=str(path), line=line_number, problem=exc) from None
             if not row.code.startswith(self.prefix):
-                raise StudyError(f"{path} holds deals of other rules (line {line_number}: {row.code}), "
-                                 f"not {self.rules}")
+                raise StudyError("study.other-rules", path=str(path), line=line_number, code=row.code,
+                                 rules=str(self.rules))
             self._keep(row)
 
     def _keep(self, row: Row) -> None:
@@ -254,7 +294,7 @@ class ResultsFile:
                 self._handle.flush()
         except OSError as exc:
             self.close()
-            raise StudyError(f"cannot write {self.path}: {exc.strerror or exc}") from None
+            raise StudyError.of(file_problem("write", str(self.path), exc)) from None
 
     def append(self, row: Row) -> None:
         """Add a row at the end of the file and flush it."""
@@ -264,8 +304,7 @@ class ResultsFile:
             self._handle.write(row.to_line() + "\n")
             self._handle.flush()
         except OSError as exc:  # a full disk, say: the rows written before this one are whole and kept
-            raise StudyError(f"cannot write {self.path}: {exc.strerror or exc} (the deals saved so far are "
-                             "kept: run the same command again to resume)") from None
+            raise StudyError("study.cannot-append", problem=file_problem("write", str(self.path), exc)) from None
         self._keep(row)
 
     def close(self) -> None:
@@ -287,8 +326,7 @@ class ResultsFile:
         try:
             replace_file(self.path, self._sorted_text().encode("utf-8"))
         except OSError as exc:  # the file is as it was: every row in it, unsorted
-            raise StudyError(f"cannot rewrite {self.path} sorted: {exc.strerror or exc} (its rows are all "
-                             "there; run the same command again to sort it)") from None
+            raise StudyError("study.cannot-sort", problem=file_problem("write", str(self.path), exc)) from None
 
     def pack(self) -> int:
         """Write :attr:`archive`: every row held (the archive's and the file's), sorted by number, as xz
@@ -305,7 +343,7 @@ def _read_bytes(path: Path) -> bytes | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise StudyError(f"cannot read {path}: {exc.strerror}") from None
+        raise StudyError.of(file_problem("read", str(path), exc)) from None
 
 
 def replace_file(path: Path, data: bytes) -> None:
@@ -364,8 +402,7 @@ def local_results(numbers: Iterable[int], rules: str, time_limit: float,
                 try:
                     row = future.result()
                 except BrokenProcessPool:
-                    raise StudyError("a worker process died (killed, or out of memory?): the deals saved "
-                                     "so far are kept; run the same command again to resume") from None
+                    raise StudyError("study.worker-died") from None
                 yield row
                 for number in islice(todo, 1):
                     pending.add(pool.submit(study_deal, number, rules, time_limit))
@@ -393,30 +430,28 @@ def dask_client(address: str, timeout: float | None = None) -> Any:
         client = _distributed().Client(address, timeout=timeout or DASK_CONNECT_SECONDS, set_as_default=False,
                                        security=security)
     except (OSError, TimeoutError) as exc:
-        raise StudyError(f"cannot reach the Dask scheduler at {address}: {_one_line(exc)}") from None
+        raise StudyError("study.dask-unreachable", address=address, reason=_one_line(exc)) from None
     try:
         versions = client.run(worker_version)
     except Exception as exc:
         client.close()
-        raise StudyError(f"the Dask workers cannot run the study (install pyramid-solitaire on every worker): "
-                         f"{_one_line(exc)}") from None
+        raise StudyError("study.dask-cannot-run", reason=_one_line(exc)) from None
     if not versions:
         client.close()
-        raise StudyError(f"the Dask scheduler at {address} has no workers (start dask worker {address} "
-                         "on the machines that are to solve)")
+        raise StudyError("study.dask-no-workers", address=address)
     wrong = sorted(w for w, v in versions.items() if v != __version__)
     if wrong:
         client.close()
-        raise StudyError(f"Dask workers {', '.join(wrong)} run another pyramid-solitaire version "
-                         f"(this one is {__version__})")
+        raise StudyError("study.dask-version", workers=wrong, version=__version__)
     return client
 
 
-#: Dask's settings for the client's side of TLS, with the environment variables that set them.
+#: Dask's settings for the client's side of TLS, with the catalogue key of what each is and the
+#: environment variable that sets it.
 DASK_TLS_SETTINGS: Final = (
-    ("tls_ca_file", "the CA certificate", "DASK_DISTRIBUTED__COMM__TLS__CA_FILE"),
-    ("tls_client_cert", "the client's certificate", "DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT"),
-    ("tls_client_key", "the client's key", "DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY"),
+    ("tls_ca_file", "study.tls.ca-file", "DASK_DISTRIBUTED__COMM__TLS__CA_FILE"),
+    ("tls_client_cert", "study.tls.client-cert", "DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT"),
+    ("tls_client_key", "study.tls.client-key", "DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY"),
 )
 
 
@@ -430,15 +465,13 @@ def dask_security(address: str) -> Any:
     *needed, (_, _, key_variable) = DASK_TLS_SETTINGS  # the key may be appended to the certificate file
     missing = [variable for field, _what, variable in needed if not getattr(security, field)]
     if missing:
-        raise StudyError(f"the Dask scheduler at {address} speaks TLS and needs certificates: set "
-                         f"{' and '.join(missing)} (and {key_variable} unless the key is in the certificate "
-                         "file), or the same in Dask's config file")
+        raise StudyError("study.dask-tls-needed", address=address, missing=_Listed(missing), key=key_variable)
     for field, what, variable in DASK_TLS_SETTINGS:
         value = getattr(security, field)
         # Dask also takes a certificate's text in place of its path (Security.temporary() does so).
         if value and "-----BEGIN" not in value and not os.path.isfile(value):
-            raise StudyError(f"{what} for the Dask scheduler at {address} is not a file: {value} "
-                             f"(given by {variable} or Dask's config)")
+            raise StudyError("study.dask-tls-not-file", what=Problem(what), address=address, value=value,
+                             variable=variable)
     return security
 
 
@@ -447,12 +480,12 @@ def _distributed() -> Any:
     try:
         return importlib.import_module("distributed")
     except ImportError:
-        raise StudyError("--dask needs the distributed package (pip install distributed)") from None
+        raise StudyError("study.no-distributed", command="pip install distributed") from None
 
 
 def _one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
-    return text or type(exc).__name__
+    said = " ".join(str(exc).split())
+    return said or type(exc).__name__
 
 
 def dask_results(numbers: Iterable[int], rules: str, time_limit: float,
@@ -468,8 +501,7 @@ def dask_results(numbers: Iterable[int], rules: str, time_limit: float,
             for number in islice(todo, 1):
                 running.add(client.submit(study_deal, number, rules, time_limit, pure=False))
     except _distributed().KilledWorker:
-        raise StudyError("a Dask worker died on a deal (killed, or out of memory?): the deals saved so "
-                         "far are kept; run the same command again to resume") from None
+        raise StudyError("study.dask-worker-died") from None
     finally:
         running.clear()
 
@@ -478,15 +510,16 @@ def dask_results(numbers: Iterable[int], rules: str, time_limit: float,
 
 
 class Progress:
-    """A progress bar in plain text on ``stream``: done/total, deals per second, time left.  Redrawn in
-    place on a terminal; otherwise a line every few seconds."""
+    """A progress bar in plain text on ``stream``, in ``lang``: done/total, deals per second, time left.
+    Redrawn in place on a terminal; otherwise a line every few seconds.  ``label`` goes before it."""
 
-    def __init__(self, total: int, done: int, stream: TextIO, label: str = "") -> None:
+    def __init__(self, total: int, done: int, stream: TextIO, label: str = "", lang: str = "en") -> None:
         self.total = total
         self.first = done
         self.done = done
         self.stream = stream
         self.label = label
+        self.lang = lang
         self.tty = stream.isatty()
         self.started = time.monotonic()
         self.shown_at = -math.inf
@@ -498,7 +531,8 @@ class Progress:
         rate = (self.done - self.first) / elapsed if elapsed > 0 else 0.0
         left = _duration((self.total - self.done) / rate) if rate > 0 else "?"
         share = 100 * self.done / self.total if self.total else 100.0
-        return f"{self.label}{self.done}/{self.total} ({share:.1f}%)  {rate:.2f} deals/s  {left} left"
+        return text(self.lang, "study.progress", label=self.label, done=self.done, total=self.total,
+                    share=f"{share:.1f}", rate=f"{rate:.2f}", left=left)
 
     def update(self, done: int, *, force: bool = False) -> None:
         """Record ``done`` deals and show the bar if it is time to."""
@@ -507,12 +541,12 @@ class Progress:
         if not force and now - self.shown_at < (PROGRESS_REDRAW_SECONDS if self.tty else PROGRESS_LINE_SECONDS):
             return
         self.shown_at = now
-        text = self.text()
+        bar = self.text()
         if self.tty:
-            self.stream.write("\r" + text.ljust(self.width))
-            self.width = len(text)
+            self.stream.write("\r" + bar.ljust(self.width))
+            self.width = len(bar)
         else:
-            self.stream.write(text + "\n")
+            self.stream.write(bar + "\n")
         self.stream.flush()
 
     def close(self) -> None:
@@ -584,18 +618,18 @@ class Summary:
         """The 95% Wilson interval of the win rate."""
         return wilson_interval(self.won, self.decided) if self.decided else None
 
-    def lines(self) -> list[str]:
-        """The summary as printed by ``pyramid-solitaire study``."""
-        out = [f"{self.rules}: deals {self.start}-{self.start + self.deals - 1} ({self.deals}, "
-               f"{self.solved} solved this run)",
-               f"won {self.won}, lost {self.lost}, unknown {self.unknown} (time limit)"]
+    def lines(self, lang: str = "en") -> list[str]:
+        """The summary as printed by ``pyramid-solitaire study``, in ``lang``."""
+        out = [text(lang, "study.summary.deals", rules=self.rules, first=self.start,
+                    last=self.start + self.deals - 1, deals=self.deals, solved=self.solved),
+               text(lang, "study.summary.verdicts", won=self.won, lost=self.lost, unknown=self.unknown)]
         if self.win_rate is not None and self.interval is not None:
             low, high = self.interval
-            out.append(f"win rate {100 * self.win_rate:.2f}% (95% interval {100 * low:.2f}%-{100 * high:.2f}%, "
-                       f"Wilson; of {self.decided} decided deals)")
+            out.append(text(lang, "study.summary.win-rate", rate=f"{100 * self.win_rate:.2f}",
+                            low=f"{100 * low:.2f}", high=f"{100 * high:.2f}", decided=self.decided))
         if self.seconds:
-            out.append(f"seconds per deal: median {statistics.median(self.seconds):.4f}, "
-                       f"p90 {percentile(self.seconds, 0.9):.4f}, max {max(self.seconds):.4f}")
+            out.append(text(lang, "study.summary.seconds", median=f"{statistics.median(self.seconds):.4f}",
+                            p90=f"{percentile(self.seconds, 0.9):.4f}", max=f"{max(self.seconds):.4f}"))
         return out
 
 
@@ -605,23 +639,23 @@ class Summary:
 def run_study(rules: Rules | str, out: Path | str, *, start: int = 0, deals: int = DEFAULT_DEALS,
               workers: int | None = None, dask: str | None = None, time_limit: float = DEFAULT_TIME_LIMIT,
               progress: TextIO | None = None, dask_timeout: float | None = None,
-              retry_unknown: bool = False) -> Summary:
+              retry_unknown: bool = False, lang: str = "en") -> Summary:
     """Solve deals ``start .. start+deals-1`` under ``rules`` into the results file ``out`` (resuming it),
     on ``workers`` local processes (default: every core) or the Dask scheduler at ``dask``; show
-    progress on ``progress`` when given.  ``retry_unknown`` solves again the deals the file has as
-    unknown (with a longer ``time_limit``, say); a decided answer replaces the unknown one.  Raises
+    progress on ``progress`` when given, in ``lang``.  ``retry_unknown`` solves again the deals the file
+    has as unknown (with a longer ``time_limit``, say); a decided answer replaces the unknown one.  Raises
     :class:`StudyError` (or ``RulesError``) for bad input."""
     rules = find_rules(rules)
     if deals <= 0:
-        raise StudyError(f"the number of deals must be positive, not {deals}")
+        raise StudyError("study.deals", deals=deals)
     if not 0 <= start <= MAX_NUMBER - deals + 1:
-        raise StudyError(f"deal numbers run 0-{MAX_NUMBER}: cannot study {deals} deals from {start}")
+        raise StudyError("study.range", most=MAX_NUMBER, deals=deals, start=start)
     if workers is not None and dask is not None:
-        raise StudyError("choose local workers or a Dask scheduler, not both")
+        raise StudyError("study.workers-and-dask")
     if workers is not None and workers < 1:
-        raise StudyError(f"the number of workers must be positive, not {workers}")
+        raise StudyError("study.workers", workers=workers)
     if not time_limit > 0:
-        raise StudyError(f"the time limit must be a positive number of seconds, not {time_limit}")
+        raise StudyError("study.time-limit", limit=time_limit)
     if dask is not None:
         check_dask_address(dask)
     results = ResultsFile(Path(out), rules)
@@ -643,7 +677,8 @@ def run_study(rules: Rules | str, out: Path | str, *, start: int = 0, deals: int
             if client is not None:
                 client.close()
             raise
-    bar = Progress(deals, done_before, progress, f"{rules}: ") if progress is not None else None
+    bar = (Progress(deals, done_before, progress, text(lang, "study.progress.label", rules=str(rules)), lang)
+           if progress is not None else None)
     solved = 0
     if client is not None:
         rows = dask_results(todo, str(rules), time_limit, client)
@@ -666,6 +701,6 @@ def run_study(rules: Rules | str, out: Path | str, *, start: int = 0, deals: int
     return Summary.of(str(rules), start, (results.rows[n] for n in numbers), solved)
 
 
-__all__ = ["FIELDS", "ResultsFile", "Row", "StudyError", "Summary", "read_results", "run_study", "study_deal",
-           "wilson_interval"]
+__all__ = ["FIELDS", "ResultsFile", "Row", "RowError", "StudyError", "Summary", "read_results", "run_study",
+           "study_deal", "wilson_interval"]
 

@@ -339,7 +339,6 @@ class Table:
                 return Refusal("no-lone", {"card": cards[0]})
             face = lone_card.face
             return Refusal("lone", {"cards": cards, "target": target, "lone_face": face,
-                                    "lone_face_en": {"K": "king", "Q": "queen"}.get(face, face),
                                     "equation": f"{value_text(cards[0], values[0])}={values[0]}"})
         if len(places) > TRIPLE:
             return Refusal("too-many", {"max_cards": TRIPLE if self.rules.triples else PAIR})

@@ -43,6 +43,7 @@ from typing import Final, TextIO
 
 from . import __version__
 from .deal import Deal
+from .messages import text
 from .rules import Rules, RulesError, find_rules
 from .study import (
     DEFAULT_TIME_LIMIT,
@@ -89,7 +90,8 @@ HEADLINE, FAMILY, GRID = "headline", "family", "grid"
 
 class WinnabilityError(StudyError):
     """A plan that cannot run or be read as asked: no such folder, a bad ``upto``, a results file of
-    the wrong rule set in the folder."""
+    the wrong rule set in the folder.  Its message is the catalogue's ``winnability.*`` key (or a
+    ``study.*`` one where the check is a study's)."""
 
 
 # --- the plan ----------------------------------------------------------------------------------------
@@ -100,7 +102,7 @@ def file_name(rules: Rules | str) -> str:
     any filesystem (``classic.csv``, ``thirteen-jokers-2.csv``, ``classic-passes-1-strict-true.csv``)."""
     name = str(find_rules(rules)).translate(_NAME_MAP)
     if not _SAFE_NAME_RE.match(name):  # pragma: no cover - every option key and value is [a-z0-9_]
-        raise WinnabilityError(f"no safe file name for {rules}")
+        raise WinnabilityError("winnability.file-name", rules=str(rules))
     return name + RESULTS_SUFFIX
 
 
@@ -210,7 +212,7 @@ def default_plan() -> tuple[PlanRow, ...]:
 def _folder(directory: Path | str) -> Path:
     path = Path(directory)
     if not path.is_dir():
-        raise WinnabilityError(f"no folder {path} (create it first: it holds the plan's results files)")
+        raise WinnabilityError("winnability.no-folder", path=str(path))
     return path
 
 
@@ -221,32 +223,34 @@ def _read_files(plan: Sequence[PlanRow], folder: Path) -> dict[str, dict[int, Ro
     return {name: ResultsFile(folder / name, rules).rows for name, rules in sources.items()}
 
 
-def _say(stream: TextIO | None, text: str) -> None:
+def _say(stream: TextIO | None, line: str) -> None:
     if stream is not None:
-        stream.write(text + "\n")
+        stream.write(line + "\n")
         stream.flush()
 
 
 def run_plan(plan: Sequence[PlanRow], directory: Path | str, *, upto: int | None = None,
              workers: int | None = None, dask: str | None = None, time_limit: float = DEFAULT_TIME_LIMIT,
-             progress: TextIO | None = None, retry_unknown: bool = False) -> list[tuple[PlanRow, int]]:
+             progress: TextIO | None = None, retry_unknown: bool = False,
+             lang: str = "en") -> list[tuple[PlanRow, int]]:
     """Run each row of ``plan`` in order — deals ``0 .. min(target, upto)-1`` into its results file in
     ``directory`` — skipping rows already done; return each row with the deals solved for it now.
     ``retry_unknown`` also solves again, once, the deals of those ranges a file has as unknown.
+    ``progress`` is where each row's progress is shown, in ``lang``.
 
     Every file is read and checked before anything is solved; bad input raises :class:`StudyError`.
     A ``KeyboardInterrupt`` stops the run with every finished deal saved (rerun to resume)."""
     folder = _folder(directory)
     if upto is not None and upto <= 0:
-        raise WinnabilityError(f"--upto must be a positive number of deals, not {upto}")
+        raise WinnabilityError("winnability.upto", upto=upto)
     if workers is not None and dask is not None:
-        raise WinnabilityError("choose local workers or a Dask scheduler, not both")
+        raise WinnabilityError("study.workers-and-dask")
     if workers is not None and workers < 1:
-        raise WinnabilityError(f"the number of workers must be positive, not {workers}")
+        raise WinnabilityError("study.workers", workers=workers)
     if dask is not None:
         check_dask_address(dask)
     if not time_limit > 0:
-        raise WinnabilityError(f"the time limit must be a positive number of seconds, not {time_limit}")
+        raise WinnabilityError("study.time-limit", limit=time_limit)
     files = _read_files(plan, folder)
     done = {name: set(rows) for name, rows in files.items()}
     unknown = {name: {n for n, r in rows.items() if r.verdict == UNKNOWN} if retry_unknown else set()
@@ -255,12 +259,15 @@ def run_plan(plan: Sequence[PlanRow], directory: Path | str, *, upto: int | None
     for row in plan:
         deals = row.target if upto is None else min(row.target, upto)
         if done[row.file_name].issuperset(range(deals)) and not unknown[row.file_name] & set(range(deals)):
-            where = f" (in {row.file_name})" if row.reused else ""
-            _say(progress, f"{row.rules}: deals 0-{deals - 1} done{where}")
+            if row.reused:
+                said = text(lang, "winnability.done-in", rules=str(row.rules), last=deals - 1, file=row.file_name)
+            else:
+                said = text(lang, "winnability.done", rules=str(row.rules), last=deals - 1)
+            _say(progress, said)
             solved.append((row, 0))
             continue
         summary = run_study(row.source, folder / row.file_name, deals=deals, workers=workers, dask=dask,
-                            time_limit=time_limit, progress=progress, retry_unknown=retry_unknown)
+                            time_limit=time_limit, progress=progress, retry_unknown=retry_unknown, lang=lang)
         done[row.file_name].update(range(deals))
         unknown[row.file_name].difference_update(range(deals))  # retried once in this run
         solved.append((row, summary.solved))

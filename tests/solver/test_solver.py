@@ -185,6 +185,12 @@ def test_solve_jsonl_prints_one_object_per_deal_in_input_order(
 def test_solve_rejects_a_bad_deals_file_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "deals.txt"
     path.write_text("Kc Kd\n")
-    assert main(["solve", "--deals-file", str(path)]) == 2
+    assert main(["--lang", "en", "solve", "--deals-file", str(path)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "line 1" in err[0] and "expected 52 cards" in err[0]
+    assert main(["solve", "--deals-file", str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    said, missing = err[0].split("不足：")
+    assert said == f"pyramid-solitaire: エラー: {path} の1行目：52枚のはずが2枚です。"
+    assert len(missing.split()) == 50 and "Ac" in missing.split() and "Kc" not in missing.split()

@@ -868,8 +868,13 @@ def test_validation_errors_say_where_and_what(client: TestClient) -> None:
     game = new_game(client, deal=SEED_001, rules="classic")
     body = error(client.post(f"/api/games/{game['id']}/move?lang=en", json={"move": "Ks", "extra": 1}),
                  422, "bad-request")
-    assert body["details"]["errors"] == [{"where": "body.extra", "problem": "Extra inputs are not permitted"}]
-    assert body["message"].startswith("The request is not valid: body.extra")
+    assert body["details"]["errors"] == [{"where": "body.extra", "type": "extra_forbidden",
+                                          "problem": "body.extra: Extra inputs are not permitted"}]
+    assert body["message"] == "The request is not valid: body.extra: Extra inputs are not permitted"
+    body = error(client.post(f"/api/games/{game['id']}/move", json={"move": "Ks", "extra": 1}), 422, "bad-request")
+    assert body["message"] == "リクエストが正しくありません：body.extra は受け付けない項目です"
+    body = error(client.post("/api/games", json={"code": "C" * 201}), 422, "bad-request")
+    assert body["message"] == "リクエストが正しくありません：body.code が長すぎます（200文字まで）"
     body = error(client.post(f"/api/games/{game['id']}/move", content=b"{bad",
                              headers={"content-type": "application/json"}), 422, "bad-json")
     assert body["message"].startswith("リクエストのJSONが読めません")
@@ -877,10 +882,17 @@ def test_validation_errors_say_where_and_what(client: TestClient) -> None:
 
 def test_a_bad_code_names_the_problem_in_the_players_language(client: TestClient) -> None:
     body = error(client.post("/api/games?lang=en", json={"code": "CL1-Q-AAAAAAB"}), 400, "bad-code")
-    assert body["message"].startswith("That deal code is not valid: ")
-    assert "Q" in body["details"]["reason"]
+    assert body["message"] == ("That deal code is not valid: unknown difficulty letter 'Q' "
+                               "(expected E, N, R, or X for a full code)")
+    assert body["details"]["reason"] == "code.kind" and body["details"]["facts"] == {"letter": "Q"}
     body = error(client.post("/api/games", json={"code": "CL1-Q-AAAAAAB"}), 400, "bad-code")
-    assert body["message"].startswith("配札コードが正しくありません：")
+    assert body["message"] == "配札コードが正しくありません：難易度の文字「Q」はありません（E、N、R、完全コードなら X）"
+    # the message says which part of a code is wrong, all in the page's language
+    body = error(client.post("/api/games", json={"code": "NOTACODE"}), 400, "bad-code")
+    assert body["message"].startswith("配札コードが正しくありません：「NOTACODE」は配札コードではありません")
+    body = error(client.post("/api/games", json={"code": "CL1-R-"}), 400, "bad-code")
+    assert body["message"] == ("配札コードが正しくありません：配札コード「CL1-R-」の番号の部分が空です"
+                               "（例：CL1-N-AAAAAAJ）")
 
 
 def test_english_messages_with_lang_en(client: TestClient) -> None:

@@ -170,8 +170,8 @@ def test_a_bad_or_unreachable_database_stops_the_app_with_one_line(kind: str, tm
     else:
         db = f"postgresql://postgres@127.0.0.1:{free_port()}/games"
         says = "cannot use the database"
-    result = subprocess.run([sys.executable, "-m", "pyramid_solitaire.cli", "serve", "--no-browser", "--db", db],
-                            capture_output=True, text=True, timeout=60, check=False)
+    result = subprocess.run([sys.executable, "-m", "pyramid_solitaire.cli", "serve", "--no-browser", "--db", db,
+                             "--lang", "en"], capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and says in lines[0], result.stderr

@@ -191,7 +191,8 @@ def test_export_and_import_round_trip_and_a_bad_file_adds_nothing(client: TestCl
     tampered["games"][0]["result"] = "lost"
     answer = other.post("/api/me/import", json=tampered)
     assert answer.status_code == 400 and answer.json()["code"] == "bad-import"
-    assert "game 1" in answer.json()["message"]
+    assert "1番目のゲーム" in answer.json()["message"]  # the game named, in the page's language
+    assert "game 1" in other.post("/api/me/import?lang=en", json=tampered).json()["message"]
     assert len(other.get("/api/me").json()["finished"]) == 1  # nothing added
 
 
@@ -259,8 +260,11 @@ def test_malformed_game_ids_are_unknown_games(client: TestClient, game_id: str) 
         assert body["code"] in ("unknown-game", "not-found") and len(body["details"].get("id", "")) <= 64
 
 
-@pytest.mark.parametrize(("lang", "message"), [("ja", "配札コードが正しくありません"),
-                                                ("en", "That deal code is not valid")])
+@pytest.mark.parametrize(("lang", "message"), [
+    ("ja", "配札コードが正しくありません：「NOTACODE」は配札コードではありません："
+           "コードは「ルール-難易度-番号」の3つの部分を「-」でつなぎます（例：CL1-N-AAAAAAJ）"),
+    ("en", "That deal code is not valid: 'NOTACODE' is not a deal code: a code is three parts joined by '-', "
+           "rules-difficulty-number (e.g. CL1-N-AAAAAAJ)")])
 def test_a_leaderboard_of_text_that_is_no_code_is_refused_in_the_page_language(
         client: TestClient, lang: str, message: str) -> None:
     response = client.get(f"/api/leaderboard/NOTACODE?lang={lang}")

@@ -53,7 +53,7 @@ def test_the_default_database_is_an_sqlite_file_in_the_users_data_folder() -> No
 ])
 def test_a_bad_database_url_stops_the_start_with_one_line(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, url: str, problem: str) -> None:
-    status, _, err, started = _serve(capsys, monkeypatch, "--db", url, "--no-browser")
+    status, _, err, started = _serve(capsys, monkeypatch, "--db", url, "--no-browser", "--lang", "en")
     assert status == 2
     assert started == []
     lines = err.splitlines()
@@ -66,8 +66,10 @@ def test_a_taken_port_is_refused_by_name(capsys: pytest.CaptureFixture[str], mon
         holder.bind(("127.0.0.1", 0))
         holder.listen()
         port = holder.getsockname()[1]
-        status, _, err, started = _serve(capsys, monkeypatch, "--port", str(port), "--no-browser")
+        status, _, err, started = _serve(capsys, monkeypatch, "--port", str(port), "--no-browser", "--lang", "en")
+        japanese = _serve(capsys, monkeypatch, "--port", str(port), "--no-browser")[2]
     assert status == 2 and started == []
+    assert f"127.0.0.1 のポート {port} はすでに使われています" in japanese  # Japanese by default
     expected = f"port {port} on 127.0.0.1 is already in use (choose another with --port)"
     assert err.strip() == f"pyramid-solitaire: error: {expected}"
 
@@ -91,7 +93,7 @@ def test_an_unreachable_database_stops_the_start_with_one_line(capsys: pytest.Ca
         probe.bind(("127.0.0.1", 0))
         dead = probe.getsockname()[1]
     status, _, err, started = _serve(capsys, monkeypatch, "--db", f"postgresql://someone:secret@127.0.0.1:{dead}/games",
-                                     "--no-browser")
+                                     "--no-browser", "--lang", "en")
     assert status == 2 and started == []
     line = err.strip()
     assert "\n" not in line

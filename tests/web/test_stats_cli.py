@@ -78,7 +78,8 @@ def test_an_import_on_a_fresh_install_makes_its_player_and_a_missing_file_fails(
     capsys.readouterr()
     fresh = f"sqlite:///{tmp_path / 'fresh.sqlite3'}"  # no player yet
     assert main(["stats", "--db", fresh, "--import", str(tmp_path / "missing.json")]) == 2
-    assert "cannot read" in capsys.readouterr().err
+    assert capsys.readouterr().err.strip() == \
+        f"pyramid-solitaire: エラー: {tmp_path / 'missing.json'} を読めません：ファイルがありません"
     assert main(["stats", "--db", fresh, "--import", str(exported), "--json"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "2ゲームを読み込みました"
@@ -93,7 +94,7 @@ def test_bad_input_exits_2_with_one_line(capsys: pytest.CaptureFixture[str], tmp
     for argv, says in ((["--import", str(broken)], "game 1: bad deal code 'nope'"),
                        (["--import", str(tmp_path / "missing.json")], "cannot read"),
                        (["--player", "nobody"], "no player 'nobody'")):
-        assert main(["stats", "--db", db, *argv]) == 2
+        assert main(["stats", "--db", db, *argv, "--lang", "en"]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and says in err[0], err
 

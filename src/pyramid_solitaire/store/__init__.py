@@ -7,12 +7,14 @@ resumes the game at the last answered action.  Two app processes may serve one p
 recorded only if the game's version is still the one it was applied to, otherwise it is refused as a
 conflict (:class:`Conflict`) and nothing is written.
 
-Errors reaching a caller are :class:`StoreError` with a message that names the database and the
-problem (an unreachable server, a bad URL), never a driver's stack trace.
+Errors reaching a caller are :class:`StoreError`, a :class:`~..messages.Problem` whose message names the
+database and the problem (an unreachable server, a bad URL), never a driver's stack trace; what the driver
+itself said is kept as its own words (``reason``), which are English whatever the language.
 """
 
 from __future__ import annotations
 
+import errno
 import re
 import secrets
 import time
@@ -26,6 +28,7 @@ from sqlalchemy import Connection, Engine, and_, bindparam, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError, SQLAlchemyError
 
+from ..messages import Problem
 from .schema import CODE_LENGTH, RULES_LENGTH, SchemaTooNew, actions, games, meta, migrate, players
 
 #: Results a finished game may have.
@@ -48,8 +51,13 @@ _APPEND: Final = actions.insert().values(game_id=bindparam("game_id"), seq=bindp
                                          kind=bindparam("kind"), arg=bindparam("arg"), at_ms=bindparam("at_ms"))
 
 
-class StoreError(RuntimeError):
+class StoreError(Problem, RuntimeError):
     """The database cannot be used: unreachable, refused, or a bad URL.  The message says which."""
+
+
+#: Why a folder could not be made, by errno name, as ``store.folder.<name>`` says it (others: ``other``).
+_FOLDER_KEYS: Final = {"EACCES": "denied", "EPERM": "denied", "EROFS": "read-only", "ENOTDIR": "not-dir",
+                       "EEXIST": "exists", "ENOSPC": "full"}
 
 
 class Conflict(RuntimeError):
@@ -66,23 +74,28 @@ def hide_password(url: str) -> str:
     return _PASSWORD_RE.sub(r"\1***@", url)
 
 
+def _unsecret_url(url: str) -> str:
+    """The URL without its password (a message quotes it as a detail, which keeps it on one line)."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except (ArgumentError, ValueError):  # not a URL SQLAlchemy reads, but it may still hold a password
+        return hide_password(url)
+
+
 def _safe_url(url: str) -> str:
     """The URL as messages show it: without its password, and on one line."""
-    try:
-        shown = make_url(url).render_as_string(hide_password=True)
-    except (ArgumentError, ValueError):  # not a URL SQLAlchemy reads, but it may still hold a password
-        shown = hide_password(url)
+    shown = _unsecret_url(url)
     return shown if shown.isprintable() else repr(shown)
 
 
-def unrecordable(rules: str, code: str) -> str | None:
+def unrecordable(rules: str, code: str) -> Problem | None:
     """Why a game of this rule set and deal code cannot be recorded, or None.  A few valid option combinations
     are written longer than the columns (PostgreSQL refuses them; SQLite would keep them): they are refused
     alike on both, naming the length."""
     if len(rules) > RULES_LENGTH:
-        return f"the rule set {rules[:40]}… is {len(rules)} characters long; records keep at most {RULES_LENGTH}"
+        return Problem("store.too-long-rules", rules=rules[:40], length=len(rules), most=RULES_LENGTH)
     if len(code) > CODE_LENGTH:
-        return f"the deal code {code[:40]}… is {len(code)} characters long; records keep at most {CODE_LENGTH}"
+        return Problem("store.too-long-code", code=code[:40], length=len(code), most=CODE_LENGTH)
     return None
 
 
@@ -125,53 +138,55 @@ class Store:
     def __init__(self, url: str) -> None:
         self.url = url
         self.shown_url = _safe_url(url)
+        #: The URL without its password, as a message gives it (a detail: the message keeps it on one line).
+        self.public_url = _unsecret_url(url)
         self.engine = self._engine(url)
         try:
             migrate(self.engine)
         except OperationalError as exc:
-            raise StoreError(f"cannot use the database {self.shown_url}: {_reason(exc)}") from None
+            raise StoreError("store.cannot-use", db=self.public_url, reason=_reason(exc)) from None
         except SchemaTooNew as exc:
-            raise StoreError(f"cannot use the database {self.shown_url}: {exc}") from None
+            raise StoreError("store.cannot-use-schema", db=self.public_url, problem=exc) from None
         self.secret = self._secret()
 
     def _engine(self, url: str) -> Engine:
         try:
             parsed = make_url(url)
         except (ArgumentError, ValueError):  # ValueError: e.g. a port that is not a number
-            raise StoreError(f"not a database URL: {_safe_url(url)!r} (use sqlite:///path or postgresql://host/db)") \
-                from None
+            raise StoreError("store.not-url", url=_unsecret_url(url)) from None
         if parsed.drivername == "postgresql":
             parsed = parsed.set(drivername="postgresql+psycopg")
         options: dict[str, Any] = {"future": True}
         if parsed.get_backend_name() == "sqlite":
             database = parsed.database or ""
             if not database or database == ":memory:":
-                raise StoreError(f"database URL {url!r}: an SQLite URL is sqlite:///path/to/file.sqlite3")
+                raise StoreError("store.sqlite-url", url=hide_password(url))
             if "\x00" in database:
-                raise StoreError(f"database URL {url!r}: a file name cannot hold a NUL character")
+                raise StoreError("store.nul", url=hide_password(url))
             try:
                 database.encode()  # SQLite takes UTF-8 names: a lone surrogate (undecodable bytes in argv) is none
             except UnicodeEncodeError:
-                raise StoreError(f"database URL {url!r}: the file name is not UTF-8 text") from None
+                raise StoreError("store.not-utf8", url=hide_password(url)) from None
             try:
                 Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                raise StoreError(f"cannot create the folder of {database}: {exc.strerror}") from None
+                kind = _FOLDER_KEYS.get(errno.errorcode.get(exc.errno or 0, ""), "other")
+                raise StoreError(f"store.folder.{kind}", path=database,
+                                 reason=exc.strerror or type(exc).__name__) from None
             options["connect_args"] = {"timeout": SQLITE_BUSY_MS / 1000}
         elif parsed.get_backend_name() == "postgresql":
             options["pool_pre_ping"] = True
             options["connect_args"] = {"connect_timeout": 5}
         else:
-            raise StoreError(f"database URL {self.shown_url}: unsupported kind {parsed.get_backend_name()!r} "
-                             "(use sqlite or postgresql)")
+            raise StoreError("store.unsupported", db=self.public_url, kind=parsed.get_backend_name())
         try:
             engine = create_engine(parsed, **options)
         except (NoSuchModuleError, ArgumentError) as exc:
-            raise StoreError(f"database URL {self.shown_url}: {_reason(exc)}") from None
+            raise StoreError("store.bad-url", db=self.public_url, reason=_reason(exc)) from None
         except ImportError as exc:  # a driver SQLAlchemy knows but this installation lacks (psycopg2, aiosqlite)
-            raise StoreError(f"database URL {self.shown_url}: its driver is not installed ({exc})") from None
+            raise StoreError("store.no-driver", db=self.public_url, reason=str(exc)) from None
         except ValueError:  # a driver name SQLAlchemy cannot split, e.g. postgresql..
-            raise StoreError(f"database URL {self.shown_url}: unknown driver {parsed.drivername!r}") from None
+            raise StoreError("store.unknown-driver", db=self.public_url, driver=parsed.drivername) from None
         if engine.dialect.name == "sqlite":
             event.listen(engine, "connect", _sqlite_pragmas)
         return engine
@@ -188,9 +203,9 @@ class Store:
         except IntegrityError:
             raise
         except OperationalError as exc:
-            raise StoreError(f"the database {self.shown_url} cannot be reached: {_reason(exc)}") from None
+            raise StoreError("store.unreachable", db=self.public_url, reason=_reason(exc)) from None
         except SQLAlchemyError as exc:
-            raise StoreError(f"the database {self.shown_url} refused the change: {_reason(exc)}") from None
+            raise StoreError("store.refused", db=self.public_url, reason=_reason(exc)) from None
 
     def _secret(self) -> str:
         with self._tx() as connection:

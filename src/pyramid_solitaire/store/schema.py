@@ -47,6 +47,8 @@ from sqlalchemy import (
     text,
 )
 
+from ..messages import Problem
+
 metadata = MetaData()
 #: Characters a game's rule-set string and deal code may have (see :func:`pyramid_solitaire.store.unrecordable`).
 RULES_LENGTH: Final = 200
@@ -103,7 +105,7 @@ actions = Table(
 )
 
 
-class SchemaTooNew(RuntimeError):
+class SchemaTooNew(Problem, RuntimeError):
     """The database was upgraded by a newer version of the program."""
 
 
@@ -159,7 +161,7 @@ def migrate(engine: Engine) -> int:
             connection.execute(schema_version.insert().values(version=0))
         start = current_version(connection)
         if start > LATEST:
-            raise SchemaTooNew(f"the database has schema version {start}, newer than this program's {LATEST}")
+            raise SchemaTooNew("store.schema-too-new", version=start, latest=LATEST)
         for number in range(start, LATEST):
             MIGRATIONS[number](connection)
             connection.execute(schema_version.update().values(version=number + 1))

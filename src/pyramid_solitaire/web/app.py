@@ -28,10 +28,12 @@ from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .. import __version__
 from ..catalog import NoVerifiedDeal, earned, pick_deal
 from ..deal import CodeError, Deal, DealError, parse_deal
+from ..messages import Problem, text
 from ..moves import PARK, MoveError
-from ..reasons import IllegalMoveError
+from ..reasons import IllegalMoveError, Refusal
 from ..record import Entry, Parked, format_record, parse_entry
 from ..rules import PRESET_ALIASES, PRESETS, RulesError, find_rules
 from ..store import Store, StoreError, unrecordable
@@ -44,7 +46,7 @@ from .records import register_records
 
 HERE: Final = Path(__file__).parent
 STATIC: Final = HERE / "static"
-LOCALES: Final = HERE / "locales"
+LOCALES: Final = HERE.parent / "locales"
 #: Largest request body accepted, in bytes (a deal in notation is under 200); an import file may be larger.
 MAX_BODY: Final = 16 * 1024
 MAX_IMPORT: Final = 8 * 1024 * 1024
@@ -69,35 +71,6 @@ SECURITY_HEADERS: Final = {
     "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
 }
-
-#: What each error code says, in Japanese and English; the engine's own reason follows it.
-ERRORS: Final = {
-    "unknown-game": ("そのゲームは見つかりません", "No such game"),
-    "bad-code": ("配札コードが正しくありません", "That deal code is not valid"),
-    "bad-deal": ("配札が正しくありません", "That deal is not valid"),
-    "bad-rules": ("ルールが正しくありません", "Those rules are not valid"),
-    "bad-move": ("手の書き方が正しくありません", "That move is not written correctly"),
-    "bad-card": ("カードの書き方が正しくありません", "That card is not written correctly"),
-    "bad-cell": ("そのフリーセルはありません", "This game has no such free cell"),
-    "bad-json": ("リクエストのJSONが読めません", "The request body is not valid JSON"),
-    "bad-request": ("リクエストが正しくありません", "The request is not valid"),
-    "too-large": ("リクエストが大きすぎます", "The request is too large"),
-    "not-found": ("ページが見つかりません", "Not found"),
-    "method-not-allowed": ("その操作はできません", "Method not allowed"),
-    "no-verified-deal": ("確認済みの配札が見つかりませんでした", "No verified deal was found"),
-    "conflict": ("このゲームは別の画面で進んでいます。最新の状態を読み込みます",
-                 "This game moved on elsewhere; the latest state will be loaded"),
-    "store-unavailable": ("記録用のデータベースに接続できません。この操作は保存されていません",
-                          "The records database cannot be reached; this action was not saved"),
-    "cross-site": ("ほかのサイトからの操作は受け付けません", "Requests from other sites are refused"),
-    "rate-limited": ("操作が速すぎます。少し待ってからもう一度どうぞ",
-                     "Too many requests; wait a moment and try again"),
-    "bad-import": ("読み込めない記録です", "These records cannot be imported"),
-    "unknown-player": ("まだ記録がありません", "There are no records for this browser yet"),
-    "internal-error": ("サーバーで問題が起きました。もう一度お試しください",
-                       "Something went wrong on the server; please try again"),
-}
-
 
 class Guard:
     """Pure ASGI middleware (cheaper than ``@app.middleware``): refuses state-changing requests from
@@ -183,25 +156,64 @@ class Answer(Response):
         return body
 
 
-class ApiError(Exception):
-    """A refused request: HTTP status, stable code, details; the message is rendered per language."""
+#: The kinds of reason an answer's message may give after the error's own words.
+Reason = Problem | Refusal | list[dict[str, Any]] | None
 
-    def __init__(self, status: int, code: str, reason: str | None = None, details: dict[str, Any] | None = None,
-                 messages: tuple[str, str] | None = None) -> None:
+
+class ApiError(Exception):
+    """A refused request: HTTP status, stable code and details.  Its message is written in the player's
+    language when the answer is made — the catalogue's ``error.<code>``, then the reason in the same
+    language: a :class:`~..messages.Problem` (a bad code, deal, rule set, move…), or the request's
+    validation errors — or, for a move the engine refuses, the :class:`~..reasons.Refusal` itself."""
+
+    def __init__(self, status: int, code: str, reason: Reason = None, details: dict[str, Any] | None = None) -> None:
         super().__init__(code)
         self.status = status
         self.code = code
+        self.reason = reason
         self.details = dict(details or {})
-        if reason:
-            self.details.setdefault("reason", reason)
-        base = messages or ERRORS[code]
-        self.messages = base if messages or not reason else (f"{base[0]}：{reason}", f"{base[1]}: {reason}")
+        if isinstance(reason, Problem):  # what went wrong, for a program: the reason's code and facts
+            self.details.setdefault("reason", reason.key)
+            self.details.setdefault("facts", {k: v if isinstance(v, (int, float, str, bool)) or v is None else str(v)
+                                              for k, v in reason.details.items()})
+        elif isinstance(reason, Refusal):
+            self.details.update(reason.to_json("en")["details"])
+
+    def message(self, lang: str) -> str:
+        """The message in ``lang``."""
+        if isinstance(self.reason, Refusal):
+            return self.reason.message(lang)
+        error = text(lang, f"error.{self.code}")
+        if isinstance(self.reason, Problem):
+            return text(lang, "error.with-reason", error=error, reason=self.reason.message(lang))
+        if isinstance(self.reason, list):
+            return text(lang, "error.with-reason", error=error,
+                        reason=text(lang, "parts_sep").join(invalid_part(lang, part) for part in self.reason))
+        return error
 
     def response(self, lang: str) -> JSONResponse:
         """The JSON answer ``{code, message, details}``."""
-        message = self.messages[0 if lang == "ja" else 1]
-        return JSONResponse({"code": self.code, "message": message, "details": self.details},
+        return JSONResponse({"code": self.code, "message": self.message(lang), "details": self.details},
                             status_code=self.status)
+
+
+#: Pydantic's validation error types the catalogue words (``validation.<type>``); others: ``validation.other``.
+VALIDATION_TYPES: Final = frozenset({
+    "missing", "extra_forbidden", "string_too_long", "string_too_short", "string_type", "int_type", "int_parsing",
+    "int_from_float", "greater_than_equal", "less_than_equal", "literal_error", "json_invalid", "model_type",
+    "model_attributes_type", "dict_type", "bool_type", "bool_parsing", "float_type", "list_type", "none_required",
+})
+
+
+def invalid_part(lang: str, error: dict[str, Any]) -> str:
+    """One validation error in words: where in the request, and what is wrong there."""
+    kind = error["type"] if error["type"] in VALIDATION_TYPES else "other"
+    context = {key: value for key, value in error.get("ctx", {}).items() if isinstance(value, (int, float, str))}
+    if "expected" in context:
+        context["expected"] = str(context["expected"]).replace("'", "")
+    blanks = dict.fromkeys(("max_length", "min_length", "ge", "le", "expected"), "")
+    return text(lang, f"validation.{kind}", where=error["where"] or text(lang, "validation.body"),
+                **{**blanks, **{k: str(v) for k, v in context.items()}})
 
 
 # --- request bodies -----------------------------------------------------------------------------------
@@ -242,26 +254,26 @@ def _new_deal(body: NewGame) -> Deal:
     try:
         rules = find_rules(body.rules)
     except RulesError as exc:
-        raise ApiError(400, "bad-rules", str(exc)) from None
+        raise ApiError(400, "bad-rules", exc) from None
     if body.code is not None and body.deal is not None:
-        raise ApiError(400, "bad-request", "give a code or a deal, not both")
+        raise ApiError(400, "bad-request", Problem("request.code-and-deal"))
     if body.code is not None:
         try:
             claimed = Deal.from_code(body.code)  # a code only: text that is no code is a bad code, not notation
         except DealError as exc:
-            raise ApiError(400, "bad-code", str(exc)) from None
+            raise ApiError(400, "bad-code", exc) from None
         return earned(claimed)  # its difficulty letter is a claim: labelled verified only if it is
     if body.deal is not None:
         try:
             return parse_deal(body.deal, rules)
         except CodeError as exc:
-            raise ApiError(400, "bad-code", str(exc)) from None
+            raise ApiError(400, "bad-code", exc) from None
         except DealError as exc:
-            raise ApiError(400, "bad-deal", str(exc)) from None
+            raise ApiError(400, "bad-deal", exc) from None
     try:
         return pick_deal(rules, body.difficulty)
     except NoVerifiedDeal as exc:
-        raise ApiError(503, "no-verified-deal", str(exc)) from None
+        raise ApiError(503, "no-verified-deal", exc) from None
 
 
 def record_headers(session: Session) -> dict[str, str]:
@@ -294,7 +306,7 @@ def create_app(db: str | Store | None = None, limiter: RateLimiter | None = None
         db = f"sqlite:///{Path(tempfile.mkdtemp(prefix='pyramid-')) / 'games.sqlite3'}"
     store = db if isinstance(db, Store) else Store(db)
     games = Games(store)
-    app = FastAPI(title="pyramid-solitaire", version="0.1.0", docs_url="/api/docs", redoc_url=None,
+    app = FastAPI(title="pyramid-solitaire", version=__version__, docs_url="/api/docs", redoc_url=None,
                   openapi_url="/api/openapi.json")
     app.state.games = games
 
@@ -320,11 +332,13 @@ def create_app(db: str | Store | None = None, limiter: RateLimiter | None = None
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        errors = [{"where": ".".join(str(p) for p in e.get("loc", ())), "problem": e.get("msg", "")}
-                  for e in exc.errors()]
-        code = "bad-json" if any(e.get("type") == "json_invalid" for e in exc.errors()) else "bad-request"
-        summary = "; ".join(f"{e['where']}: {e['problem']}" for e in errors)
-        return ApiError(422, code, summary, {"errors": errors}).response(_lang_of(request))
+        lang = _lang_of(request)
+        errors = [{"where": ".".join(str(p) for p in e.get("loc", ())), "type": e.get("type", ""),
+                   "ctx": e.get("ctx", {})} for e in exc.errors()]
+        code = "bad-json" if any(e["type"] == "json_invalid" for e in errors) else "bad-request"
+        # each error for a program (where and its kind) and for a person (in the request's language)
+        shown = [{"where": e["where"], "type": e["type"], "problem": invalid_part(lang, e)} for e in errors]
+        return ApiError(422, code, errors, {"errors": shown}).response(lang)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
@@ -334,8 +348,7 @@ def create_app(db: str | Store | None = None, limiter: RateLimiter | None = None
         return ApiError(exc.status_code, code).response(_lang_of(request))
 
     def refused(exc: IllegalMoveError) -> ApiError:
-        data = exc.refusal.to_json()
-        return ApiError(409, data["code"], details=data["details"], messages=(data["message_ja"], data["message_en"]))
+        return ApiError(409, exc.refusal.code, exc.refusal)
 
     @app.get("/api/rules")
     def get_rules() -> dict[str, Any]:
@@ -397,7 +410,7 @@ def create_app(db: str | Store | None = None, limiter: RateLimiter | None = None
         except IllegalMoveError as exc:
             raise refused(exc) from None
         except BadCell as exc:
-            raise ApiError(400, "bad-cell", str(exc)) from None
+            raise ApiError(400, "bad-cell", exc) from None
         return answer(session, event, lang, request)
 
     def load(game_id: str, request: Request) -> Session:
@@ -470,12 +483,12 @@ def create_app(db: str | Store | None = None, limiter: RateLimiter | None = None
         try:
             entry = parse_entry(body.move)
         except MoveError as exc:
-            raise ApiError(400, "bad-move", str(exc)) from None
+            raise ApiError(400, "bad-move", exc) from None
         if isinstance(entry, str):
-            raise ApiError(400, "bad-move", f"{entry} is not a move: POST /api/games/{{id}}/{entry}")
+            raise ApiError(400, "bad-move", Problem("request.event-not-move", event=entry))
         if body.cell is not None:
             if isinstance(entry, Parked) or entry.kind != PARK:
-                raise ApiError(400, "bad-cell", "a free cell is named only for a park written Qs>cell")
+                raise ApiError(400, "bad-cell", Problem("request.cell-not-park"))
             entry = Parked(entry, body.cell)
         return act(game_id, request, entry, version, lang)
 

@@ -32,6 +32,7 @@ from typing import Any, Final
 from ..deal import Deal
 from ..game import Game
 from ..layout import bits
+from ..messages import Problem
 from ..moves import PARK, REMOVE, Move
 from ..reasons import IllegalMoveError, Refusal
 from ..record import COACH, Entry, Parked, play_entry
@@ -51,7 +52,7 @@ EVENT_KINDS: Final = {"undo": "undone", "redo": "redone", "rewind": "rewound", "
                       "resign": "resigned"}
 
 
-class BadCell(ValueError):
+class BadCell(Problem, ValueError):
     """A park into a free cell the game does not have, or a cell named for a move that is no park."""
 
 
@@ -116,8 +117,8 @@ class Session:
         refused move)."""
         if isinstance(entry, Parked) and entry.cell >= self.game.rules.cells:
             count = self.game.rules.cells
-            has = f"cells 0-{count - 1}" if count > 1 else "cell 0" if count else "no free cells"
-            raise BadCell(f"no free cell {entry.cell}: this game has {has}")
+            has = "many" if count > 1 else "one" if count else "none"
+            raise BadCell(f"cell.no-such-cell.{has}", cell=entry.cell, last=count - 1)
 
     def act(self, entry: Entry, coach_seconds: float = COACH_SECONDS) -> dict[str, Any]:
         """Do one entry as the player asked for it and return the event to report.  Raises

@@ -94,9 +94,9 @@ def register_records(app: FastAPI, games: Games, player: Callable[[Request], str
         """Everyone's wins of one deal, fastest first, then fewest moves; a text that is no deal code is a 400."""
         try:
             Deal.from_code(code)
-        except DealError:
-            # The message is the catalogue's, in the page's language; the code goes back in the details only.
-            raise ApiError(400, "bad-code", details={"code": code[:120]}) from None
+        except DealError as exc:
+            # what is wrong with the code, in the page's language; the code itself in the details too
+            raise ApiError(400, "bad-code", exc, details={"code": code[:120]}) from None
         return {"code": code, "entries": leaderboard(code, player(request), limit)}
 
     @app.get("/api/me/export")
@@ -115,5 +115,5 @@ def register_records(app: FastAPI, games: Games, player: Callable[[Request], str
         try:
             added, already = import_records(store, me(request), data)
         except RecordsImportError as exc:
-            raise ApiError(400, "bad-import", str(exc)) from None
+            raise ApiError(400, "bad-import", exc) from None
         return {"imported": added, "already": already}

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Final
 from urllib.parse import urlsplit
 
+from ..messages import DEFAULT_LANG, Problem, text
 from ..store import hide_password
 
 DEFAULT_HOST: Final = "127.0.0.1"
@@ -24,8 +25,9 @@ PORT_TRIES: Final = 20
 DB_SCHEMES: Final = ("sqlite", "postgresql", "postgresql+psycopg")
 
 
-class ServeError(ValueError):
-    """A bad option for ``serve`` (database URL, host or port); printed as one line."""
+class ServeError(Problem, ValueError):
+    """A bad option for ``serve`` (database URL, host or port), or a database it cannot use; printed as one
+    line, in the language of the command."""
 
 
 def default_db_url() -> str:
@@ -43,16 +45,18 @@ def check_db_url(url: str) -> str:
         parts = urlsplit(url)
         hostname = parts.hostname
     except ValueError as exc:  # e.g. an unclosed [ of an IPv6 address
-        raise ServeError(f"database URL {shown!r}: {exc}") from None
+        raise ServeError("serve.url-unreadable", url=shown, reason=str(exc)) from None
     if parts.scheme not in DB_SCHEMES:
-        known = ", ".join(f"{s}://" for s in DB_SCHEMES)
-        raise ServeError(f"database URL {shown!r}: unknown kind {parts.scheme or '(none)'!r} (use {known})")
+        known = [f"{s}://" for s in DB_SCHEMES]
+        if not parts.scheme:
+            raise ServeError("serve.no-kind", url=shown, known=known)
+        raise ServeError("serve.unknown-kind", url=shown, kind=parts.scheme, known=known)
     if parts.scheme == "sqlite":
         path = url[len("sqlite:///"):] if url.startswith("sqlite:///") else ""
         if not path:
-            raise ServeError(f"database URL {shown!r}: an SQLite URL is sqlite:///path/to/file.sqlite3")
+            raise ServeError("store.sqlite-url", url=shown)
     elif not hostname and not parts.path.strip("/"):
-        raise ServeError(f"database URL {shown!r}: a PostgreSQL URL names a host or a database")
+        raise ServeError("serve.postgresql-url", url=shown)
     return url
 
 
@@ -64,7 +68,8 @@ def _free(host: str, port: int) -> bool:
         except OSError as exc:
             if exc.errno in (errno.EADDRINUSE, errno.EACCES):
                 return False
-            raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+            key = "serve.cannot-listen.address" if exc.errno == errno.EADDRNOTAVAIL else "serve.cannot-listen"
+            raise ServeError(key, host=host, port=port, reason=exc.strerror or type(exc).__name__) from None
     return True
 
 
@@ -72,18 +77,20 @@ def pick_port(host: str, port: int | None) -> int:
     """``port`` if given and free; otherwise the first free port from the default on."""
     if port is not None:
         if not 0 < port < 65536:
-            raise ServeError(f"--port must be 1-65535, not {port}")
+            raise ServeError("serve.port-range", port=port)
         if not _free(host, port):
-            raise ServeError(f"port {port} on {host} is already in use (choose another with --port)")
+            raise ServeError("serve.port-taken", port=port, host=host)
         return port
     for candidate in range(DEFAULT_PORT, DEFAULT_PORT + PORT_TRIES):
         if _free(host, candidate):
             return candidate
-    raise ServeError(f"ports {DEFAULT_PORT}-{DEFAULT_PORT + PORT_TRIES - 1} are all in use (choose one with --port)")
+    raise ServeError("serve.ports-taken", first=DEFAULT_PORT, last=DEFAULT_PORT + PORT_TRIES - 1)
 
 
-def serve(host: str = DEFAULT_HOST, port: int | None = None, db: str | None = None, browser: bool = True) -> None:
-    """Run the app until interrupted."""
+def serve(host: str = DEFAULT_HOST, port: int | None = None, db: str | None = None, browser: bool = True,
+          lang: str = DEFAULT_LANG) -> None:
+    """Run the app until interrupted, saying where in ``lang`` (a refusal is a :class:`ServeError`, which the
+    caller writes in the same language)."""
     import uvicorn
 
     from ..store import StoreError
@@ -94,11 +101,11 @@ def serve(host: str = DEFAULT_HOST, port: int | None = None, db: str | None = No
     try:
         app = create_app(db_url)
     except StoreError as exc:
-        raise ServeError(str(exc)) from None
+        raise ServeError("serve.store", problem=exc) from None
     shown_host = f"[{host}]" if ":" in host else host
     url = f"http://{shown_host}:{chosen}/"
-    print(f"pyramid-solitaire: playing at {url}  (Ctrl+C stops it)", flush=True)
-    print(f"pyramid-solitaire: records kept in {app.state.games.store.shown_url}", flush=True)
+    print("pyramid-solitaire: " + text(lang, "serve.playing", url=url), flush=True)
+    print("pyramid-solitaire: " + text(lang, "serve.records", db=app.state.games.store.shown_url), flush=True)
     if browser:
         threading.Timer(0.8, webbrowser.open, args=(url,)).start()
     uvicorn.run(app, host=host, port=chosen, log_level="warning")

@@ -20,8 +20,9 @@ from typing import Any, Final
 
 from ..deal import Deal, DealError
 from ..game import Game
+from ..messages import Problem
 from ..moves import MoveError
-from ..reasons import IllegalMoveError
+from ..reasons import IllegalMoveError, Refusal
 from ..record import Entry, RecordError, format_record, play_entry, read_record
 from ..store import RESULTS, Action, GameRow, Store, unrecordable
 from ..store.taps import entries_of
@@ -45,8 +46,34 @@ ARGUMENT_KINDS: Final = frozenset({"tap", "move", "cell"})
 MAX_MS: Final = 2**63 - 1
 
 
-class RecordsImportError(ValueError):
-    """Records that cannot be imported; the message names the game and the problem."""
+class RecordsImportError(Problem, ValueError):
+    """Records that cannot be imported; the message names the game (its number from 1, ``game``) and the
+    problem (``import.*``)."""
+
+
+class _Refused(Problem):
+    """A move or event the rules refuse, as part of a message: the refusal in the message's language."""
+
+    def __init__(self, refusal: Refusal) -> None:
+        self.refusal = refusal
+        super().__init__(refusal.key, **refusal.details)
+
+    def message(self, lang: str) -> str:
+        return self.refusal.message(lang)
+
+
+def _why(exc: Exception) -> Problem:
+    """The problem an entry or action of a game was refused with, to be said in the message's language."""
+    if isinstance(exc, Problem):
+        return exc
+    if isinstance(exc, IllegalMoveError):
+        return _Refused(exc.refusal)
+    return Problem("import.unexpected", reason=str(exc))
+
+
+def _outcome(result: str | None) -> Problem:
+    """How a game ends (``won``…, or ``unfinished``), as a word of the message's language."""
+    return Problem(f"import.outcome.{result or 'unfinished'}")
 
 
 def export_records(store: Store, player_id: str) -> dict[str, Any]:
@@ -69,10 +96,10 @@ def export_records(store: Store, player_id: str) -> dict[str, Any]:
     return {"format": FORMAT, "version": FORMAT_VERSION, "name": player.get("name"), "games": out}
 
 
-def _field(game: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+def _field(game: dict[str, Any], key: str, kind: type | tuple[type, ...], nth: int) -> Any:
     value = game.get(key)
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        raise RecordsImportError(f"{where}: '{key}' is missing or of the wrong type")
+        raise RecordsImportError("import.field", game=nth, key=key)
     return value
 
 
@@ -83,99 +110,99 @@ def _is_time(value: Any) -> bool:
 def check_records(data: Any, player_id: str) -> list[tuple[GameRow, list[Action]]]:
     """The games of an export file, each replayed and checked (see the module docstring)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise RecordsImportError(f"not a records file (its 'format' must be {FORMAT!r})")
+        raise RecordsImportError("import.not-records", format=FORMAT)
     version = data.get("version")
     if version not in READS or isinstance(version, bool):
-        raise RecordsImportError(f"records version {version!r} is not supported (expected 1 or {FORMAT_VERSION})")
+        raise RecordsImportError("import.version", version=str(version)[:40], latest=FORMAT_VERSION)
     listed = data.get("games")
     if not isinstance(listed, list) or len(listed) > MAX_GAMES:
-        raise RecordsImportError(f"'games' must be a list of at most {MAX_GAMES} games")
+        raise RecordsImportError("import.games", most=MAX_GAMES)
     out = []
     for number, game in enumerate(listed, start=1):
-        where = f"game {number}"
         if not isinstance(game, dict):
-            raise RecordsImportError(f"{where}: not an object")
-        out.append(_check_game(game, where, player_id, version))
+            raise RecordsImportError("import.not-object", game=number)
+        out.append(_check_game(game, number, player_id, version))
     return out
 
 
-def _entries_v2(game: dict[str, Any], where: str, deal: Deal, started: int,
+def _entries_v2(game: dict[str, Any], nth: int, deal: Deal, started: int,
                 session: Session) -> list[tuple[Entry, int]]:
     """A version-2 game: its record, played through the engine, and the time of each entry."""
-    text = _field(game, "record", str, where)
+    text = _field(game, "record", str, nth)
     try:
         record = read_record(text)
     except RecordError as exc:
-        raise RecordsImportError(f"{where}: its record cannot be read: {exc}") from None
+        raise RecordsImportError("import.record", game=nth, problem=exc) from None
     if record.headers["Deal"] != deal.code or record.headers["Rules"] != str(deal.rules):
-        raise RecordsImportError(f"{where}: its record is of another deal or rule set than code {deal.code}")
+        raise RecordsImportError("import.other-deal", game=nth, code=deal.code)
     if len(record.entries) > MAX_ACTIONS:
-        raise RecordsImportError(f"{where}: more than {MAX_ACTIONS} moves and events")
+        raise RecordsImportError("import.too-many-entries", game=nth, most=MAX_ACTIONS)
     times = game.get("times", [started] * len(record.entries))
     if not isinstance(times, list) or len(times) != len(record.entries) or not all(_is_time(t) for t in times):
-        raise RecordsImportError(f"{where}: 'times' must give a time in milliseconds for each entry of the record")
+        raise RecordsImportError("import.times", game=nth)
     for number, entry in enumerate(record.entries, start=1):
         try:
             session.check_cell(entry)
             play_entry(session.game, entry)
         except (IllegalMoveError, ValueError) as exc:
-            raise RecordsImportError(f"{where}, entry {number} ({entry}): refused: {exc}") from None
+            raise RecordsImportError("import.entry-refused", game=nth, entry=number, move=str(entry),
+                                     problem=_why(exc)) from None
         session.version += 1
     return list(zip(record.entries, times, strict=True))
 
 
-def _entries_v1(game: dict[str, Any], where: str, session: Session) -> list[tuple[Entry, int]]:
+def _entries_v1(game: dict[str, Any], nth: int, session: Session) -> list[tuple[Entry, int]]:
     """A version-1 game: its taps, checked for form, then turned into moves and events as the database
     migration does, and the time of the tap that made each."""
-    recorded = _field(game, "actions", list, where)
+    recorded = _field(game, "actions", list, nth)
     if len(recorded) > MAX_ACTIONS:
-        raise RecordsImportError(f"{where}: more than {MAX_ACTIONS} actions")
+        raise RecordsImportError("import.too-many-actions", game=nth, most=MAX_ACTIONS)
     for seq, entry in enumerate(recorded, start=1):
         if (not isinstance(entry, list) or len(entry) != 3 or not isinstance(entry[0], str)
                 or entry[0] not in ACTION_KINDS
                 or not (entry[1] is None or (entry[0] in ARGUMENT_KINDS and isinstance(entry[1], str)
                                              and len(entry[1]) <= 64))
                 or not _is_time(entry[2])):
-            raise RecordsImportError(f"{where}, action {seq}: expected [kind, argument, time in ms]")
+            raise RecordsImportError("import.action-form", game=nth, action=seq)
     try:
         made = entries_of(session.game, [(kind, arg) for kind, arg, _ in recorded], strict=True)
     except (IllegalMoveError, MoveError) as exc:
-        raise RecordsImportError(f"{where}: an action is refused: {exc}") from None
+        raise RecordsImportError("import.action-refused", game=nth, problem=_why(exc)) from None
     session.version = len(made)
     return [(entry, recorded[index][2]) for index, entry in made]
 
 
-def _check_game(game: dict[str, Any], where: str, player_id: str, version: int) -> tuple[GameRow, list[Action]]:
-    code = _field(game, "code", str, where)
+def _check_game(game: dict[str, Any], nth: int, player_id: str, version: int) -> tuple[GameRow, list[Action]]:
+    code = _field(game, "code", str, nth)
     try:
         deal = Deal.from_code(code)
     except DealError as exc:
-        raise RecordsImportError(f"{where}: bad deal code {code[:60]!r}: {exc}") from None
-    if _field(game, "rules", str, where) != str(deal.rules):
-        raise RecordsImportError(f"{where}: the rules {game['rules'][:60]!r} are not those of code {code}")
+        raise RecordsImportError("import.bad-code", game=nth, code=code[:60], problem=exc) from None
+    if _field(game, "rules", str, nth) != str(deal.rules):
+        raise RecordsImportError("import.rules", game=nth, rules=game["rules"][:60], code=code)
     too_long = unrecordable(str(deal.rules), deal.code)
     if too_long is not None:
-        raise RecordsImportError(f"{where}: {too_long}")
-    if _field(game, "difficulty", str, where) != deal.difficulty:
-        raise RecordsImportError(f"{where}: difficulty {game['difficulty'][:4]!r} is not the one code {code} carries")
-    started = _field(game, "started_ms", int, where)
+        raise RecordsImportError("import.unrecordable", game=nth, problem=too_long)
+    if _field(game, "difficulty", str, nth) != deal.difficulty:
+        raise RecordsImportError("import.difficulty", game=nth, difficulty=game["difficulty"][:4], code=code)
+    started = _field(game, "started_ms", int, nth)
     if not _is_time(started):
-        raise RecordsImportError(f"{where}: 'started_ms' must be a time in milliseconds (0 to {MAX_MS})")
+        raise RecordsImportError("import.started", game=nth, most=MAX_MS)
     ended = game.get("ended_ms")
     result = game.get("result")
     if result is not None and result not in RESULTS:
-        raise RecordsImportError(f"{where}: unknown result {str(result)[:20]!r}")
+        raise RecordsImportError("import.result", game=nth, result=str(result)[:20])
     if (result is None) != (ended is None) or (ended is not None and (not _is_time(ended) or ended < started)):
-        raise RecordsImportError(f"{where}: 'ended_ms' must be given exactly for a finished game, not before its start")
+        raise RecordsImportError("import.ended", game=nth)
     session = Session(Game(deal), id=secrets.token_urlsafe(16), player_id=player_id)
-    timed = _entries_v1(game, where, session) if version == 1 else _entries_v2(game, where, deal, started, session)
+    timed = _entries_v1(game, nth, session) if version == 1 else _entries_v2(game, nth, deal, started, session)
     actions = [Action(seq, entry if isinstance(entry, str) else "move", None if isinstance(entry, str) else str(entry),
                       at_ms) for seq, (entry, at_ms) in enumerate(timed, start=1)]
     final = session.status if session.over else None
     if final != result:
-        raise RecordsImportError(f"{where}: the actions end {final or 'unfinished'}, not {result or 'unfinished'}")
+        raise RecordsImportError("import.end", game=nth, final=_outcome(final), result=_outcome(result))
     if game.get("moves") not in (None, session.game.moves):
-        raise RecordsImportError(f"{where}: the actions make {session.game.moves} moves, not {game.get('moves')}")
+        raise RecordsImportError("import.moves", game=nth, made=session.game.moves, moves=str(game.get("moves")))
     summary = session.summary()
     row = GameRow(id=session.id, player_id=player_id, rules=str(deal.rules), preset=deal.rules.preset,
                   difficulty=deal.difficulty, code=deal.code, deal=deal.notation, started_ms=started, ended_ms=ended,
