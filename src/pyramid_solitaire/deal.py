@@ -26,7 +26,7 @@ from typing import Final
 
 from .cards import Card, CardError, full_deck, spanish_deck
 from .messages import Problem, text
-from .rules import PRESET_CODES, PRESET_VERSIONS, PRESETS, Rules, RulesError
+from .rules import OPTIONS, PRESET_CODES, PRESET_VERSIONS, PRESETS, Rules, RulesError
 
 SHUFFLE_VERSION: Final = 1
 _SALT: Final = 0x5059_5241_4D49_4431  # "PYRAMID1"
@@ -217,41 +217,17 @@ class Deal:
 
 # --- rule-set part of the code ---------------------------------------------------------------------
 
-#: Option letters of the code's first group, in the order they are written.
-_CODE_OPTIONS: Final = (
-    ("P", "passes"),
-    ("S", "strict"),
-    ("V", "overlap"),
-    ("K", "stock_top_usable"),
-    ("D", "drawn_spot"),
-    ("W", "stock_waste_pairs"),
-    ("A", "waste_start"),
-    ("B", "draw"),
-    ("O", "open_pyramid"),
-    ("J", "jokers"),
-    ("T", "triples"),
-    ("M", "target"),
-    ("L", "lone_kings"),
-    ("C", "deck"),
-    ("R", "rows"),
-    ("G", "scoring"),
-    ("U", "undo_limit"),
-    ("Y", "reserve"),
-    ("H", "reserve_depth"),
-    ("I", "inverted"),
-    ("Q", "waste_piles"),
-    ("Z", "waste_uses"),
-    ("F", "cells"),
-)
-_SCORING_CODES: Final = ("none", "pyramide")
+#: Option letters of the code's first group, in the order they are written (each option's letter is
+#: one of its facts in rules.py).
+_CODE_OPTIONS: Final = tuple((option.letter, name) for name, option in OPTIONS.items())
 _PRESET_BY_CODE: Final = {code: name for name, code in PRESET_CODES.items()}
 
 
 def _option_number(name: str, value: object) -> int:
     if value is None:  # unlimited passes or undo
         return 0
-    if name == "scoring":
-        return _SCORING_CODES.index(str(value))
+    if OPTIONS[name].words:
+        return OPTIONS[name].words.index(str(value))
     if isinstance(value, bool):
         return int(value)
     assert isinstance(value, int)
@@ -296,15 +272,16 @@ def parse_rules_code(text: str) -> Rules:
             raise CodeError("code.option-digits", letter=letter, digits=len(digits)) from None
         current = getattr(base, field_name)
         value: object
-        if field_name == "scoring":
-            if number >= len(_SCORING_CODES):
+        words = OPTIONS[field_name].words
+        if words:
+            if number >= len(words):
                 raise CodeError("code.scoring", number=number)
-            value = _SCORING_CODES[number]
+            value = words[number]
         elif isinstance(current, bool):
             if number > 1:
                 raise CodeError("code.option-flag", letter=letter, number=number)
             value = bool(number)
-        elif field_name in ("passes", "undo_limit", "waste_uses") and number == 0:
+        elif OPTIONS[field_name].unlimited and number == 0:
             value = None
         else:
             value = number

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from .cards import TEN, Card
 from .messages import Problem
@@ -30,6 +31,65 @@ PYRAMIDE_POINTS_PER_CARD: Final = 10
 
 class RulesError(Problem, ValueError):
     """A rule-set string or option that names no rule set."""
+
+
+#: The metadata key under which each field of :class:`Rules` keeps its :class:`Option`.
+OPTION: Final = "option"
+
+
+def _always(rules: Rules) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class Option:
+    """The facts of one rule option, written beside its field of :class:`Rules` and read from there by
+    everything else: rule strings (:func:`find_rules`, ``str(rules)``), deal codes (:mod:`.deal`),
+    ``/api/rules`` and the New Game dialog built from it.
+
+    ``key`` names it in rule strings (``passes=2``) and ``aliases`` are other spellings read on input;
+    ``letter`` names it in a deal code's rule part (``P2``).  ``unlimited`` says the field may be ``None``,
+    written ``unlimited`` in strings and ``0`` in codes; a field of ``words`` (scoring) is written as
+    its word, and in codes as the word's index.  An option the New Game dialog offers has the catalogue
+    key of its ``label``, the values it offers (``choices``; none for an on/off option) and ``offered``,
+    which says whether a preset's dialog shows it."""
+
+    key: str
+    letter: str
+    aliases: tuple[str, ...] = ()
+    unlimited: bool = False
+    words: tuple[str, ...] = ()
+    label: str = ""
+    choices: tuple[int | None, ...] = ()
+    offered: Callable[[Rules], bool] = _always
+
+    def offered_by(self, rules: Rules) -> bool:
+        """True if the New Game dialog offers this option for a game of ``rules``' preset."""
+        return bool(self.label) and self.offered(rules)
+
+
+def _option(default: Any, **facts: Any) -> Any:
+    """A field of :class:`Rules` with its :class:`Option` facts."""
+    return dataclasses.field(default=default, metadata={OPTION: Option(**facts)})
+
+
+def _never(rules: Rules) -> bool:
+    # Named when a game changes it (the rules dialog), never offered by the New Game dialog.
+    return False
+
+
+def _has_stock(rules: Rules) -> bool:
+    return rules.stock_size > 0
+
+
+def _has_passes(rules: Rules) -> bool:
+    # No stock (Giza), or a stock dealt once onto several waste piles (Apophis): no passes to choose.
+    return rules.stock_size > 0 and rules.waste_piles == 1
+
+
+def _is_thirteen(rules: Rules) -> bool:
+    # Seed 001's own options (jokers, triples, the face-down rows); no other source plays them.
+    return rules.preset == "thirteen"
 
 
 @dataclass(frozen=True)
@@ -60,29 +120,33 @@ class Rules:
     """
 
     preset: str = "classic"
-    passes: int | None = 3
-    strict: bool = False
-    overlap: bool = False
-    stock_top_usable: bool = False
-    drawn_spot: bool = False
-    stock_waste_pairs: bool = True
-    waste_start: bool = False
-    draw: int = 1
-    open_pyramid: bool = True
-    jokers: int = 0
-    triples: bool = False
-    target: int = 13
-    lone_kings: bool = True
-    deck: int = 52
-    rows: int = 7
-    scoring: str = "none"
-    undo_limit: int | None = None
-    reserve: int = 0
-    reserve_depth: int = 1
-    inverted: bool = False
-    waste_piles: int = 1
-    waste_uses: int | None = None
-    cells: int = 0
+    passes: int | None = _option(3, key="passes", letter="P", unlimited=True, label="passes",
+                                 choices=(1, 2, 3, 4, None), offered=_has_passes)
+    strict: bool = _option(False, key="strict", letter="S", label="strict_win")
+    overlap: bool = _option(False, key="overlap", letter="V", label="overlap")
+    stock_top_usable: bool = _option(False, key="stock_top", letter="K", aliases=("stock_top_usable",))
+    drawn_spot: bool = _option(False, key="drawn", letter="D", aliases=("drawn_spot",))
+    stock_waste_pairs: bool = _option(True, key="stock_waste_pairs", letter="W")
+    waste_start: bool = _option(False, key="waste_start", letter="A")
+    draw: int = _option(1, key="draw", letter="B", label="guide_opt_draw", choices=(1, 2, 3), offered=_never)
+    open_pyramid: bool = _option(True, key="open", letter="O", aliases=("open_pyramid",), label="open_pyramid",
+                                 offered=_is_thirteen)
+    jokers: int = _option(0, key="jokers", letter="J", label="jokers_option", choices=(0, 1, 2),
+                          offered=_is_thirteen)
+    triples: bool = _option(False, key="triples", letter="T", label="triples", offered=_is_thirteen)
+    target: int = _option(13, key="target", letter="M", aliases=("sum",))
+    lone_kings: bool = _option(True, key="lone_kings", letter="L")
+    deck: int = _option(52, key="deck", letter="C")
+    rows: int = _option(7, key="rows", letter="R")
+    scoring: str = _option("none", key="scoring", letter="G", words=SCORING_SCHEMES)
+    undo_limit: int | None = _option(None, key="undo_limit", letter="U", aliases=("undo",), unlimited=True)
+    reserve: int = _option(0, key="reserve", letter="Y")
+    reserve_depth: int = _option(1, key="reserve_depth", letter="H")
+    inverted: bool = _option(False, key="inverted", letter="I")
+    waste_piles: int = _option(1, key="waste_piles", letter="Q")
+    waste_uses: int | None = _option(None, key="waste_uses", letter="Z", unlimited=True, label="waste_uses_option",
+                                     choices=(None, 8, 10, 12, 14, 16, 20), offered=_has_stock)
+    cells: int = _option(0, key="cells", letter="F", label="cells_option", choices=(0, 1, 2, 3, 4))
 
     def __post_init__(self) -> None:
         if self.preset not in PRESET_CODES:
@@ -220,36 +284,20 @@ MAX_WASTE_USES: Final = 48
 #: The most free cells a rule set may have (FreeCell's four).
 MAX_CELLS: Final = 4
 
+def options() -> list[tuple[str, Option]]:
+    """Every option of :class:`Rules`: its field name and its :class:`Option`, in the fields' order
+    (which is also the order of a deal code's option letters)."""
+    return [(f.name, f.metadata[OPTION]) for f in dataclasses.fields(Rules) if OPTION in f.metadata]
+
+
+#: Facts derived from the options, by field name.
+OPTIONS: Final = dict(options())
 #: Option keys of the string form, by field name.  ``open`` is the field ``open_pyramid``.
-OPTION_KEYS: Final = {
-    "passes": "passes",
-    "strict": "strict",
-    "overlap": "overlap",
-    "stock_top_usable": "stock_top",
-    "drawn_spot": "drawn",
-    "stock_waste_pairs": "stock_waste_pairs",
-    "waste_start": "waste_start",
-    "draw": "draw",
-    "open_pyramid": "open",
-    "jokers": "jokers",
-    "triples": "triples",
-    "target": "target",
-    "lone_kings": "lone_kings",
-    "deck": "deck",
-    "rows": "rows",
-    "scoring": "scoring",
-    "undo_limit": "undo_limit",
-    "reserve": "reserve",
-    "reserve_depth": "reserve_depth",
-    "inverted": "inverted",
-    "waste_piles": "waste_piles",
-    "waste_uses": "waste_uses",
-    "cells": "cells",
-}
+OPTION_KEYS: Final = {name: option.key for name, option in OPTIONS.items()}
 FIELD_BY_KEY: Final = {key: name for name, key in OPTION_KEYS.items()}
-#: Other spellings accepted on input.
-KEY_ALIASES: Final = {"stock_top_usable": "stock_top", "drawn_spot": "drawn", "open_pyramid": "open",
-                      "sum": "target", "recycles": "recycles", "undo": "undo_limit"}
+#: Other spellings accepted on input, by the key they stand for (``recycles`` is read as passes - 1).
+KEY_ALIASES: Final = {**{alias: option.key for option in OPTIONS.values() for alias in option.aliases},
+                      "recycles": "recycles"}
 
 
 def _format_value(value: object) -> str:
@@ -376,9 +424,10 @@ def _parse_value(key: str, text: str, current: object) -> object:
         if word in _FALSE:
             return False
         raise RulesError("rules.option-flag", key=key, value=text)
-    if name == "scoring":
+    option = OPTIONS[name]
+    if option.words:
         return word
-    if name in ("passes", "undo_limit", "waste_uses") and word in _UNLIMITED:
+    if option.unlimited and word in _UNLIMITED:
         return None
     try:
         return int(word)
@@ -427,4 +476,51 @@ def find_rules(text: str | Rules = "classic") -> Rules:
         raise RulesError("rules.options", reason=str(exc)) from None
 
 
-__all__ = ["PRESETS", "PRESET_ALIASES", "PRESET_CODES", "Rules", "RulesError", "find_rules"]
+
+
+@dataclass(frozen=True)
+class Manner:
+    """How a preset's table behaves where the rules say nothing about what is legal: what the app the
+    preset comes from does after a tap.  ``keep_second``: a refused pair keeps its second card selected
+    (seed 000's app), where elsewhere the selection clears.  ``quiet_covered``: a tap on a covered card
+    is explained only with the error-explanation assist on (seed 000); elsewhere always."""
+
+    keep_second: bool = False
+    quiet_covered: bool = False
+
+
+#: Each preset's manner where it differs from the plain one.
+PRESET_MANNERS: Final = {"pyramide": Manner(keep_second=True, quiet_covered=True)}
+
+
+def manner(rules: Rules) -> Manner:
+    """The manner of ``rules``' preset (options do not change it)."""
+    return PRESET_MANNERS.get(rules.preset, Manner())
+
+def choose_rules(preset: str, chosen: dict[str, object]) -> Rules:
+    """The rule set the New Game dialog describes: a preset (id or alias) and option values by key, each
+    a flag, a number, ``None`` for unlimited, or text as a rule string writes it.  The canonical string
+    is then ``str()`` of the result, so the browser never has to build one."""
+    rules = find_rules(preset) if "(" not in preset else None
+    if rules is None or str(rules) != rules.preset:
+        raise RulesError("rules.unknown", name=preset, known=list(PRESETS))
+    changes: dict[str, object] = {}
+    for key, value in chosen.items():
+        name = FIELD_BY_KEY.get(KEY_ALIASES.get(key, key))
+        if name is None:
+            raise RulesError("rules.unknown-option", key=key, known=list(FIELD_BY_KEY))
+        current = getattr(rules, name)
+        if isinstance(value, str):
+            changes[name] = _parse_value(OPTIONS[name].key, value, current)
+        elif value is None and not OPTIONS[name].unlimited:
+            raise RulesError("rules.option-number", key=key, value="null")
+        elif isinstance(current, bool) != isinstance(value, bool) or not isinstance(value, (bool, int, type(None))):
+            kind = "rules.option-flag" if isinstance(current, bool) else "rules.option-number"
+            raise RulesError(kind, key=key, value=str(value))
+        else:
+            changes[name] = value
+    return dataclasses.replace(rules, **changes)  # type: ignore[arg-type]
+
+
+__all__ = ["OPTIONS", "PRESETS", "PRESET_ALIASES", "PRESET_CODES", "Manner", "Option", "Rules", "RulesError",
+           "choose_rules", "find_rules", "manner", "options"]

@@ -11,6 +11,7 @@ API.  Expected values come from docs/rules.md and the seeds (000: the Pyramide a
 from __future__ import annotations
 
 import json
+import re
 import warnings
 from collections.abc import Iterator
 from typing import Any
@@ -272,10 +273,10 @@ def test_the_rules_catalogue_lists_every_preset_and_each_one_deals(client: TestC
     assert catalogue["default"] == "classic"
     assert [p["id"] for p in catalogue["presets"]] == list(PRESETS)
     by_id = {p["id"]: p for p in catalogue["presets"]}
-    assert by_id["classic"]["passes"] == 3
-    assert by_id["pyramide"]["passes"] is None
-    assert by_id["thirteen"]["open_pyramid"] is False
-    assert by_id["traditional"]["strict"] is True
+    assert by_id["classic"]["fields"]["passes"] == 3
+    assert by_id["pyramide"]["fields"]["passes"] is None
+    assert by_id["thirteen"]["fields"]["open_pyramid"] is False
+    assert by_id["traditional"]["fields"]["strict"] is True
     assert "microsoft" in by_id["msc"]["aliases"]
     for preset in catalogue["presets"]:
         assert new_game(client, rules=preset["rules"])["rules"] == preset["rules"]
@@ -284,15 +285,59 @@ def test_the_rules_catalogue_lists_every_preset_and_each_one_deals(client: TestC
 
 
 
-def test_the_new_game_dialog_learns_which_presets_have_no_passes_to_choose(client: TestClient) -> None:
-    """Giza has no stock and Apophis deals its stock once onto three piles: the dialog disables passes."""
+def dialog_options(preset: dict[str, Any]) -> dict[str, Any]:
+    """The options the New Game dialog shows for a preset of /api/rules, by key, with their values."""
+    return {option["key"]: option["value"] for option in preset["options"] if option["offered"]}
+
+
+def test_the_new_game_dialog_learns_from_the_server_which_options_each_preset_offers(client: TestClient) -> None:
+    """Giza has no stock and Apophis deals its stock once onto three piles: no passes to choose; Giza no
+    waste to limit; jokers, triples and the face-down rows are thirteen's own options."""
     presets = {p["id"]: p for p in client.get("/api/rules").json()["presets"]}
-    assert {name for name, p in presets.items() if p["passes_fixed"]} == {"giza", "apophis"}
-    assert {name for name, p in presets.items() if not p["has_stock"]} == {"giza"}
-    # and which has a limit on waste uses, to preset its own select
-    limited = {name: p["waste_uses"] for name, p in presets.items() if p["waste_uses"] is not None}
-    assert limited == {"limited_waste": 12}
-    assert {name: p["cells"] for name, p in presets.items() if p["cells"]} == {"cells": 1}
+    assert {name for name, p in presets.items() if "passes" not in dialog_options(p)} == {"giza", "apophis"}
+    assert {name for name, p in presets.items() if "waste_uses" not in dialog_options(p)} == {"giza"}
+    assert {name for name, p in presets.items() if "jokers" in dialog_options(p)} == {"thirteen"}
+    assert dialog_options(presets["thirteen"]) == {"passes": 4, "strict": False, "overlap": False, "open": False,
+                                            "jokers": 0, "triples": False, "waste_uses": None, "cells": 0}
+    # each preset's own values, to preset the dialog's controls
+    shown = {name: dialog_options(p) for name, p in presets.items()}
+    assert {name: o["waste_uses"] for name, o in shown.items() if o.get("waste_uses")} == {"limited_waste": 12}
+    assert {name: o["cells"] for name, o in shown.items() if o["cells"]} == {"cells": 1}
+    for preset in presets.values():  # every value a choice offers is one the server takes
+        for option in preset["options"]:
+            assert option["kind"] == "flag" or option["value"] in option["choices"]
+
+
+def test_a_new_game_of_a_preset_and_options_gets_its_rule_set_from_the_server(client: TestClient) -> None:
+    """The dialog posts the preset and its options' values; the server writes the rule set (the options
+    equal to the preset's are not written), so the browser holds no rule-string grammar."""
+    game = new_game(client, preset="thirteen", options={"jokers": 2, "triples": True, "passes": 4, "open": False},
+                    difficulty="R")
+    assert game["rules"] == "thirteen(jokers=2,triples=true)"
+    assert re.fullmatch(r"TH1J2T1-R-[A-Z]+", game["code"])
+    assert new_game(client, preset="classic", options={"passes": None}, difficulty="R")["rules"] \
+        == "classic(passes=unlimited)"
+    assert new_game(client, preset="pyramide-app", options={})["rules"] == "pyramide"  # an alias of a preset
+
+
+@pytest.mark.parametrize(("body", "said"), [
+    ({"preset": "nothing", "options": {}}, "nothing"),
+    ({"preset": "classic", "options": {"colour": True}}, "colour"),
+    ({"preset": "classic", "options": {"overlap": 3}}, "overlap"),
+    ({"preset": "classic", "options": {"cells": True}}, "cells"),
+    ({"preset": "classic", "options": {"cells": None}}, "cells"),
+    ({"preset": "classic", "options": {"cells": 9}}, "9"),
+    ({"preset": "classic(cells=1)", "options": {}}, "classic(cells=1)"),
+    ({"options": {"cells": 1}}, "preset"),
+])
+def test_a_preset_or_option_value_the_rules_lack_is_a_bad_rules_answer(client: TestClient, body: dict[str, Any],
+                                                                         said: str) -> None:
+    for lang in ("en", "ja"):
+        response = client.post(f"/api/games?lang={lang}", json=body)
+        assert response.status_code == 400 and response.json()["code"] == "bad-rules", response.text
+        message = response.json()["message"]
+        assert said in message or (lang == "ja" and body.get("preset") is None), message
+    assert client.get("/api/me").json()["unfinished"] == []  # nothing started
 
 
 def test_a_waste_card_whose_uses_are_spent_is_refused_with_the_reason(client: TestClient) -> None:
@@ -315,7 +360,7 @@ def test_a_card_parked_in_the_free_cell_is_recorded_and_reloads_in_its_cell(clie
     """A park is one move (``5c>cell``); the state says why a tap on a free cell with nothing chosen does
     nothing.  A parked card is not in the removed pile, and the game reloads from the store with the card
     in its cell.  Rules without cells refuse a park (409, nothing written)."""
-    assert {p["id"]: p["cells"] for p in client.get("/api/rules").json()["presets"]}["cells"] == 1
+    assert {p["id"]: p["fields"]["cells"] for p in client.get("/api/rules").json()["presets"]}["cells"] == 1
     game = new_game(client, deal=CELLS_DEAL, rules="cells")
     assert game["cells"] == {"size": 1, "slots": [None]}
     assert game["refusals"]["cell"]["code"] == "cell-choose-one"
@@ -424,7 +469,7 @@ def play_park(client: TestClient, game: Json, card: str) -> Json:
 def test_the_state_carries_the_rule_fields_and_a_draw_of_three_fans_the_waste(client: TestClient) -> None:
     """The Rules dialog reads every rule field from the state; Tut's Tomb deals three cards a draw,
     and the state lists them (bottom first) while only the top one is usable."""
-    assert {p["id"]: p["draw"] for p in client.get("/api/rules").json()["presets"]}["tuts_tomb"] == 3
+    assert {p["id"]: p["fields"]["draw"] for p in client.get("/api/rules").json()["presets"]}["tuts_tomb"] == 3
     deal = Deal.from_number(1, "tuts_tomb")
     game = new_game(client, code=deal.code)
     assert game["rule_fields"] == {**{key: getattr(deal.rules, key) for key in game["rule_fields"]},

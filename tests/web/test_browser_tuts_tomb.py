@@ -200,8 +200,8 @@ def test_every_preset_has_a_rules_text_in_both_languages(desktop: tuple[Page, Er
     assert "残りのうち1枚を表向きで捨て札に置き、23枚を" in ja["pyramide"] and "10点" in ja["pyramide"]
     assert "直前の100回の操作まで" in ja["pyramide"]
     changed = ja["classic(passes=unlimited,strict=true,overlap=true)"]
-    assert ("このゲームのオプション：山札の周回（無制限）、覆っているカードとも組める（あり）、"
-            "52枚すべて取り除いてクリア（あり）") in changed
+    assert ("このゲームのオプション：山札の周回（無制限）、52枚すべて取り除いてクリア（あり）、"
+            "覆っているカードとも組める（あり）") in changed
     assert "そのカードとも組めます" in changed
     assert "3枚一緒に取り除くこともできます" in ja["thirteen(triples=true)"]
     for game in games:  # the sum, the values and the lone king follow the deck and the target

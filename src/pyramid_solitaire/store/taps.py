@@ -27,7 +27,8 @@ from ..moves import Move, MoveError
 from ..reasons import IllegalMoveError
 from ..record import COACH, HINT, REDO, RESIGN, REWIND, UNDO, Entry, Parked
 
-#: Presets where a refused pair kept its second card chosen (seed 000).
+#: Presets where a refused pair kept its second card chosen (seed 000), as the version that wrote tap
+#: records had it: a fact of those records, so it stays here even if rules.PRESET_MANNERS changes.
 KEEP_SECOND: Final = frozenset({"pyramide"})
 #: The commands of schema 1 that are entries of a record as they are.
 COMMANDS: Final = {"undo": UNDO, "redo": REDO, "rewind": REWIND, "hint": HINT, "coach": COACH, "resign": RESIGN}

@@ -13,6 +13,7 @@ memory (:mod:`.games`); a player is an anonymous id in a signed, HttpOnly cookie
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
 import logging
@@ -35,7 +36,7 @@ from ..messages import Problem, text
 from ..moves import PARK, MoveError
 from ..reasons import IllegalMoveError, Refusal
 from ..record import Entry, Parked, format_record, parse_entry
-from ..rules import PRESET_ALIASES, PRESETS, RulesError, find_rules
+from ..rules import OPTIONS, PRESET_ALIASES, PRESETS, RulesError, choose_rules, find_rules
 from ..store import Store, StoreError, unrecordable
 from ..store.stats import stats_for
 from .assets import Assets, browser_lang, not_found_page
@@ -223,6 +224,10 @@ class NewGame(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     rules: str = Field("classic", max_length=200, description="rule set, e.g. classic or thirteen(jokers=2)")
+    preset: str | None = Field(None, max_length=40, description="instead of rules: a preset id, with `options`")
+    options: dict[str, bool | int | str | None] = Field(
+        default_factory=dict, max_length=40,
+        description="with `preset`: option values by key as /api/rules lists them (null = unlimited)")
     difficulty: Literal["E", "N", "R"] = "R"
     code: str | None = Field(None, max_length=200, description="a deal code; its rules apply")
     deal: str | None = Field(None, max_length=2000, description="a custom deal in notation")
@@ -252,7 +257,12 @@ def _lang_of(request: Request) -> str:
 
 def _new_deal(body: NewGame) -> Deal:
     try:
-        rules = find_rules(body.rules)
+        if body.preset is not None:
+            rules = choose_rules(body.preset, dict(body.options))
+        elif body.options:
+            raise RulesError("rules.options-without-preset")
+        else:
+            rules = find_rules(body.rules)
     except RulesError as exc:
         raise ApiError(400, "bad-rules", exc) from None
     if body.code is not None and body.deal is not None:
@@ -287,15 +297,23 @@ def record_headers(session: Session) -> dict[str, str]:
 
 
 def rules_catalogue() -> dict[str, Any]:
-    """The presets and the options the New Game dialog offers."""
-    presets = [{"id": name, "rules": str(rules), "aliases": sorted(a for a, p in PRESET_ALIASES.items() if p == name),
-                "passes": rules.passes, "jokers": rules.jokers, "triples": rules.triples,
-                "open_pyramid": rules.open_pyramid, "overlap": rules.overlap, "strict": rules.strict,
-                "draw": rules.draw, "has_stock": rules.stock_size > 0, "waste_uses": rules.waste_uses,
-                "cells": rules.cells,
-                # no stock (Giza) or a stock dealt once onto several waste piles (Apophis)
-                "passes_fixed": rules.stock_size == 0 or rules.waste_piles > 1}
-               for name, rules in PRESETS.items()]
+    """The presets, each with its rule fields and the options the New Game dialog shows for it, all
+    read from the options' own facts (rules.Option): the browser builds its controls from this and
+    posts ``{preset, options}`` back, so it never writes a rule string or decides what a preset offers."""
+    presets = []
+    for name, rules in PRESETS.items():
+        options = []
+        for field, option in OPTIONS.items():
+            if not option.label:
+                continue
+            value = getattr(rules, field)
+            choices = list(option.choices) + ([] if value in option.choices or isinstance(value, bool) else [value])
+            options.append({"key": option.key, "field": field, "label": option.label, "value": value,
+                            "kind": "flag" if isinstance(value, bool) else "choice", "choices": choices,
+                            "offered": option.offered_by(rules)})
+        presets.append({"id": name, "rules": str(rules),
+                        "aliases": sorted(a for a, p in PRESET_ALIASES.items() if p == name),
+                        "fields": dataclasses.asdict(rules), "has_stock": rules.stock_size > 0, "options": options})
     return {"presets": presets, "default": "classic"}
 
 

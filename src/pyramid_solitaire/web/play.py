@@ -36,12 +36,9 @@ from ..messages import Problem
 from ..moves import PARK, REMOVE, Move
 from ..reasons import IllegalMoveError, Refusal
 from ..record import COACH, Entry, Parked, play_entry
+from ..rules import manner
 from ..table import WON
 
-#: Presets whose player is only told why a covered card does nothing when the assist is on (seed 000).
-QUIET_COVERED_PRESETS: Final = frozenset({"pyramide"})
-#: Presets where a refused pair keeps the second card selected (seed 000); elsewhere the selection clears.
-KEEP_SECOND_PRESETS: Final = frozenset({"pyramide"})
 #: How long the solver may think about the best a lost deal could have done, in seconds.
 BEST_REACHABLE_SECONDS: Final = 3.0
 #: How long the coach hint may think, in seconds.
@@ -228,7 +225,7 @@ class Session:
             "target": table.target,
             "values": {token: None if table.is_joker(self.places[token]) else table.values[self.places[token]]
                        for token in sorted(visible)},
-            "ui": {"keep_second": game.rules.preset in KEEP_SECOND_PRESETS},
+            "ui": {"keep_second": manner(game.rules).keep_second},
             "elapsed": round(self.elapsed(), 1),
             "result": self._result() if self.over else None,
         })
@@ -241,7 +238,7 @@ class Session:
         game = self.game
         table = game.table
         pos = game.position
-        quiet = game.rules.preset in QUIET_COVERED_PRESETS
+        quiet = manner(game.rules).quiet_covered
 
         def refusal(reason: Refusal, cards: list[str], **extra: Any) -> dict[str, Any]:
             return {"code": reason.code, "message": reason.message(lang), "cards": cards, "quiet": False, **extra}

@@ -395,6 +395,7 @@ function finish() {
 
 // --- new games ------------------------------------------------------------------------------------
 
+// Start a game: resolves to its state, or null (the reason said, or given to onError).
 async function startGame(request, onError = null) {
   try {
     const answer = await api.newGame(request, lang());
@@ -402,14 +403,14 @@ async function startGame(request, onError = null) {
     say("", { visible: true });
     accept(answer, { dealt: true });
     history.replaceState(null, "", `/play/${answer.game.code}`);
-    return true;
+    return answer.game;
   } catch (error) {
     if (onError && error instanceof ApiError) {
       onError(error.code === "network" ? t("network_error") : error.message);
-      return false;
+      return null;
     }
     showError(error);
-    return false;
+    return null;
   }
 }
 

@@ -23,37 +23,58 @@ function preset() {
   return ctx.rules().presets.find((p) => p.id === $("new-rules").value);
 }
 
-function presetDefaults() {
-  const chosen = preset();
-  $("opt-passes").value = chosen.passes === null ? "unlimited" : String(chosen.passes);
-  // Giza deals every card (no stock to pass through); Apophis deals its stock once onto three piles
-  $("opt-passes").disabled = chosen.passes_fixed;
-  $("opt-jokers").value = String(chosen.jokers);
-  $("opt-triples").checked = chosen.triples;
-  $("opt-open").checked = chosen.open_pyramid;
-  $("opt-overlap").checked = chosen.overlap;
-  $("opt-strict").checked = chosen.strict;
-  $("opt-waste-uses").value = chosen.waste_uses === null ? "unlimited" : String(chosen.waste_uses);
-  $("opt-waste-uses").disabled = !chosen.has_stock; // Giza: no stock, so no waste to use
-  $("opt-cells").value = String(chosen.cells);
-  $("new-options").classList.toggle("thirteen", chosen.id === "thirteen");
+// The option controls of the chosen preset, built from its entry of /api/rules: which options it offers,
+// their values and the preset's own, all come from the server (rules.py writes each option's facts once).
+function optionId(option) {
+  return `opt-${option.key.replace(/_/g, "-")}`;
 }
 
-// The rule set string: the preset, with the options that differ from it (see rules.py).
-function chosenRules() {
-  const chosen = preset();
-  const options = [];
-  const passes = $("opt-passes").value === "unlimited" ? null : Number($("opt-passes").value);
-  if (!chosen.passes_fixed && passes !== chosen.passes) options.push(`passes=${passes === null ? "unlimited" : passes}`);
-  if (Number($("opt-jokers").value) !== chosen.jokers) options.push(`jokers=${$("opt-jokers").value}`);
-  for (const [id, key, field] of [["opt-triples", "triples", "triples"], ["opt-open", "open", "open_pyramid"],
-    ["opt-overlap", "overlap", "overlap"], ["opt-strict", "strict", "strict"]]) {
-    if ($(id).checked !== chosen[field]) options.push(`${key}=${$(id).checked}`);
+function choiceText(value) {
+  return value === null ? t("passes_unlimited") : String(value);
+}
+
+function control(option) {
+  const label = document.createElement("label");
+  const name = document.createElement("span");
+  name.dataset.t = option.label;
+  name.textContent = t(option.label);
+  if (option.kind === "flag") {
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.id = optionId(option);
+    box.name = option.key;
+    box.checked = option.value;
+    label.className = "check";
+    label.append(box, " ", name);
+    return label;
   }
-  const uses = $("opt-waste-uses").value === "unlimited" ? null : Number($("opt-waste-uses").value);
-  if (chosen.has_stock && uses !== chosen.waste_uses) options.push(`waste_uses=${uses === null ? "unlimited" : uses}`);
-  if (Number($("opt-cells").value) !== chosen.cells) options.push(`cells=${$("opt-cells").value}`);
-  return options.length ? `${chosen.id}(${options.join(",")})` : chosen.id;
+  const select = document.createElement("select");
+  select.id = optionId(option);
+  select.name = option.key;
+  for (const value of option.choices) {
+    const item = document.createElement("option");
+    item.value = value === null ? "unlimited" : String(value);
+    item.textContent = choiceText(value);
+    select.append(item);
+  }
+  select.value = option.value === null ? "unlimited" : String(option.value);
+  label.append(name, select);
+  return label;
+}
+
+function presetDefaults() {
+  $("new-options").replaceChildren(...preset().options.filter((option) => option.offered).map(control));
+}
+
+// The options as the dialog shows them, by key, for the server to build the rule set from.
+function chosenOptions() {
+  const chosen = {};
+  for (const option of preset().options.filter((o) => o.offered)) {
+    const element = $(optionId(option));
+    if (option.kind === "flag") chosen[option.key] = element.checked;
+    else chosen[option.key] = element.value === "unlimited" ? null : Number(element.value);
+  }
+  return chosen;
 }
 
 export function openNewDialog() {
@@ -72,14 +93,16 @@ async function submitNew(event) {
   const code = $("new-code").value.trim();
   const deal = $("new-deal").value.trim();
   const difficulty = document.querySelector('input[name="difficulty"]:checked').value;
-  const request = code ? { code } : deal ? { rules: chosenRules(), deal } : { rules: chosenRules(), difficulty };
+  const rules = { preset: preset().id, options: chosenOptions() };
+  const request = code ? { code } : deal ? { ...rules, deal } : { ...rules, difficulty };
   $("new-start").disabled = true;
-  const ok = await ctx.start(request, (message) => { $("new-error").textContent = message; });
+  // start() resolves to the new game's state (its canonical rule set is `rules`), or null if it failed
+  const game = await ctx.start(request, (message) => { $("new-error").textContent = message; });
   $("new-start").disabled = false;
-  if (ok) {
+  if (game) {
     if (!code && !deal) {
       const settings = ctx.settings();
-      settings.rules = chosenRules();
+      settings.rules = game.rules;
       settings.difficulty = difficulty;
       saveSettings(settings);
     }
@@ -90,7 +113,7 @@ async function submitNew(event) {
 }
 
 // `context`: rules() (the /api/rules answer), settings() (the page's settings), start(request, onError)
-// (start a game; resolves whether it started, calling onError with the reason if not).
+// (start a game; resolves to its state, or null calling onError with the reason if it did not start).
 export function wireNewGame(context) {
   ctx = context;
   $("new-rules").addEventListener("change", presetDefaults);

@@ -6,14 +6,9 @@ import { t } from "./i18n.js";
 const $ = (id) => document.getElementById(id);
 let opener = null;
 
-// The options the New Game dialog offers, with the field each one sets and the text naming it.
-const OPTIONS = [["passes", "passes"], ["draw", "guide_opt_draw"], ["jokers", "jokers_option"], ["triples", "triples"],
-  ["open_pyramid", "open_pyramid"], ["overlap", "overlap"], ["strict", "strict_win"], ["waste_uses", "waste_uses_option"],
-  ["cells", "cells_option"]];
-
-function optionValue(field, value) {
+function optionValue(value) {
   if (typeof value === "boolean") return t(value ? "guide_on" : "guide_off");
-  if ((field === "passes" || field === "waste_uses") && value === null) return t("passes_unlimited");
+  if (value === null) return t("passes_unlimited");
   return String(value);
 }
 
@@ -22,11 +17,12 @@ function sentences(...texts) {
   return texts.join(t("sentence_sep"));
 }
 
-// The options of this game that differ from its preset (e.g. thirteen with two jokers).
+// The options of this game that differ from its preset (e.g. thirteen with two jokers), named as the
+// New Game dialog names them; `preset` is the preset's entry of /api/rules.
 function changedOptions(rules, preset) {
   if (!preset) return [];
-  return OPTIONS.filter(([field]) => field in preset && preset[field] !== rules[field])
-    .map(([field, label]) => t("guide_option_item", { label: t(label), value: optionValue(field, rules[field]) }));
+  return preset.options.filter((option) => preset.fields[option.field] !== rules[option.field])
+    .map((option) => t("guide_option_item", { label: t(option.label), value: optionValue(rules[option.field]) }));
 }
 
 // The sections of the rules: [heading key, paragraphs].  `game` is the state the server sent.
