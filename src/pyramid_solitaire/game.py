@@ -14,7 +14,7 @@ rewind, hints, resign; :mod:`.record`) is a method here, so a game is rebuilt fr
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from .analysis import dead_slots, plain_hint
 from .deal import Deal, parse_deal
@@ -24,9 +24,10 @@ from .moves import DRAW, PARK, RECYCLE, REMOVE, Move
 from .reasons import STATUS_KEY, IllegalMoveError, Refusal
 from .rules import Rules
 from .table import DRAW_ACTION, PLAYING, RECYCLE_ACTION, WON, Action, Position, Table
+from .vocabulary import Outcome
 
 #: The status of a game the player gave up.
-RESIGNED = "resigned"
+RESIGNED: Final = Outcome.RESIGNED
 
 
 @dataclass(frozen=True)

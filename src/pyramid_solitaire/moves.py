@@ -14,11 +14,12 @@ from typing import Final
 
 from .cards import Card, CardError
 from .messages import Problem
+from .vocabulary import MoveKind
 
-DRAW: Final = "draw"
-RECYCLE: Final = "recycle"
-REMOVE: Final = "remove"
-PARK: Final = "park"
+DRAW: Final = MoveKind.DRAW
+RECYCLE: Final = MoveKind.RECYCLE
+REMOVE: Final = MoveKind.REMOVE
+PARK: Final = MoveKind.PARK
 #: what follows the card in a park's notation: ``Qs>cell``
 CELL_SUFFIX: Final = ">cell"
 MAX_REMOVAL: Final = 3

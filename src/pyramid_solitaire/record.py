@@ -21,15 +21,16 @@ from .messages import Problem
 from .moves import Move, MoveError
 from .reasons import IllegalMoveError, Refusal
 from .rules import RulesError, find_rules
+from .vocabulary import Event
 
-UNDO: Final = "undo"
-REDO: Final = "redo"
-REWIND: Final = "rewind"
-HINT: Final = "hint"
-COACH: Final = "coach"
-RESIGN: Final = "resign"
+UNDO: Final = Event.UNDO
+REDO: Final = Event.REDO
+REWIND: Final = Event.REWIND
+HINT: Final = Event.HINT
+COACH: Final = Event.COACH
+RESIGN: Final = Event.RESIGN
 #: The words of a record that are events, not moves.
-EVENTS: Final = (UNDO, REDO, REWIND, HINT, COACH, RESIGN)
+EVENTS: Final = tuple(Event)
 _HEADER_RE: Final = re.compile(r"^([A-Za-z][A-Za-z0-9_-]*):\s*(.*)$")
 _SEPARATORS: Final = re.compile(r"[;\n]")
 _CELL_RE: Final = re.compile(r"^(.*>\s*cell)\s*([0-9]+)$", re.IGNORECASE)

@@ -31,17 +31,20 @@ from .deal import Deal
 from .layout import Layout, bits, pyramid_layout
 from .reasons import Refusal, equation, value_text
 from .rules import PYRAMIDE_POINTS_PER_CARD, Rules
+from .vocabulary import Outcome
 
+# The stock actions of the solver's fast path stay literal strings (a compiled comparison of two str);
+# they are the words of MoveKind.DRAW and MoveKind.RECYCLE, which tests/test_vocabulary.py checks.
 DRAW_ACTION: Final = "draw"
 RECYCLE_ACTION: Final = "recycle"
 #: An action in the fast path: a sorted tuple of places to remove, the place (an int) of a card to park
 #: in a free cell, or one of the two stock actions.
 Action = tuple[int, ...] | int | str
 
-PLAYING: Final = "playing"
-WON: Final = "won"
-LOST: Final = "lost"
-STALEMATE: Final = "stalemate"
+PLAYING: Final = Outcome.PLAYING
+WON: Final = Outcome.WON
+LOST: Final = Outcome.LOST
+STALEMATE: Final = Outcome.STALEMATE
 PAIR: Final = 2
 TRIPLE: Final = 3
 

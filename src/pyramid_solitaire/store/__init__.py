@@ -29,10 +29,12 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError, SQLAlchemyError
 
 from ..messages import Problem
+from ..vocabulary import RESULTS as FINISHED
+from ..vocabulary import Outcome
 from .schema import CODE_LENGTH, RULES_LENGTH, SchemaTooNew, actions, games, meta, migrate, players
 
 #: Results a finished game may have.
-RESULTS: Final = ("won", "lost", "stalemate", "resigned")
+RESULTS: Final = tuple(str(result) for result in FINISHED)
 #: How long a writer waits for SQLite's lock held by another process, in milliseconds.
 SQLITE_BUSY_MS: Final = 10_000
 SECRET_KEY: Final = "cookie-secret"
@@ -343,7 +345,7 @@ class Store:
         query = (select(games.c.id, games.c.player_id, players.c.name, seconds.label("ms"), games.c.moves,
                         games.c.ended_ms)
                  .join(players, players.c.id == games.c.player_id)
-                 .where(and_(games.c.code == code, games.c.result == "won"))
+                 .where(and_(games.c.code == code, games.c.result == Outcome.WON.value))
                  .order_by(seconds, games.c.moves, games.c.ended_ms).limit(limit))
         with self._tx() as connection:
             return [dict(r) for r in connection.execute(query).mappings().all()]

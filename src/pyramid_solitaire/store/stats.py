@@ -8,9 +8,10 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..vocabulary import Outcome
 from . import GameRow
 
-WON = "won"
+WON = Outcome.WON.value
 
 
 @dataclass

@@ -38,6 +38,7 @@ from ..reasons import IllegalMoveError, Refusal
 from ..record import COACH, Entry, Parked, play_entry
 from ..rules import manner
 from ..table import WON
+from ..vocabulary import Event
 
 #: How long the solver may think about the best a lost deal could have done, in seconds.
 BEST_REACHABLE_SECONDS: Final = 3.0
@@ -45,8 +46,8 @@ BEST_REACHABLE_SECONDS: Final = 3.0
 COACH_SECONDS: Final = 3.0
 LANGS: Final = ("ja", "en")
 #: What each entry's event is called in an answer (a move's is its kind: removed, parked, draw, recycle).
-EVENT_KINDS: Final = {"undo": "undone", "redo": "redone", "rewind": "rewound", "hint": "hint", "coach": "coach",
-                      "resign": "resigned"}
+EVENT_KINDS: Final[dict[str, str]] = {Event.UNDO: "undone", Event.REDO: "redone", Event.REWIND: "rewound",
+                                      Event.HINT: "hint", Event.COACH: "coach", Event.RESIGN: "resigned"}
 
 
 class BadCell(Problem, ValueError):
