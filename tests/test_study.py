@@ -243,8 +243,8 @@ def test_an_interrupted_command_resumes_to_the_same_file(reference: Path, tmp_pa
         return solve_deal(number, rules, time_limit)
 
     path = tmp_path / "interrupted.csv"
-    argv = ["study", "--rules", RULES, "--deals", str(DEALS), "--workers", "1", "--time-limit", str(TIME_LIMIT),
-            "--out", str(path)]
+    argv = ["--lang", "en", "study", "--rules", RULES, "--deals", str(DEALS), "--workers", "1",
+            "--time-limit", str(TIME_LIMIT), "--out", str(path)]
     monkeypatch.setattr(study, "study_deal", interrupted)
     assert main(argv) == 130
     assert "run the same command again to resume" in capsys.readouterr().err

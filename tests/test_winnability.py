@@ -271,7 +271,8 @@ def test_the_command_runs_stops_resumes_and_writes_the_table(tiny: None, tmp_pat
 
     folder = tmp_path / "results"
     folder.mkdir()
-    run = ["winnability", "run", "--dir", str(folder), "--upto", "2", "--workers", "1", "--time-limit", "120"]
+    run = ["--lang", "en", "winnability", "run", "--dir", str(folder), "--upto", "2", "--workers", "1",
+           "--time-limit", "120"]
     monkeypatch.setattr(study, "study_deal", interrupted)
     assert main(run) == 130
     assert "run the same command again to resume" in capsys.readouterr().err
