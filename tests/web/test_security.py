@@ -15,8 +15,8 @@ from playwright.sync_api import Browser, Page
 
 from pyramid_solitaire import Deal
 from pyramid_solitaire.solver import solve
-from pyramid_solitaire.web import app as app_module
 from pyramid_solitaire.web.app import SECURITY_HEADERS, create_app
+from pyramid_solitaire.web.routes import games as game_routes
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -185,7 +185,7 @@ def test_an_internal_failure_answers_a_plain_500_without_internals(
     if breaks.startswith("store."):
         monkeypatch.setattr(app.state.games.store, breaks.removeprefix("store."), fail)
     else:
-        monkeypatch.setattr(app_module, breaks, fail)
+        monkeypatch.setattr(game_routes, breaks, fail)
     client = TestClient(app, raise_server_exceptions=False)
     with caplog.at_level(logging.ERROR, logger="pyramid_solitaire.web.app"):
         answer = client.request(method, path, json={"code": "CL1-R-AAAAAAB"} if method == "POST" else None)

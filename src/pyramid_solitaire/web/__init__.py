@@ -1,1 +1,2 @@
-"""The browser front end: a FastAPI app (``app.py``) over the engine, with plain ES modules in ``static/``."""
+"""The browser front end: a FastAPI app (``app.py`` assembles it from ``routes/``) over the engine, with
+plain ES modules in ``static/``."""

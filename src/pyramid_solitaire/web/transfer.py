@@ -26,7 +26,7 @@ from ..reasons import IllegalMoveError, Refusal
 from ..record import Entry, RecordError, format_record, play_entry, read_record
 from ..store import RESULTS, Action, GameRow, Store, unrecordable
 from ..store.taps import entries_of
-from .games import entry_of, rebuild
+from .games import entry_of, rebuild, record_headers
 from .play import Session
 
 FORMAT: Final = "pyramid-solitaire-records"
@@ -81,8 +81,6 @@ def export_records(store: Store, player_id: str) -> dict[str, Any]:
     player = store.player(player_id) or {}
     rows = sorted(store.games_of(player_id, finished=True, limit=MAX_GAMES)
                   + store.games_of(player_id, finished=False, limit=MAX_GAMES), key=lambda r: (r.started_ms, r.id))
-    from .app import record_headers
-
     out = []
     for row in rows:
         recorded = store.actions(row.id)

@@ -1,0 +1,278 @@
+"""Routes for a game: the rule sets offered, a new game, its state, replay, best result and record, and
+every action on it — thin handlers over :mod:`..play` and the engine.
+
+The page chooses cards by itself, from what the state says each card can do (see
+:meth:`..play.Session.state`); every move (``/move`` with its notation) and every event (undo, redo,
+rewind, hint, coach, resign) is one POST, answered ``{"game": state, "event": event}`` — the whole state
+the page draws and what just happened — once it is written.  A move or event the engine refuses (a stale
+tab, a hand-made request) is a 409, and every bad request a 4xx, ``{code, message, details}`` with the
+message in the player's language; either leaves the game as it was and writes nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Annotated, Any, Final, Literal
+
+from fastapi import APIRouter, Body, Query, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+from ...catalog import NoVerifiedDeal, earned, pick_deal
+from ...deal import CodeError, Deal, DealError, parse_deal
+from ...messages import Problem
+from ...moves import PARK, MoveError
+from ...reasons import IllegalMoveError
+from ...record import Entry, Parked, format_record, parse_entry
+from ...rules import OPTIONS, PRESET_ALIASES, PRESETS, RulesError, choose_rules, find_rules
+from ...store import unrecordable
+from ...store.stats import stats_for
+from ..deps import GamesDep, Lang, Player, Version, leaderboard, set_player_cookie
+from ..errors import ApiError, refused
+from ..games import GameConflict, GameNotFound, Games, entry_of, record_headers
+from ..http import Answer
+from ..play import BadCell, Session
+
+router = APIRouter()
+
+#: The events of a game's record, each a POST of its own (``/api/games/{id}/<event>``).
+COMMANDS: Final = ("undo", "redo", "rewind", "hint", "coach", "resign")
+
+
+# --- request bodies -----------------------------------------------------------------------------------
+
+class NewGame(BaseModel):
+    """A new game: a rule set and difficulty, or a deal code, or a custom deal in notation."""
+
+    model_config = ConfigDict(extra="forbid")
+    rules: str = Field("classic", max_length=200, description="rule set, e.g. classic or thirteen(jokers=2)")
+    preset: str | None = Field(None, max_length=40, description="instead of rules: a preset id, with `options`")
+    options: dict[str, bool | int | str | None] = Field(
+        default_factory=dict, max_length=40,
+        description="with `preset`: option values by key as /api/rules lists them (null = unlimited)")
+    difficulty: Literal["E", "N", "R"] = "R"
+    code: str | None = Field(None, max_length=200, description="a deal code; its rules apply")
+    deal: str | None = Field(None, max_length=2000, description="a custom deal in notation")
+
+
+class MoveBody(BaseModel):
+    """A move in notation: ``Kd``, ``Tc+3s``, ``draw``, ``recycle``, ``Qs>cell`` (with ``cell``, the free
+    cell to park in, from 0; or written ``Qs>cell2``, from 1)."""
+
+    model_config = ConfigDict(extra="forbid")
+    move: str = Field(max_length=40)
+    cell: StrictInt | None = Field(None, ge=0, le=99)
+
+
+# --- what the handlers share ----------------------------------------------------------------------
+
+def _new_deal(body: NewGame) -> Deal:
+    try:
+        if body.preset is not None:
+            rules = choose_rules(body.preset, dict(body.options))
+        elif body.options:
+            raise RulesError("rules.options-without-preset")
+        else:
+            rules = find_rules(body.rules)
+    except RulesError as exc:
+        raise ApiError(400, "bad-rules", exc) from None
+    if body.code is not None and body.deal is not None:
+        raise ApiError(400, "bad-request", Problem("request.code-and-deal"))
+    if body.code is not None:
+        try:
+            claimed = Deal.from_code(body.code)  # a code only: text that is no code is a bad code, not notation
+        except DealError as exc:
+            raise ApiError(400, "bad-code", exc) from None
+        return earned(claimed)  # its difficulty letter is a claim: labelled verified only if it is
+    if body.deal is not None:
+        try:
+            return parse_deal(body.deal, rules)
+        except CodeError as exc:
+            raise ApiError(400, "bad-code", exc) from None
+        except DealError as exc:
+            raise ApiError(400, "bad-deal", exc) from None
+    try:
+        return pick_deal(rules, body.difficulty)
+    except NoVerifiedDeal as exc:
+        raise ApiError(503, "no-verified-deal", exc) from None
+
+
+def rules_catalogue() -> dict[str, Any]:
+    """The presets, each with its rule fields and the options the New Game dialog shows for it, all
+    read from the options' own facts (rules.Option): the browser builds its controls from this and
+    posts ``{preset, options}`` back, so it never writes a rule string or decides what a preset offers."""
+    presets = []
+    for name, rules in PRESETS.items():
+        options = []
+        for field, option in OPTIONS.items():
+            if not option.label:
+                continue
+            value = getattr(rules, field)
+            choices = list(option.choices) + ([] if value in option.choices or isinstance(value, bool) else [value])
+            options.append({"key": option.key, "field": field, "label": option.label, "value": value,
+                            "kind": "flag" if isinstance(value, bool) else "choice", "choices": choices,
+                            "offered": option.offered_by(rules)})
+        presets.append({"id": name, "rules": str(rules),
+                        "aliases": sorted(a for a, p in PRESET_ALIASES.items() if p == name),
+                        "fields": dataclasses.asdict(rules), "has_stock": rules.stock_size > 0, "options": options})
+    return {"presets": presets, "default": "classic"}
+
+
+def answer(games: Games, session: Session, event: dict[str, Any], lang: str, request: Request) -> Answer:
+    state = session.state(lang)
+    if session.over:
+        add_records(games, state, session)
+    return Answer({"game": state, "event": event}, request=request)
+
+
+def add_records(games: Games, state: dict[str, Any], session: Session) -> None:
+    """A finished game's result also shows the player's figures at this rule set and difficulty, and
+    the deal's leaderboard."""
+    rules, difficulty = str(session.deal.rules), session.deal.difficulty
+    finished = games.store.finished_games(session.player_id, rules=rules, difficulty=difficulty)
+    stats = stats_for(finished, rules, difficulty)
+    state["result"]["stats"] = stats.to_json()
+    state["result"]["leaderboard"] = leaderboard(games.store, session.deal.code, session.player_id)
+
+
+def act(games: Games, game_id: str, player: str | None, entry: Entry, version: int | None, lang: str,
+        request: Request) -> Answer:
+    """Load, check the version the client acted on, play, record, answer.
+
+    The game cached in this process is played without reading its row first: the write itself only
+    succeeds if the database is still at the cached version (:meth:`.Store.record`), so a game another
+    process moved on cannot be written over.  Any refusal judged on the cached game — a stale
+    version, a refused move, a write that found the game moved on — is judged again on the game
+    loaded from the database, and only that answer is given."""
+    with games.lock(game_id):
+        cached = games.cached(game_id, player)
+        if cached is not None:
+            try:
+                return play(games, cached, entry, version, lang, request)
+            except (ApiError, GameConflict):
+                pass
+        try:
+            return play(games, load(games, game_id, player), entry, version, lang, request)
+        except GameConflict:
+            raise ApiError(409, "conflict") from None
+
+
+def play(games: Games, session: Session, entry: Entry, version: int | None, lang: str, request: Request) -> Answer:
+    if version is not None and version != session.version:
+        raise ApiError(409, "conflict", details={"version": session.version})
+    try:
+        event = games.act(session, entry)
+    except IllegalMoveError as exc:
+        raise refused(exc) from None
+    except BadCell as exc:
+        raise ApiError(400, "bad-cell", exc) from None
+    return answer(games, session, event, lang, request)
+
+
+def load(games: Games, game_id: str, player: str | None) -> Session:
+    try:
+        return games.load(game_id, player)
+    except GameNotFound:
+        raise ApiError(404, "unknown-game", details={"id": game_id[:64]}) from None
+
+
+# --- the routes -----------------------------------------------------------------------------------
+
+@router.get("/api/rules")
+def get_rules() -> dict[str, Any]:
+    """The rule sets the New Game dialog offers."""
+    return rules_catalogue()
+
+
+@router.post("/api/games", status_code=201, response_class=Answer)
+def new_game(body: NewGame, request: Request, games: GamesDep, player: Player, lang: Lang = "ja") -> Answer:
+    """Start a game: a verified (E/N) or random (R) deal of a rule set, a code, or a custom deal.
+    The first game of a browser makes its anonymous player (a signed cookie)."""
+    deal = _new_deal(body)
+    too_long = unrecordable(str(deal.rules), deal.code)
+    if too_long is not None:
+        raise ApiError(400, "bad-rules", too_long)
+    player_id = player
+    made = player_id is None
+    if player_id is None:
+        player_id = games.store.new_player()
+    session = games.create(deal, player_id)
+    response = Answer({"game": session.state(lang), "event": {"kind": "dealt", "cards": []}}, status_code=201,
+                      request=request)
+    if made:
+        set_player_cookie(request, response, games, player_id)
+    return response
+
+
+@router.get("/api/games/{game_id}", response_class=Answer)
+def get_game(game_id: str, request: Request, games: GamesDep, player: Player, lang: Lang = "ja") -> Answer:
+    """The game's state (to resume after a reload or a restart, or to change language)."""
+    with games.lock(game_id):
+        session = load(games, game_id, player)
+        return answer(games, session, {"kind": "state", "cards": []}, lang, request)
+
+
+@router.get("/api/games/{game_id}/replay")
+def replay_game(game_id: str, games: GamesDep, player: Player, step: Annotated[int, Query(ge=0, le=100_000)] = 0,
+                lang: Lang = "ja") -> dict[str, Any]:
+    """The game as it stood after its first ``step`` actions (to replay a game move by move)."""
+    try:
+        session, total = games.load_at(game_id, player, step)
+    except GameNotFound:
+        raise ApiError(404, "unknown-game", details={"id": game_id[:64]}) from None
+    return {"game": session.state(lang), "step": min(step, total), "steps": total}
+
+
+@router.get("/api/games/{game_id}/best")
+def best(game_id: str, games: GamesDep, player: Player) -> dict[str, Any]:
+    """The most pyramid cards the deal allows (solved on demand, for a lost game's result)."""
+    with games.lock(game_id):
+        session = load(games, game_id, player)
+    session.find_best()
+    return {"best_removed": session.best_removed, "best_exact": session.best_exact,
+            "pyramid_size": session.game.table.board_size}
+
+
+@router.get("/api/games/{game_id}/record")
+def game_record(game_id: str, games: GamesDep, player: Player) -> Response:
+    """The game's record as text: ``Key: value`` headers, then its moves and events, one a line —
+    what ``pyramid-solitaire replay`` reads."""
+    with games.lock(game_id):
+        session = load(games, game_id, player)
+        recorded = games.store.actions(game_id)
+    text = format_record(record_headers(session), [entry_of(a) for a in recorded])
+    return Response(text, media_type="text/plain; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="{session.deal.code}.txt"'})
+
+
+@router.post("/api/games/{game_id}/move", response_class=Answer)
+def move(game_id: str, body: Annotated[MoveBody, Body()], request: Request, games: GamesDep, player: Player,
+         version: Version = None, lang: Lang = "ja") -> Answer:
+    """Play a move in notation (a removal, a park, a draw or a recycle); a move the engine refuses is
+    a 409 and changes nothing."""
+    try:
+        entry = parse_entry(body.move)
+    except MoveError as exc:
+        raise ApiError(400, "bad-move", exc) from None
+    if isinstance(entry, str):
+        raise ApiError(400, "bad-move", Problem("request.event-not-move", event=entry))
+    if body.cell is not None:
+        if isinstance(entry, Parked) or entry.kind != PARK:
+            raise ApiError(400, "bad-cell", Problem("request.cell-not-park"))
+        entry = Parked(entry, body.cell)
+    return act(games, game_id, player, entry, version, lang, request)
+
+
+def command(name: str) -> None:
+    """Route ``POST /api/games/{game_id}/<name>``: the event ``name`` played like a move."""
+    def handler(game_id: str, request: Request, games: GamesDep, player: Player, version: Version = None,
+                lang: Lang = "ja") -> Answer:
+        return act(games, game_id, player, name, version, lang, request)
+
+    handler.__doc__ = f"{name.capitalize()}: one event of the game's record (a 409 when refused)."
+    router.add_api_route(f"/api/games/{{game_id}}/{name}", handler, methods=["POST"], name=name,
+                         response_class=Answer)
+
+
+for name in COMMANDS:
+    command(name)

@@ -1,0 +1,120 @@
+"""Routes for a player's records: the player, statistics (and their reset), unfinished and finished
+games, a deal's leaderboard, and export/import of the records as JSON."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Final
+
+from fastapi import APIRouter, Body, Query
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from ...deal import Deal, DealError
+from ...store import GameRow
+from ...store.stats import compute
+from ..deps import GamesDep, Player, leaderboard
+from ..errors import ApiError
+from ..transfer import RecordsImportError, export_records, import_records
+
+router = APIRouter()
+
+#: Games listed per kind on the statistics page.
+LISTED: Final = 30
+MAX_NAME: Final = 40
+
+
+class NameBody(BaseModel):
+    """A display name for leaderboards (empty to be anonymous again)."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(max_length=MAX_NAME)
+
+    @field_validator("name")
+    @classmethod
+    def _storable(cls, value: str) -> str:
+        if "\x00" in value:  # PostgreSQL keeps no NUL in text
+            raise ValueError("a name cannot hold a NUL character")
+        return value
+
+
+def game_summary(row: GameRow) -> dict[str, Any]:
+    """What the lists of unfinished and finished games show."""
+    return {"id": row.id, "code": row.code, "rules": row.rules, "difficulty": row.difficulty,
+            "started_ms": row.started_ms, "ended_ms": row.ended_ms, "result": row.result, "moves": row.moves,
+            "pyramid_removed": row.pyramid_removed, "steps": row.version}
+
+
+def me(player: str | None) -> str:
+    """The player, for a route that needs one: a request without one is a 404.  Asked inside the handler,
+    after the body is checked, so a bad body is a 422 with or without a player."""
+    if player is None:
+        raise ApiError(404, "unknown-player")
+    return player
+
+
+@router.get("/api/me")
+def get_me(games: GamesDep, player: Player) -> dict[str, Any]:
+    """The player's name and games (unfinished ones can be resumed, finished ones replayed)."""
+    if player is None:
+        return {"player": None, "unfinished": [], "finished": []}
+    store = games.store
+    info = store.player(player) or {}
+    return {"player": {"name": info.get("name")},
+            "unfinished": [game_summary(r) for r in store.games_of(player, finished=False, limit=LISTED)],
+            "finished": [game_summary(r) for r in store.games_of(player, finished=True, limit=LISTED)]}
+
+
+@router.put("/api/me")
+def put_me(body: NameBody, games: GamesDep, player: Player) -> dict[str, Any]:
+    """Set the display name shown on leaderboards."""
+    player_id = me(player)
+    name = " ".join(body.name.split()) or None
+    games.store.set_name(player_id, name)
+    return {"player": {"name": name}}
+
+
+@router.get("/api/stats")
+def get_stats(games: GamesDep, player: Player) -> dict[str, Any]:
+    """Statistics per rule set and difficulty, counted since the last reset."""
+    if player is None:
+        return {"stats": []}
+    return {"stats": [s.to_json() for s in compute(games.store.finished_games(player))]}
+
+
+@router.post("/api/stats/reset")
+def reset_stats(games: GamesDep, player: Player) -> dict[str, Any]:
+    """Start the statistics afresh (games stay listed and can still be replayed)."""
+    games.store.reset_stats(me(player))
+    return {"stats": []}
+
+
+@router.get("/api/leaderboard/{code}")
+def get_leaderboard(code: str, games: GamesDep, player: Player,
+                    limit: Annotated[int, Query(ge=1, le=100)] = 20) -> dict[str, Any]:
+    """Everyone's wins of one deal, fastest first, then fewest moves; a text that is no deal code is a 400."""
+    try:
+        Deal.from_code(code)
+    except DealError as exc:
+        # what is wrong with the code, in the page's language; the code itself in the details too
+        raise ApiError(400, "bad-code", exc, details={"code": code[:120]}) from None
+    return {"code": code, "entries": leaderboard(games.store, code, player, limit)}
+
+
+@router.get("/api/me/export")
+def export(games: GamesDep, player: Player) -> Any:
+    """Every game of the player as a JSON file."""
+    data = export_records(games.store, me(player))
+    return Response(json.dumps(data, ensure_ascii=False), media_type="application/json",
+                    headers={"Content-Disposition": 'attachment; filename="pyramid-records.json"'})
+
+
+@router.post("/api/me/import")
+def import_(data: Annotated[Any, Body()], games: GamesDep, player: Player) -> dict[str, Any]:
+    """Add the games of an export file (checked by replaying them; all or nothing; a game the player
+    already has is not added twice)."""
+    try:
+        added, already = import_records(games.store, me(player), data)
+    except RecordsImportError as exc:
+        raise ApiError(400, "bad-import", exc) from None
+    return {"imported": added, "already": already}
