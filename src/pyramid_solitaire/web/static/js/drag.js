@@ -1,6 +1,6 @@
 // drag.js: drag a card onto its partner, onto the removed pile (a king) or onto a free cell — with a
 // mouse, a pen or a finger (Pointer Events).  A press that does not move is a tap, and taps and the
-// keyboard work as before.  What a drop does is decided by main.js from the state, as for taps; this
+// keyboard work as before.  What a drop does is decided by input.js from the state, as for taps; this
 // module only follows the pointer and says where the card was dropped.
 const THRESHOLD = 8;
 

@@ -1,0 +1,138 @@
+// narrate.js: what the player reads and hears of the game — the message line, the screen-reader
+// announcement (aria-live), the sound of each answer, and the cards a hint or the coach lights.
+import { ApiError } from "./api.js";
+import { list, t } from "./i18n.js";
+import { elementOf, stockButton } from "./board.js";
+import { play as sound } from "./sound.js";
+
+const $ = (id) => document.getElementById(id);
+const message = $("message");
+const live = $("live");
+const HINT_MS = 3000;
+
+export function say(text, { visible = true, error = false } = {}) {
+  live.textContent = "";
+  // A fresh text node each time so that screen readers announce a repeated message too.
+  window.setTimeout(() => { live.textContent = text; }, 30);
+  if (visible) {
+    message.textContent = text;
+    message.classList.toggle("error", error);
+  }
+}
+
+// The text on the message line now.
+export function shownMessage() {
+  return message.textContent;
+}
+
+// The message line emptied, its error look too (no announcement).
+export function clearMessage() {
+  message.textContent = "";
+  message.classList.remove("error");
+}
+
+// Cards named as the game shown names them, in a list of the page's language.
+export function names(game, tokens) {
+  return list(tokens.map((token) => game.names[token] || token));
+}
+
+export function showError(error) {
+  if (error instanceof ApiError) say(error.code === "network" ? t("network_error") : error.message, { error: true });
+  else throw error;
+}
+
+function flash(tokens, className, ms) {
+  for (const token of tokens) {
+    const element = elementOf(token);
+    if (!element) continue;
+    element.classList.remove(className);
+    void element.offsetWidth;
+    element.classList.add(className);
+    window.setTimeout(() => element.classList.remove(className), ms);
+  }
+}
+
+// A move's notation names a park ("Qs>cell", or "Qs>cell2" with the cell it went to).
+const isPark = (move) => typeof move === "string" && /^[^+]+>cell\d*$/.test(move);
+
+// What an answer's event says, and sounds like: `game` is the state it brought, `previous` the state
+// before it when that was the same game (null otherwise).
+export function describe(event, game, previous) {
+  switch (event.kind) {
+    case "removed":
+    case "redone":
+      if (event.kind === "removed") sound("remove");
+      if (isPark(event.move)) {
+        say(t(event.kind === "redone" ? "redone_park_msg" : "parked_msg", { cards: names(game, event.cards) }));
+      } else say(event.cards.length ? t("removed_msg", { cards: names(game, event.cards) }) : t("redone_msg"));
+      break;
+    case "parked":
+      sound("draw");
+      say(t("parked_msg", { cards: names(game, event.cards) }));
+      break;
+    case "draw":
+      sound("draw");
+      describeDraw(game, previous);
+      break;
+    case "recycle":
+      sound("recycle");
+      say(t("recycle_msg", { label: game.stock.label }));
+      break;
+    case "undone":
+      say(t("undone_msg"));
+      break;
+    case "rewound":
+      say(t("rewound_msg"));
+      break;
+    case "resigned":
+      say(t("resigned_msg"));
+      break;
+    case "hint":
+      describeHint(event, game);
+      break;
+    case "coach":
+      describeCoach(event, game);
+      break;
+    default:
+      break;
+  }
+}
+
+function describeDraw(game, previous) {
+  if (game.waste_piles.length && previous) {
+    // Apophis: one card onto each waste pile; say the cards that came, pile by pile
+    const dealt = game.waste_piles.filter((pile, i) => pile.count > previous.waste_piles[i].count && pile.top)
+      .map((pile) => pile.top);
+    say(t("draw_msg_piles", { cards: names(game, dealt) }));
+    return;
+  }
+  const shown = game.drawn || game.waste.top;
+  // A draw of several cards (Tut's Tomb) says how many came and which one is on top.
+  const dealt = game.rule_fields.draw > 1 && previous ? game.waste.count - previous.waste.count : 1;
+  if (shown && dealt > 1) say(t("draw_msg_many", { n: dealt, card: names(game, [shown]) }));
+  else say(shown ? t("draw_msg", { card: names(game, [shown]) }) : t("draw_msg_hidden"));
+}
+
+function describeHint(event, game) {
+  if (event.cards.length) {
+    say(t(isPark(event.move) ? "hint_park" : "hint_remove", { cards: names(game, event.cards) }));
+    flash(event.cards, "hinted", HINT_MS);
+  } else {
+    say(t(event.move === "recycle" ? "hint_recycle" : "hint_draw"));
+    const stock = stockButton();
+    if (stock) { stock.classList.add("hinted"); window.setTimeout(() => stock.classList.remove("hinted"), HINT_MS); }
+  }
+}
+
+function describeCoach(event, game) {
+  const label = t("coach_label");
+  if (event.winnable === null) {
+    say(t("coach_no_answer", { label, reason: t("coach_unknown") }));
+    return;
+  }
+  const move = isPark(event.move) ? t("move_park", { cards: names(game, event.cards) })
+    : event.cards.length ? names(game, event.cards) : t(event.move === "recycle" ? "move_recycle" : "move_draw");
+  const verdict = event.winnable ? t("coach_winnable") : t("coach_lost", { n: event.best_reachable });
+  if (event.cards.length) flash(event.cards, "hinted", HINT_MS);
+  say(t("coach_message", { label, move, verdict }));
+}

@@ -1,0 +1,60 @@
+// settingsdialog.js: the Settings dialog — its boxes and choices filled from the player's settings, and
+// a change applied to the page at once: saved, the look and sound set, and a new language's texts, with
+// the game shown fetched again in it.
+import { api } from "./api.js";
+import { applyTexts, loadLocale, t } from "./i18n.js";
+import { applySettings, saveSettings } from "./settings.js";
+import { refreshRules } from "./newgame.js";
+import { clearMessage, say, showError } from "./narrate.js";
+import * as select from "./select.js";
+import { setSound } from "./sound.js";
+import { app, draw, drawn, showKeys } from "./state.js";
+
+const $ = (id) => document.getElementById(id);
+const SETTING_BOXES = ["badges", "assist", "animations", "sound", "fourColour", "largeCards", "coach"];
+const SETTING_CHOICES = ["cardBack", "table"];
+
+export function openSettings() {
+  $("set-lang").value = app.settings.lang;
+  for (const name of SETTING_BOXES) $(`set-${name}`).checked = app.settings[name];
+  for (const name of SETTING_CHOICES) $(`set-${name}`).value = app.settings[name];
+  $("dlg-settings").showModal();
+}
+
+// The settings' look (body classes) and sound put in force.
+export function useSettings() {
+  applySettings(app.settings);
+  setSound(app.settings.sound);
+}
+
+async function changeSetting() {
+  for (const name of SETTING_BOXES) app.settings[name] = $(`set-${name}`).checked;
+  for (const name of SETTING_CHOICES) app.settings[name] = $(`set-${name}`).value;
+  const newLang = $("set-lang").value;
+  saveSettings(app.settings);
+  useSettings();
+  if (newLang !== app.settings.lang) {
+    app.settings.lang = newLang;
+    saveSettings(app.settings);
+    await loadLocale(newLang);
+    applyTexts();
+    showKeys();
+    refreshRules();
+    if (app.game) {
+      try { app.game = (await api.get(app.game.id, newLang)).game; } catch (error) { showError(error); }
+      app.selection = select.keep(app.game, app.selection);
+    }
+    // The last message was written in the old language: it goes, but the dead-card warning, which
+    // stands as long as the position does, is said again in the new one.
+    clearMessage();
+    if (app.game && app.game.dead.length && !app.game.result) say(t("dead_notice"), { error: true });
+  }
+  draw();
+  drawn();
+}
+
+export function wireSettings() {
+  for (const element of document.querySelectorAll("#dlg-settings input, #dlg-settings select")) {
+    element.addEventListener("change", changeSetting);
+  }
+}

@@ -1,0 +1,91 @@
+// start.js: starting and resuming games — a new deal from the server, a game resumed by id, and the game
+// the page opens with (this tab's, this browser's unfinished one, the player's latest, or a new one of
+// the link's deal or of the saved rule set).
+import { api, ApiError } from "./api.js";
+import { lang, t } from "./i18n.js";
+import { DEFAULTS, saveSettings } from "./settings.js";
+import { say, showError, shownMessage } from "./narrate.js";
+import { accept, app, GAME_KEY } from "./state.js";
+
+// A new game; `onError` (optional) takes the reason the server refused it, instead of the message line.
+// Resolves to its state, or null if it did not start.
+export async function startGame(request, onError = null) {
+  try {
+    const answer = await api.newGame(request, lang());
+    app.shownResult = null;
+    say("", { visible: true });
+    accept(answer, { dealt: true });
+    history.replaceState(null, "", `/play/${answer.game.code}`);
+    return answer.game;
+  } catch (error) {
+    if (onError && error instanceof ApiError) {
+      onError(error.code === "network" ? t("network_error") : error.message);
+      return null;
+    }
+    showError(error);
+    return null;
+  }
+}
+
+// A game by its id, as it stands (records.js: an unfinished game resumed, the end of a replay).
+export async function resume(id) {
+  const answer = await api.get(id, lang());
+  app.shownResult = answer.game.result ? answer.game.id : null;
+  accept(answer);
+  history.replaceState(null, "", `/play/${answer.game.code}`);
+}
+
+// The game to show on opening: the one this tab showed (a reload), else the game this browser played
+// last if it is unfinished, else the player's latest unfinished game; with a link, only that deal's.
+// None: a new game (of the link's deal, or of the saved rule set).
+async function opening(code) {
+  const wanted = (answer, unfinished) => (!code || answer.game.code === code) && (!unfinished || !answer.game.result);
+  for (const [storage, unfinished] of [[sessionStorage, false], [localStorage, true]]) {
+    const saved = storage.getItem(GAME_KEY);
+    if (!saved) continue;
+    try {
+      const answer = await api.get(saved, lang());
+      if (wanted(answer, unfinished)) return answer;
+    } catch (error) {
+      storage.removeItem(GAME_KEY);
+    }
+  }
+  if (code) return null;
+  try {
+    const me = await api.me(lang());
+    if (me.unfinished.length) return await api.get(me.unfinished[0].id, lang());
+  } catch (error) {
+    // no records for this browser yet: a new game
+  }
+  return null;
+}
+
+// The first game, of the page's address (/play/<code>) or none: see opening().
+export async function openFirstGame() {
+  const match = location.pathname.match(/^\/play\/([^/]+)$/);
+  const code = match ? decodeURIComponent(match[1]) : null;
+  const resumed = await opening(code);
+  if (resumed) {
+    accept(resumed);
+    history.replaceState(null, "", `/play/${resumed.game.code}`);
+  } else if (code && !(await startGame({ code }))) {
+    // A link with a broken code still opens a game; the reason stays on screen.
+    const reason = shownMessage();
+    await startSavedGame();
+    say(reason, { error: true });
+  } else if (!code) {
+    await startSavedGame();
+  }
+}
+
+// A game of the saved rule set and difficulty.  Saved settings the server refuses (a rule set this
+// version no longer knows, a hand-edited value) fall back to the defaults, so the page always opens a
+// game; the server's reason stays on screen and the repaired settings are saved.
+async function startSavedGame() {
+  if (await startGame({ rules: app.settings.rules, difficulty: app.settings.difficulty })) return;
+  if (app.settings.rules === DEFAULTS.rules && app.settings.difficulty === DEFAULTS.difficulty) return;
+  const reason = shownMessage();
+  app.settings = { ...app.settings, rules: DEFAULTS.rules, difficulty: DEFAULTS.difficulty };
+  saveSettings(app.settings);
+  if (await startGame({ rules: DEFAULTS.rules, difficulty: DEFAULTS.difficulty })) say(reason, { error: true });
+}

@@ -1,0 +1,147 @@
+// state.js: the app's state — the game shown, the player's selection, the settings — and applying an
+// answer from the server to it: remembered, drawn (board.js), animated, said, and a finished game's
+// result shown.
+import { api } from "./api.js";
+import { lang, t } from "./i18n.js";
+import { loadSettings } from "./settings.js";
+import { replayMode } from "./records.js";
+import { navigable, removedPile, render } from "./board.js";
+import { animate, before } from "./animate.js";
+import * as motion from "./motion.js";
+import { describe, say } from "./narrate.js";
+import { showBest, showResult } from "./result.js";
+import * as select from "./select.js";
+import { play as sound } from "./sound.js";
+import { restartClock, showTime } from "./timer.js";
+
+const $ = (id) => document.getElementById(id);
+// The table's parts board.js draws into.
+export const dom = {
+  board: $("board"), pyramid: $("pyramid"), jokers: $("jokers"), removed: $("removed"), stockArea: $("stock-area"),
+  cells: $("cells"), locks: $("locks"),
+};
+// The game this tab shows (a reload shows it again, finished or not), and the game this browser played
+// last (kept across tabs and restarts, so opening the app resumes it while it is unfinished).
+export const GAME_KEY = "pyramid.game";
+const RESULT_DELAY_MS = 380;
+// Answers after which the chosen cards stay chosen (those still selectable): the cards on the board
+// did not move.  After any other (a removal, a park, undo, redo, rewind) the selection is put down.
+const KEEPS_SELECTION = new Set(["draw", "recycle", "hint", "coach"]);
+
+// `selection`: the cards the player has chosen, in the order tapped (the page's alone, never sent).
+// `busy`: a request is under way; `shownResult`: the game whose result was shown; `rules`: /api/rules.
+export const app = { game: null, selection: [], settings: loadSettings(), busy: false, shownResult: null,
+  rules: null };
+
+// --- drawing -----------------------------------------------------------------------------------
+
+export function draw() {
+  const game = app.game;
+  if (!game) return;
+  render(game, dom, app.settings, { selected: app.selection, partners: select.partners(game, app.selection) });
+  // For tests and tools: which answer the page shows (a new game id, or a new version of one game).
+  document.body.dataset.game = game.id;
+  document.body.dataset.version = String(game.version);
+  const link = $("deal-link");
+  link.textContent = game.code;
+  link.href = `/play/${game.code}`;
+  $("moves").textContent = String(game.moves);
+  $("score-box").hidden = game.score === null;
+  $("score").textContent = String(game.score ?? 0);
+  $("diff-badge").textContent = game.difficulty === "R" ? t("diff_R") : `${t(`diff_${game.difficulty}`)} · ${t("verified")}`;
+  const playing = game.status === "playing" && !replayMode();
+  $("btn-undo").disabled = !game.can_undo || replayMode();
+  $("btn-redo").disabled = !game.can_redo || replayMode();
+  $("btn-hint").disabled = !playing;
+  $("btn-coach").hidden = !app.settings.coach;
+  $("btn-coach").disabled = !playing;
+  $("btn-rewind").hidden = !game.can_rewind;
+  $("btn-resign").disabled = !playing;
+  showKeys();
+  showTime(app.game);
+}
+
+// The key legend: the keys this game has (no D without a stock, as in Giza; C only with free cells);
+// before a game is dealt, those of a game with a stock and no cells.
+export function showKeys() {
+  const game = app.game;
+  $("keys-help").textContent = t("keys_help", { stock: !game || game.has_stock ? t("keys_help_stock") : "",
+    cell: game && game.cells.size ? t("keys_help_cell") : "" });
+}
+
+// For tests and tools: a count of the times the page finished answering the player (a state drawn, a
+// card chosen or put down, a tap refused).  Choosing a card changes no version, so this is what says
+// the page is drawn.
+export function drawn() {
+  document.body.dataset.drawn = String(Number(document.body.dataset.drawn || 0) + 1);
+}
+
+// --- answers from the server ---------------------------------------------------------------------------
+
+function focusIndex() {
+  return navigable().indexOf(document.activeElement);
+}
+
+function keepFocus(index) {
+  const active = document.activeElement;
+  if (active && active !== document.body && document.body.contains(active) && active.tabIndex >= 0) return;
+  if (index < 0) return;
+  const items = navigable();
+  if (items.length) items[Math.min(index, items.length - 1)].focus();
+}
+
+export function accept(answer, { dealt = false } = {}) {
+  const previous = app.game;
+  const event = answer.event;
+  const index = focusIndex();
+  const was = before(event, app.game);
+  const samePosition = previous && previous.id === answer.game.id
+    && (previous.version === answer.game.version || KEEPS_SELECTION.has(event.kind));
+  app.selection = samePosition ? select.keep(answer.game, app.selection) : [];
+  app.game = answer.game;
+  restartClock();
+  if (!replayMode()) {
+    sessionStorage.setItem(GAME_KEY, app.game.id);
+    localStorage.setItem(GAME_KEY, app.game.id);
+  }
+  draw();
+  animate(dom, event, was, app.game, dealt);
+  keepFocus(index);
+  describe(event, app.game, previous && previous.id === app.game.id ? previous : null);
+  if (app.game.dead.length) say(t("dead_notice"), { error: true });
+  if (app.game.result) finish();
+  drawn();
+}
+
+// A state shown as it is, with nothing chosen (a step of a replay, records.js).
+export function show(state) {
+  app.game = state;
+  app.selection = [];
+  restartClock();
+  draw();
+  drawn();
+}
+
+// --- the end of a game --------------------------------------------------------------------------------
+
+function finish() {
+  const game = app.game;
+  if (app.shownResult === game.id) return;
+  app.shownResult = game.id;
+  if (game.result.won) {
+    sound("win");
+    motion.celebrate(dom.board, removedPile(), t("result_won"), () => {
+      if (app.game && app.game.id === game.id) showResult(app.game);
+    });
+  } else {
+    window.setTimeout(() => showResult(game), motion.enabled() ? RESULT_DELAY_MS : 0);
+  }
+  if (!game.result.won && game.result.best_removed === null) {
+    // How far the deal could have gone is solved on demand, so the last move answered at once.
+    api.best(game.id, lang()).then((best) => {
+      if (!app.game || app.game.id !== game.id) return;
+      Object.assign(app.game.result, best);
+      showBest(app.game.result);
+    }).catch(() => {});
+  }
+}
