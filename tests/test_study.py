@@ -494,7 +494,7 @@ def other_files(tmp_path: Path, reference: Path) -> Iterator[dict[str, Path]]:
 def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str, tmp_path: Path,
                                          other_files: dict[str, Path], monkeypatch: pytest.MonkeyPatch,
                                          capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture) -> None:
-    monkeypatch.setattr(study, "DASK_CONNECT_SECONDS", 0.5)
+    monkeypatch.setattr(study.cluster, "DASK_CONNECT_SECONDS", 0.5)
     caplog.set_level(logging.CRITICAL, logger="distributed")
     names = {"tmp": str(tmp_path), **{k: str(v) for k, v in other_files.items()}}
     given = {"--rules": RULES, "--deals": "3", "--out": str(tmp_path / "new.csv")}
