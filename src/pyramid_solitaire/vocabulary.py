@@ -27,6 +27,14 @@ class Outcome(StrEnum):
 RESULTS = tuple(outcome for outcome in Outcome if outcome is not Outcome.PLAYING)
 
 
+class Verdict(StrEnum):
+    """What the solver found of a deal in a study: it can be won, it cannot, or the time limit ran out."""
+
+    WON = "won"
+    LOST = "lost"
+    UNKNOWN = "unknown"
+
+
 class MoveKind(StrEnum):
     """What a move does: remove cards, park one in a free cell, draw from the stock, or recycle the waste."""
 
@@ -47,4 +55,4 @@ class Event(StrEnum):
     RESIGN = "resign"
 
 
-__all__ = ["RESULTS", "Event", "MoveKind", "Outcome"]
+__all__ = ["RESULTS", "Event", "MoveKind", "Outcome", "Verdict"]

@@ -29,6 +29,7 @@ from typing import Any, Final, TextIO
 from ..deal import MAX_NUMBER, NUMBER_LETTERS, Deal, number_letters
 from ..messages import file_problem
 from ..rules import Rules, find_rules
+from ..vocabulary import Verdict
 from .errors import StudyError
 
 #: The columns of the results file, in order.
@@ -36,7 +37,7 @@ FIELDS: Final = ("number", "code", "verdict", "length", "best", "difficulty", "s
 HEADER: Final = ",".join(FIELDS)
 #: Columns that differ from run to run even when the answer is the same.
 TIMING_FIELDS: Final = ("seconds",)
-WON, LOST, UNKNOWN = "won", "lost", "unknown"
+WON, LOST, UNKNOWN = Verdict.WON, Verdict.LOST, Verdict.UNKNOWN
 VERDICTS: Final = {True: WON, False: LOST, None: UNKNOWN}
 SECONDS_DECIMALS: Final = 4
 #: A results file's compressed snapshot is the file's name with this added (``classic.csv.xz``).
