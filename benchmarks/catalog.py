@@ -29,8 +29,10 @@ with warnings.catch_warnings():
 
 def figures(seconds: list[float]) -> str:
     ms = [s * 1000 for s in seconds]
-    return (f"median {statistics.median(ms):.2f} ms, p90 {percentile(ms, 0.9):.2f} ms, "
-            f"p99 {percentile(ms, 0.99):.2f} ms, max {max(ms):.2f} ms")
+    return (
+        f"median {statistics.median(ms):.2f} ms, p90 {percentile(ms, 0.9):.2f} ms, "
+        f"p99 {percentile(ms, 0.99):.2f} ms, max {max(ms):.2f} ms"
+    )
 
 
 def main() -> int:

@@ -100,8 +100,20 @@ class App:
         return f"http://127.0.0.1:{self.port}"
 
     def launch(self) -> None:
-        self.process = subprocess.Popen([sys.executable, "-m", "pyramid_solitaire.cli", "serve", "--no-browser",
-                                         "--port", str(self.port), "--db", self.db], stdout=subprocess.DEVNULL)
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "pyramid_solitaire.cli",
+                "serve",
+                "--no-browser",
+                "--port",
+                str(self.port),
+                "--db",
+                self.db,
+            ],
+            stdout=subprocess.DEVNULL,
+        )
 
     def wait_ready(self) -> None:
         deadline = time.monotonic() + START_SECONDS
@@ -198,8 +210,15 @@ class Track:
 class Player:
     """One simulated player: an httpx client with its own cookie."""
 
-    def __init__(self, number: int, apps: list[str], deals: list[tuple[str, list[str]]], seen: Seen,
-                 schedule: Schedule, faults: bool) -> None:
+    def __init__(
+        self,
+        number: int,
+        apps: list[str],
+        deals: list[tuple[str, list[str]]],
+        seen: Seen,
+        schedule: Schedule,
+        faults: bool,
+    ) -> None:
         self.rng = random.Random(number)
         self.apps = apps
         self.home = number % len(apps)
@@ -262,7 +281,7 @@ class Player:
 
     async def pause(self, step: int) -> None:
         """Wait before asking again after the ``step``-th request in a row without an answer."""
-        longest = min(RETRY_LONGEST, RETRY_FIRST * 2 ** step)
+        longest = min(RETRY_LONGEST, RETRY_FIRST * 2**step)
         await asyncio.sleep(longest * (0.5 + self.rng.random() / 2))
         if len(self.apps) > 1:
             self.home = (self.home + 1) % len(self.apps)
@@ -291,8 +310,9 @@ class Player:
                 return False
             # no undo after the winning move: the game is over, and the page offers none then
             detour = self.rng.random() < DETOUR and index < len(moves) - 1
-            if detour and (not await self.act(game, "undo", None, "undo")
-                           or not await self.act(game, "redo", None, "redo")):
+            if detour and (
+                not await self.act(game, "undo", None, "undo") or not await self.act(game, "redo", None, "redo")
+            ):
                 return False
         return True
 
@@ -320,8 +340,7 @@ class Player:
                 game.version = version  # written before the answer was lost: go on from there
                 return True
             if version != game.version:
-                self.seen.errors.append(f"game {game.id}: at version {version} after an action sent at "
-                                        f"{game.version}")
+                self.seen.errors.append(f"game {game.id}: at version {version} after an action sent at {game.version}")
                 return False
 
     async def resync(self, game: Track) -> int | None:
@@ -362,8 +381,10 @@ class Kill:
             await asyncio.to_thread(app.launch)
         for app in victims:
             await asyncio.to_thread(app.wait_ready)
-        return (f"SIGKILL of {len(victims)} of {len(self.apps)} app process(es), restarted on the same port: "
-                f"answering again after {time.monotonic() - killed:.1f} s")
+        return (
+            f"SIGKILL of {len(victims)} of {len(self.apps)} app process(es), restarted on the same port: "
+            f"answering again after {time.monotonic() - killed:.1f} s"
+        )
 
 
 class Server(Protocol):
@@ -407,8 +428,14 @@ async def strike(fault: Fault, at: float, seen: Seen, schedule: Schedule, after:
     seen.faults.append(f"at {struck:.1f} s: {what}")
 
 
-async def run(apps: list[str], deals: list[tuple[str, list[str]]], players: int, seconds: float,
-              fault: tuple[Fault, float] | None = None, after: float = 0.0) -> Seen:
+async def run(
+    apps: list[str],
+    deals: list[tuple[str, list[str]]],
+    players: int,
+    seconds: float,
+    fault: tuple[Fault, float] | None = None,
+    after: float = 0.0,
+) -> Seen:
     """Play for ``seconds`` (with the fault at its moment, and at least ``after`` s once it is over)."""
     seen = Seen()
     began = time.monotonic()
@@ -480,21 +507,31 @@ def check(store: Store, seen: Seen) -> Checked:
 
 def report(seen: Seen, checked: Checked, elapsed: float) -> None:
     """The figures after the first line."""
-    print(f"  answered actions: {checked.answered} ({checked.answered / elapsed:.0f}/s), games: {len(seen.games)}, "
-          f"won: {seen.won}")
+    print(
+        f"  answered actions: {checked.answered} ({checked.answered / elapsed:.0f}/s), games: {len(seen.games)}, "
+        f"won: {seen.won}"
+    )
     if seen.latencies:
         ms = [x * 1000 for x in seen.latencies]
-        print(f"  latency: p50 {statistics.median(ms):.1f} ms, p90 {percentile(ms, 0.9):.1f} ms, "
-              f"p99 {percentile(ms, 0.99):.1f} ms, max {max(ms):.1f} ms")
+        print(
+            f"  latency: p50 {statistics.median(ms):.1f} ms, p90 {percentile(ms, 0.9):.1f} ms, "
+            f"p99 {percentile(ms, 0.99):.1f} ms, max {max(ms):.1f} ms"
+        )
     for fault in seen.faults:
         print(f"  fault {fault}")
     if seen.faults:
-        print(f"  acknowledged before / during / after the fault: {seen.acked[BEFORE]} / {seen.acked[DURING]} / "
-              f"{seen.acked[AFTER]}")
-        print(f"  unanswered requests: {seen.unanswered}; 503 database away: {seen.down}"
-              + (f" ({seen.down_message})" if seen.down_message else ""))
-        print(f"  sent without an answer yet written: {checked.unanswered_written} "
-              f"(of them answered 503: {checked.refused_written})")
+        print(
+            f"  acknowledged before / during / after the fault: {seen.acked[BEFORE]} / {seen.acked[DURING]} / "
+            f"{seen.acked[AFTER]}"
+        )
+        print(
+            f"  unanswered requests: {seen.unanswered}; 503 database away: {seen.down}"
+            + (f" ({seen.down_message})" if seen.down_message else "")
+        )
+        print(
+            f"  sent without an answer yet written: {checked.unanswered_written} "
+            f"(of them answered 503: {checked.refused_written})"
+        )
     print(f"  errors: {len(seen.errors)}; lost actions: {checked.lost}; doubled or out of order: {checked.wrong}")
     for error in seen.errors[:5]:
         print(f"    {error}")
@@ -509,12 +546,19 @@ def main() -> int:
     parser.add_argument("--postgres", action="store_true", help="start a private PostgreSQL server for the run")
     parser.add_argument("--deals", type=int, default=20, help="verified classic deals the players share")
     faults = parser.add_mutually_exclusive_group()
-    faults.add_argument("--kill-at", type=float, metavar="SECONDS",
-                        help="SIGKILL an app process then, and restart it on the same port")
-    faults.add_argument("--outage-at", type=float, metavar="SECONDS",
-                        help="stop the private PostgreSQL server then (needs --postgres)")
-    parser.add_argument("--outage-for", type=float, default=5, metavar="SECONDS",
-                        help="how long the PostgreSQL server stays away (default 5)")
+    faults.add_argument(
+        "--kill-at", type=float, metavar="SECONDS", help="SIGKILL an app process then, and restart it on the same port"
+    )
+    faults.add_argument(
+        "--outage-at", type=float, metavar="SECONDS", help="stop the private PostgreSQL server then (needs --postgres)"
+    )
+    parser.add_argument(
+        "--outage-for",
+        type=float,
+        default=5,
+        metavar="SECONDS",
+        help="how long the PostgreSQL server stays away (default 5)",
+    )
     args = parser.parse_args()
     if args.outage_at is not None and not args.postgres:
         parser.error("--outage-at needs --postgres (the server this script starts is the one it can stop)")

@@ -34,8 +34,16 @@ from pyramid_solitaire.web.app import create_app
 from web import serve_on_loopback
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
 KB = 1024
 
 MEASURE = """() => {
@@ -76,13 +84,17 @@ def visit(browser: Browser, base: str, viewport: dict[str, int], runs: int) -> t
 
 def line(name: str, values: list[float], unit: str, scale: float = 1.0) -> str:
     scaled = [v / scale for v in values]
-    return (f"    {name:12} median {statistics.median(scaled):8.1f} {unit}, p90 {percentile(scaled, 0.9):8.1f} {unit}, "
-            f"max {max(scaled):8.1f} {unit}")
+    return (
+        f"    {name:12} median {statistics.median(scaled):8.1f} {unit}, p90 {percentile(scaled, 0.9):8.1f} {unit}, "
+        f"max {max(scaled):8.1f} {unit}"
+    )
 
 
 def report(title: str, visits: list[dict[str, Any]]) -> None:
-    print(f"  {title} ({len(visits)} visits, {visits[0]['requests']} requests, "
-          f"{visits[0]['cached']} from the cache without asking):")
+    print(
+        f"  {title} ({len(visits)} visits, {visits[0]['requests']} requests, "
+        f"{visits[0]['cached']} from the cache without asking):"
+    )
     print(line("transferred", [v["transferred"] for v in visits], "KB", KB))
     print(line("unpacked", [v["decoded"] for v in visits], "KB", KB))
     print(line("first paint", [v["paint"] for v in visits], "ms"))

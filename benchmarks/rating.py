@@ -30,8 +30,10 @@ def measure(rules: str, start: int, deals: int) -> str:
         began = time.process_time()
         wins += rate(deal).wins
         seconds.append(time.process_time() - began)
-    return (f"{rules:<28} {deals:>6} {statistics.median(seconds):>8.4f} {percentile(seconds, 0.9):>8.4f} "
-            f"{max(seconds):>8.4f} {sum(seconds):>8.2f} {wins:>8}")
+    return (
+        f"{rules:<28} {deals:>6} {statistics.median(seconds):>8.4f} {percentile(seconds, 0.9):>8.4f} "
+        f"{max(seconds):>8.4f} {sum(seconds):>8.2f} {wins:>8}"
+    )
 
 
 def main() -> None:

@@ -55,9 +55,11 @@ DRIVER = """
 
 def summary(name: str, seconds: list[float], numbers: list[int], peak_mb: float) -> str:
     worst = max(seconds)
-    return (f"{name}: median {statistics.median(seconds):.3f} s, p90 {percentile(seconds, 0.9):.3f} s, "
-            f"max {worst:.2f} s (deal {numbers[seconds.index(worst)]}), total {sum(seconds):.1f} s, "
-            f"peak memory {peak_mb:.0f} MB")
+    return (
+        f"{name}: median {statistics.median(seconds):.3f} s, p90 {percentile(seconds, 0.9):.3f} s, "
+        f"max {worst:.2f} s (deal {numbers[seconds.index(worst)]}), total {sum(seconds):.1f} s, "
+        f"peak memory {peak_mb:.0f} MB"
+    )
 
 
 def start_one(command: list[str], env: dict[str, str], stem: Path) -> tuple[subprocess.Popen[bytes], Path, Path]:
@@ -82,8 +84,11 @@ def main() -> int:
     parser.add_argument("--reference-dir", type=Path, required=True, help="a checkout of mchung94/pyramid-solver")
     parser.add_argument("--sbcl", default="sbcl", help="the SBCL to run it with (default: sbcl on PATH)")
     parser.add_argument("--every", type=int, default=1, help="only every K-th deal (1, 1+K, ...; default all)")
-    parser.add_argument("--side-by-side", action="store_true",
-                        help="run the two at once, one per core (half the wall time on an idle 2-core machine)")
+    parser.add_argument(
+        "--side-by-side",
+        action="store_true",
+        help="run the two at once, one per core (half the wall time on an idle 2-core machine)",
+    )
     parser.add_argument("--time-limit", type=float, default=600.0, help="ours: seconds per deal (default 600)")
     args = parser.parse_args()
     if not (args.reference_dir / "pyramid-solver.asd").is_file():
@@ -108,10 +113,28 @@ def main() -> int:
 
         env = dict(os.environ, PYTHONPATH=str(HERE))
         commands = {
-            "reference": [args.sbcl, "--dynamic-space-size", "8192", "--script", str(driver),
-                          str(args.reference_dir.resolve()), str(chosen)],
-            "ours": [sys.executable, str(HERE / "solver.py"), "--msc-1500", "--shortest", "--no-best",
-                     "--time-limit", str(args.time_limit), "--only", f"@{only}", "--jsonl", str(ours_jsonl)],
+            "reference": [
+                args.sbcl,
+                "--dynamic-space-size",
+                "8192",
+                "--script",
+                str(driver),
+                str(args.reference_dir.resolve()),
+                str(chosen),
+            ],
+            "ours": [
+                sys.executable,
+                str(HERE / "solver.py"),
+                "--msc-1500",
+                "--shortest",
+                "--no-best",
+                "--time-limit",
+                str(args.time_limit),
+                "--only",
+                f"@{only}",
+                "--jsonl",
+                str(ours_jsonl),
+            ],
         }
         peak_mb: dict[str, float] = {}
         outputs: dict[str, str] = {}
@@ -143,15 +166,19 @@ def main() -> int:
             mismatches += 1
             print(f"MISMATCH deal {n}: ours says {ours[n][0]} ({ours[n][2]}), the data set {want}")
     how = "side by side, one core each" if args.side_by_side else "one after the other"
-    print(f"msc-1500, {len(numbers)} deals (every {args.every}), shortest solutions, {how}; "
-          f"lengths that differ from the data set's: {mismatches}")
+    print(
+        f"msc-1500, {len(numbers)} deals (every {args.every}), shortest solutions, {how}; "
+        f"lengths that differ from the data set's: {mismatches}"
+    )
     print(summary("reference (mchung94, SBCL)", [theirs[n][1] for n in numbers], numbers, peak_mb["reference"]))
     engine = outputs["ours"].partition(", engine ")[2].partition("\n")[0]
     print(summary(f"ours (pyramid-solitaire, {engine})", [ours[n][1] for n in numbers], numbers, peak_mb["ours"]))
     ratio = [theirs[n][1] / max(ours[n][1], 1e-6) for n in numbers]
-    print(f"reference seconds / ours, per deal: median {statistics.median(ratio):.2f}, "
-          f"p10 {percentile(ratio, 0.1):.2f}, p90 {percentile(ratio, 0.9):.2f}; "
-          f"ours faster on {sum(r > 1 for r in ratio)} of {len(numbers)}")
+    print(
+        f"reference seconds / ours, per deal: median {statistics.median(ratio):.2f}, "
+        f"p10 {percentile(ratio, 0.1):.2f}, p90 {percentile(ratio, 0.9):.2f}; "
+        f"ours faster on {sum(r > 1 for r in ratio)} of {len(numbers)}"
+    )
     return 1 if mismatches else 0
 
 

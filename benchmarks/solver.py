@@ -33,8 +33,11 @@ def main() -> int:
     parser.add_argument("--deals", type=int, default=1000, help="deal numbers 0..N-1 of the shuffle")
     parser.add_argument("--start", type=int, default=0)
     parser.add_argument("--limit", type=int, help="only the first N deals of the source")
-    parser.add_argument("--only", help="only these deals: numbers as printed (1-based), comma-separated, "
-                        "or @FILE with numbers separated by white space or commas")
+    parser.add_argument(
+        "--only",
+        help="only these deals: numbers as printed (1-based), comma-separated, "
+        "or @FILE with numbers separated by white space or commas",
+    )
     parser.add_argument("--shortest", action="store_true")
     parser.add_argument("--no-best", action="store_true", help="skip the best-reachable search")
     parser.add_argument("--time-limit", type=float, default=None)
@@ -81,10 +84,14 @@ def main() -> int:
     kind = "shortest solutions" if args.shortest else "verdicts" + ("" if args.no_best else " + best reachable")
     print(f"{source}: {kind}, {len(chosen)} deals, one process, engine {native.state()}")
     print(f"  winnable {won}, unknown {unknown}, mismatches {mismatches}")
-    print(f"  per deal: median {statistics.median(seconds):.3f} s, p90 {percentile(seconds, 0.9):.3f} s, "
-          f"max {max(seconds):.3f} s (deal {numbers[seconds.index(max(seconds))]})")
-    print(f"  positions: median {int(statistics.median(nodes))}, p90 {percentile([float(n) for n in nodes], 0.9):.0f}, "
-          f"max {max(nodes)}")
+    print(
+        f"  per deal: median {statistics.median(seconds):.3f} s, p90 {percentile(seconds, 0.9):.3f} s, "
+        f"max {max(seconds):.3f} s (deal {numbers[seconds.index(max(seconds))]})"
+    )
+    print(
+        f"  positions: median {int(statistics.median(nodes))}, p90 {percentile([float(n) for n in nodes], 0.9):.0f}, "
+        f"max {max(nodes)}"
+    )
     print(f"  total {total:.1f} s, peak memory {peak_mb:.0f} MB")
     return 1 if mismatches else 0
 

@@ -23,8 +23,9 @@ from pyramid_solitaire.rules import PRESETS
 from pyramid_solitaire.study import DEFAULT_TIME_LIMIT, default_workers, percentile, read_results, run_study
 
 
-def measure(rules: str, deals: int, time_limit: float, folder: Path, *, workers: int | None = None,
-            dask: str | None = None) -> str:
+def measure(
+    rules: str, deals: int, time_limit: float, folder: Path, *, workers: int | None = None, dask: str | None = None
+) -> str:
     """One study; its figures as a table line."""
     engine = f"dask {dask}" if dask else f"{workers} process{'es' if workers != 1 else ''}"
     path = folder / f"{rules}-{workers}-{bool(dask)}.csv"
@@ -33,9 +34,11 @@ def measure(rules: str, deals: int, time_limit: float, folder: Path, *, workers:
     wall = time.monotonic() - started
     seconds = [row.seconds for row in read_results(path, rules).values()]
     rate = "-" if summary.win_rate is None else f"{100 * summary.win_rate:.1f}%"
-    return (f"{rules:<12} {engine:<12} {deals:>6} {rate:>6} {summary.unknown:>4} "
-            f"{statistics.median(seconds):>8.4f} {percentile(seconds, 0.9):>8.4f} {max(seconds):>8.4f} "
-            f"{wall:>8.1f} {deals / wall:>8.2f}")
+    return (
+        f"{rules:<12} {engine:<12} {deals:>6} {rate:>6} {summary.unknown:>4} "
+        f"{statistics.median(seconds):>8.4f} {percentile(seconds, 0.9):>8.4f} {max(seconds):>8.4f} "
+        f"{wall:>8.1f} {deals / wall:>8.2f}"
+    )
 
 
 def main() -> None:
@@ -47,8 +50,10 @@ def main() -> None:
     parser.add_argument("--dask", metavar="tcp://HOST:PORT", help="also run each study on this Dask cluster")
     args = parser.parse_args()
     print(f"engine: {native.state()}")
-    print(f"{'rules':<12} {'engine':<12} {'deals':>6} {'won':>6} {'unkn':>4} {'median':>8} {'p90':>8} "
-          f"{'max':>8} {'wall s':>8} {'deals/s':>8}")
+    print(
+        f"{'rules':<12} {'engine':<12} {'deals':>6} {'won':>6} {'unkn':>4} {'median':>8} {'p90':>8} "
+        f"{'max':>8} {'wall s':>8} {'deals/s':>8}"
+    )
     with tempfile.TemporaryDirectory() as folder:
         for rules in args.rules.split(","):
             for workers in sorted({1, args.workers}):

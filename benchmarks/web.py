@@ -103,8 +103,10 @@ class ServerTimer:
 
 def figures(seconds: list[float]) -> str:
     """``median 1.20 ms, p90 …, p99 …, max …``."""
-    return (f"median {statistics.median(seconds) * MS:.2f} ms, p90 {percentile(seconds, 0.9) * MS:.2f} ms, "
-            f"p99 {percentile(seconds, 0.99) * MS:.2f} ms, max {max(seconds) * MS:.2f} ms")
+    return (
+        f"median {statistics.median(seconds) * MS:.2f} ms, p90 {percentile(seconds, 0.9) * MS:.2f} ms, "
+        f"p99 {percentile(seconds, 0.99) * MS:.2f} ms, max {max(seconds) * MS:.2f} ms"
+    )
 
 
 # --- serving ------------------------------------------------------------------------------------------
@@ -226,10 +228,18 @@ class Player:
 
     def figures(self) -> dict[str, Any]:
         """What the report prints, as JSON (the taps protocol is played in a child process)."""
-        return {"protocol": self.protocol, "deals": self.deals, "moves": len(self.per_move_server),
-                "requests": self.requests, "transactions": self.transactions,
-                "server": self.per_move_server, "trip": self.per_move_trip, "request_server": self.per_request_server,
-                "winning": self.winning, "problems": self.problems}
+        return {
+            "protocol": self.protocol,
+            "deals": self.deals,
+            "moves": len(self.per_move_server),
+            "requests": self.requests,
+            "transactions": self.transactions,
+            "server": self.per_move_server,
+            "trip": self.per_move_trip,
+            "request_server": self.per_request_server,
+            "winning": self.winning,
+            "problems": self.problems,
+        }
 
 
 def engine_only(deals: list[tuple[Deal, list[str]]], lang: str) -> list[float]:
@@ -277,15 +287,17 @@ class Links(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = dict(attrs)
-        if tag == "link" and values.get("href") and values.get("rel") in ("stylesheet", "icon", "modulepreload",
-                                                                          "preload", "manifest", "apple-touch-icon"):
+        if (
+            tag == "link"
+            and values.get("href")
+            and values.get("rel") in ("stylesheet", "icon", "modulepreload", "preload", "manifest", "apple-touch-icon")
+        ):
             self.urls.append(values["href"] or "")
         elif tag in ("script", "img", "source") and values.get("src"):
             self.urls.append(values["src"] or "")
 
 
-JS_IMPORT = re.compile(r"""^\s*(?:import|export)\s*(?:[\w*{}\s,$]*?\bfrom\s*)?\(?\s*["']([^"']+)["']""",
-                       re.MULTILINE)
+JS_IMPORT = re.compile(r"""^\s*(?:import|export)\s*(?:[\w*{}\s,$]*?\bfrom\s*)?\(?\s*["']([^"']+)["']""", re.MULTILINE)
 CSS_URL = re.compile(r"""url\(\s*["']?([^"')]+)["']?\s*\)|@import\s+["']([^"']+)["']""")
 
 
@@ -338,16 +350,23 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def baseline_tree(revision: str) -> Path:
     """The package's sources at ``revision``, taken from git and compiled, in ``.cache/web-baseline/``."""
-    commit = subprocess.run(["git", "rev-parse", f"{revision}^{{commit}}"], cwd=ROOT, capture_output=True,
-                            text=True, check=True).stdout.strip()
+    commit = subprocess.run(
+        ["git", "rev-parse", f"{revision}^{{commit}}"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.strip()
     tree = ROOT / ".cache" / "web-baseline" / commit
     if not (tree / "src" / "pyramid_solitaire").is_dir():
         tree.mkdir(parents=True, exist_ok=True)
         archive = subprocess.run(["git", "archive", commit, "src"], cwd=ROOT, capture_output=True, check=True).stdout
         subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
     env = {**os.environ, "PYTHONPATH": str(tree / "src")}
-    built = subprocess.run([sys.executable, "-m", "pyramid_solitaire.build_native"], cwd=tree, env=env,
-                           capture_output=True, text=True, check=False)
+    built = subprocess.run(
+        [sys.executable, "-m", "pyramid_solitaire.build_native"],
+        cwd=tree,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if built.returncode != 0:
         raise SystemExit(f"could not compile the baseline {commit[:7]}: {built.stderr.strip()[-500:]}")
     return tree
@@ -359,16 +378,20 @@ def serve(transport: str, timer: ServerTimer) -> tuple[Any, Callable[[], None], 
         import httpx
 
         base, stop = serve_on_loopback(timer)
-        return (httpx.Client(base_url=base, timeout=30), stop,
-                "uvicorn on 127.0.0.1 in the playing process, httpx client with keep-alive")
+        return (
+            httpx.Client(base_url=base, timeout=30),
+            stop,
+            "uvicorn on 127.0.0.1 in the playing process, httpx client with keep-alive",
+        )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         from fastapi.testclient import TestClient
     return TestClient(timer), nothing, "FastAPI TestClient in the playing process, no sockets"
 
 
-def play_all(protocol: str, deals: list[tuple[Deal, list[str]]], lang: str, transport: str,
-             visit: bool = False) -> dict[str, Any]:
+def play_all(
+    protocol: str, deals: list[tuple[Deal, list[str]]], lang: str, transport: str, visit: bool = False
+) -> dict[str, Any]:
     """Play the deals (the first to warm up) by ``protocol`` against the app importable here; the figures,
     and with ``visit`` the first visit's downloads too."""
     app = create_app(limiter=unlimited())
@@ -398,8 +421,21 @@ def play_baseline(revision: str, deals: list[tuple[Deal, list[str]]], args: argp
         given.write_text(json.dumps([[deal.code, solution] for deal, solution in deals]))
         out = Path(temp) / "figures.json"
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tree / "src"), str(Path(__file__).parent)])}
-        subprocess.run([sys.executable, __file__, "--child-taps", str(given), str(out), "--lang", args.lang,
-                        "--transport", args.transport], env=env, check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                __file__,
+                "--child-taps",
+                str(given),
+                str(out),
+                "--lang",
+                args.lang,
+                "--transport",
+                args.transport,
+            ],
+            env=env,
+            check=True,
+        )
         figures_: dict[str, Any] = json.loads(out.read_text())
     figures_["commit"] = tree.name[:7]
     return figures_
@@ -414,21 +450,29 @@ def child_taps(given: Path, out: Path, args: argparse.Namespace) -> int:
 
 def report(rows: list[dict[str, Any]]) -> None:
     """Requests, transactions and server time per move, one line a protocol."""
-    print(f"  {'protocol':22} {'requests/deal':>13} {'transactions/deal':>17} {'requests/move':>13}   "
-          "server time per move")
+    print(
+        f"  {'protocol':22} {'requests/deal':>13} {'transactions/deal':>17} {'requests/move':>13}   "
+        "server time per move"
+    )
     for row in rows:
         deals = row["deals"]
         name = row["protocol"] + (f" ({row['commit']})" if "commit" in row else " (today)")
-        print(f"  {name:22} {row['requests'] / deals:13.1f} {row['transactions'] / deals:17.1f} "
-              f"{row['requests'] / row['moves']:13.2f}   {figures(row['server'])}")
+        print(
+            f"  {name:22} {row['requests'] / deals:13.1f} {row['transactions'] / deals:17.1f} "
+            f"{row['requests'] / row['moves']:13.2f}   {figures(row['server'])}"
+        )
     for row in rows:
-        print(f"  {row['protocol']}: round trip per move {figures(row['trip'])}; "
-              f"server time per request {figures(row['request_server'])}")
+        print(
+            f"  {row['protocol']}: round trip per move {figures(row['trip'])}; "
+            f"server time per request {figures(row['request_server'])}"
+        )
         last = set(row["winning"])
         winning = [s for i, s in enumerate(row["server"]) if i in last]
         others = [s for i, s in enumerate(row["server"]) if i not in last]
-        print(f"  {row['protocol']}: server time of the {len(winning)} winning moves {figures(winning)}; "
-              f"of the other moves {figures(others)}")
+        print(
+            f"  {row['protocol']}: server time of the {len(winning)} winning moves {figures(winning)}; "
+            f"of the other moves {figures(others)}"
+        )
 
 
 def main() -> int:
@@ -437,10 +481,17 @@ def main() -> int:
     parser.add_argument("--deals", type=int, default=20, help="verified deals to play")
     parser.add_argument("--start", type=int, default=0, help="first deal number tried")
     parser.add_argument("--lang", default="ja", choices=["ja", "en"])
-    parser.add_argument("--transport", default="uvicorn", choices=["uvicorn", "testclient"],
-                        help="uvicorn on loopback (default) or in-process TestClient calls")
-    parser.add_argument("--baseline", default=TAPS_BASELINE,
-                        help="the commit whose taps protocol is played beside today's moves ('none': skip it)")
+    parser.add_argument(
+        "--transport",
+        default="uvicorn",
+        choices=["uvicorn", "testclient"],
+        help="uvicorn on loopback (default) or in-process TestClient calls",
+    )
+    parser.add_argument(
+        "--baseline",
+        default=TAPS_BASELINE,
+        help="the commit whose taps protocol is played beside today's moves ('none': skip it)",
+    )
     parser.add_argument("--child-taps", nargs=2, type=Path, metavar=("DEALS", "OUT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child_taps:
@@ -457,19 +508,25 @@ def main() -> int:
 
     numbers = [deal.number for deal, _ in deals[1:]]
     print(f"web app, {today['where']}")
-    print(f"  {args.rules} deals {numbers[0]}..{numbers[-1]}: {len(numbers)} verified deals won with the solver's "
-          f"solutions, {today['moves']} moves (solved beforehand in {solving:.1f} s; one more deal played first "
-          f"to warm up)")
+    print(
+        f"  {args.rules} deals {numbers[0]}..{numbers[-1]}: {len(numbers)} verified deals won with the solver's "
+        f"solutions, {today['moves']} moves (solved beforehand in {solving:.1f} s; one more deal played first "
+        f"to warm up)"
+    )
     report(rows)
     print(f"  engine only (Session + state + json.dumps, no HTTP, no database): {figures(engine)}")
     visit, state_bytes = today["visit"], today["state_bytes"]
     total_bytes = sum(size for _, size in visit)
-    print(f"  first visit: {len(visit)} downloads, {total_bytes:,} bytes ({total_bytes / KB:.1f} KB), "
-          f"uncompressed, bodies only")
+    print(
+        f"  first visit: {len(visit)} downloads, {total_bytes:,} bytes ({total_bytes / KB:.1f} KB), "
+        f"uncompressed, bodies only"
+    )
     for path, size in visit:
         print(f"    {path:32} {size:7,} bytes")
-    print(f"  the first game's state (POST /api/games): {state_bytes:,} bytes; with it {total_bytes + state_bytes:,} "
-          f"bytes ({(total_bytes + state_bytes) / KB:.1f} KB)")
+    print(
+        f"  the first game's state (POST /api/games): {state_bytes:,} bytes; with it {total_bytes + state_bytes:,} "
+        f"bytes ({(total_bytes + state_bytes) / KB:.1f} KB)"
+    )
     problems = [problem for row in rows for problem in row["problems"]]
     for problem in problems[:20]:
         print(f"WRONG {problem}")

@@ -18,9 +18,22 @@ from pyramid_solitaire.store import Store
 #: Files of whole-system checks, kept out of the quick subset: searches checked against a slow exhaustive
 #: search, golden verdicts of every preset, the compiled build against pure Python, property and fuzz
 #: tests, studies, and the server started as a process.  CI runs them all.
-SLOW_FILES = frozenset({"test_slow_search.py", "test_golden_verdicts.py", "test_native.py", "test_msc_1500.py",
-                        "test_properties.py", "test_fuzz_parsers.py", "test_fuzz_api.py", "test_study.py",
-                        "test_winnability.py", "test_crash.py", "test_serve.py", "test_accessibility.py"})
+SLOW_FILES = frozenset(
+    {
+        "test_slow_search.py",
+        "test_golden_verdicts.py",
+        "test_native.py",
+        "test_msc_1500.py",
+        "test_properties.py",
+        "test_fuzz_parsers.py",
+        "test_fuzz_api.py",
+        "test_study.py",
+        "test_winnability.py",
+        "test_crash.py",
+        "test_serve.py",
+        "test_accessibility.py",
+    }
+)
 #: A test that opens a real browser or a live server is never quick.
 SLOW_FIXTURES = frozenset({"browser", "desktop", "server", "playwright"})
 

@@ -84,11 +84,20 @@ def clearable_pyramid() -> dict[tuple[int, int], str]:
 
 #: The removals that clear :func:`clearable_pyramid`, bottom row first.
 CLEAR_PYRAMID_MOVES = [
-    "Kc", "Ac+Qc", "2c+Jc", "3c+Tc",
-    "4c+9c", "5c+8c", "6c+7c",
-    "Kd", "Ad+Qd", "2d+Jd",
-    "3d+Td", "4d+9d",
-    "Ks", "5d+8d",
+    "Kc",
+    "Ac+Qc",
+    "2c+Jc",
+    "3c+Tc",
+    "4c+9c",
+    "5c+8c",
+    "6c+7c",
+    "Kd",
+    "Ad+Qd",
+    "2d+Jd",
+    "3d+Td",
+    "4d+9d",
+    "Ks",
+    "5d+8d",
     "6d+7d",
     "Kh",
 ]
@@ -114,8 +123,7 @@ def tokens_in(view: Mapping[str, Any]) -> set[str]:
 def without_counters(view: Mapping[str, Any]) -> dict[str, Any]:
     """The view without the counters and the undo/redo/rewind flags that history changes (with an undo
     limit, a move and its undo move the window of what can be taken back)."""
-    return {k: v for k, v in view.items()
-            if k not in ("moves", "undos", "hints", "can_undo", "can_redo", "can_rewind")}
+    return {k: v for k, v in view.items() if k not in ("moves", "undos", "hints", "can_undo", "can_redo", "can_rewind")}
 
 
 def free_port() -> int:

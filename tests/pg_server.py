@@ -43,16 +43,18 @@ class PostgresServer:
     def start(self) -> str:
         if self.as_root:
             shutil.chown(self.root, "postgres", "postgres")
-        self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres", "-A", "trust", "--no-sync",
-                  "-E", "UTF8")
+        self._run(
+            str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8"
+        )
         self.start_server()
         return self.url("postgres")
 
     def start_server(self) -> None:
         """Start (or restart) the server on the same data and port."""
         options = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100"
-        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options, "-l", str(self.root / "log"),
-                  "-w", "start")
+        self._run(
+            str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options, "-l", str(self.root / "log"), "-w", "start"
+        )
 
     def stop_server(self) -> None:
         """Stop the server at once (its clients see the connection go), keeping the data."""

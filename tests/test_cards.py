@@ -19,8 +19,18 @@ def test_a_ten_always_prints_canonically(token: str) -> None:
 
 @pytest.mark.parametrize(
     ("token", "canonical"),
-    [("Q♥", "Qh"), ("q♥", "Qh"), ("a♠", "As"), ("K♦", "Kd"), ("7♣", "7c"), ("10♠", "Ts"),
-     ("qH", "Qh"), ("JS", "Js"), ("aD", "Ad"), ("kc", "Kc")],
+    [
+        ("Q♥", "Qh"),
+        ("q♥", "Qh"),
+        ("a♠", "As"),
+        ("K♦", "Kd"),
+        ("7♣", "7c"),
+        ("10♠", "Ts"),
+        ("qH", "Qh"),
+        ("JS", "Js"),
+        ("aD", "Ad"),
+        ("kc", "Kc"),
+    ],
 )
 def test_suit_symbols_and_any_letter_case_print_canonically(token: str, canonical: str) -> None:
     assert str(Card.parse(token)) == canonical

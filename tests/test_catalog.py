@@ -62,8 +62,9 @@ def test_when_the_search_finds_nothing_in_time_a_sample_deal_is_handed_out() -> 
     assert solve(deal, time_limit=30, best=False).winnable is True
 
 
-def test_a_catalogue_built_from_a_study_hands_out_its_deals_at_once(tmp_path: Path,
-                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_catalogue_built_from_a_study_hands_out_its_deals_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from pyramid_solitaire import catalog
     from pyramid_solitaire.study import run_study
 

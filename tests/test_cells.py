@@ -84,23 +84,63 @@ def test_parking_the_waste_top_spends_a_waste_use() -> None:
     assert g.view()["waste"]["uses_left"] == 1
 
 
-@pytest.mark.parametrize(("rules", "moves", "move", "code", "ja", "en"), [
-    ("cells", ["Kd", "5c>cell"], "9c>cell", "cells-full", "空いているフリーセルがありません",
-     "Every free cell is taken."),
-    ("cells", [], "8h>cell", "covered", "このカードは別のカードに覆われています（K♦と5♣）",
-     "This card is covered by K♦ and 5♣."),
-    ("classic", [], "9c>cell", "no-cells", "このルールにはフリーセルがありません", "These rules have no free cells."),
-    ("classic(cells=2)", ["9c>cell"], "9c>cell", "in-cell", "このカードはもうフリーセルにあります",
-     "This card is already in a free cell."),
-    ("cells", ["Kd"], "Kd>cell", "removed", "このカードはもう取り除かれています",
-     "This card has already been removed."),
-    ("thirteen(cells=1,jokers=1,open=true)", [], "X1>cell", "joker-cell",
-     "ジョーカーはフリーセルに置けません（いつでも使えます）",
-     "A joker cannot go to a free cell (it can be used at any time)."),
-    ("cells", [], "2h>cell", "not-usable", "このカードは今は使えません", "This card cannot be used now."),
-])
-def test_a_refused_park_names_why_and_changes_nothing(rules: str, moves: list[str], move: str, code: str,
-                                                      ja: str, en: str) -> None:
+@pytest.mark.parametrize(
+    ("rules", "moves", "move", "code", "ja", "en"),
+    [
+        (
+            "cells",
+            ["Kd", "5c>cell"],
+            "9c>cell",
+            "cells-full",
+            "空いているフリーセルがありません",
+            "Every free cell is taken.",
+        ),
+        (
+            "cells",
+            [],
+            "8h>cell",
+            "covered",
+            "このカードは別のカードに覆われています（K♦と5♣）",
+            "This card is covered by K♦ and 5♣.",
+        ),
+        (
+            "classic",
+            [],
+            "9c>cell",
+            "no-cells",
+            "このルールにはフリーセルがありません",
+            "These rules have no free cells.",
+        ),
+        (
+            "classic(cells=2)",
+            ["9c>cell"],
+            "9c>cell",
+            "in-cell",
+            "このカードはもうフリーセルにあります",
+            "This card is already in a free cell.",
+        ),
+        (
+            "cells",
+            ["Kd"],
+            "Kd>cell",
+            "removed",
+            "このカードはもう取り除かれています",
+            "This card has already been removed.",
+        ),
+        (
+            "thirteen(cells=1,jokers=1,open=true)",
+            [],
+            "X1>cell",
+            "joker-cell",
+            "ジョーカーはフリーセルに置けません（いつでも使えます）",
+            "A joker cannot go to a free cell (it can be used at any time).",
+        ),
+        ("cells", [], "2h>cell", "not-usable", "このカードは今は使えません", "This card cannot be used now."),
+    ],
+)
+def test_a_refused_park_names_why_and_changes_nothing(
+    rules: str, moves: list[str], move: str, code: str, ja: str, en: str
+) -> None:
     g = game(rules)
     for played in moves:
         g.push(played)
@@ -138,16 +178,19 @@ def test_the_terminal_shows_the_cells() -> None:
     assert "Free cells" not in render(game("classic"), "en")
 
 
-@pytest.mark.parametrize(("text", "printed"), [("Qs>cell", "Qs>cell"), ("qs > CELL", "Qs>cell"),
-                                               ("10h>cell", "Th>cell")])
+@pytest.mark.parametrize(
+    ("text", "printed"), [("Qs>cell", "Qs>cell"), ("qs > CELL", "Qs>cell"), ("10h>cell", "Th>cell")]
+)
 def test_a_park_is_written_card_then_cell(text: str, printed: str) -> None:
     move = Move.parse(text)
     assert str(move) == printed and move.kind == "park"
     assert Move.parse(str(move)) == move
 
 
-@pytest.mark.parametrize(("text", "named"), [("Qs>waste", "a card goes only to a cell"),
-                                             ("Zz>cell", "Zz"), ("Qs+Kd>cell", "Qs+Kd"), (">cell", "empty")])
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [("Qs>waste", "a card goes only to a cell"), ("Zz>cell", "Zz"), ("Qs+Kd>cell", "Qs+Kd"), (">cell", "empty")],
+)
 def test_a_bad_park_is_refused_naming_it(text: str, named: str) -> None:
     with pytest.raises(MoveError) as info:
         Move.parse(text)
@@ -205,10 +248,19 @@ def test_the_plain_hint_parks_a_card_only_when_nothing_else_is_left_and_it_leads
 
 def test_parks_that_can_lead_to_no_removal_are_not_moves_and_the_game_is_lost() -> None:
     """Found in review: with two cells, a game stayed "playing" with only pointless parks left."""
-    line = ("Ad+Qs; draw; Ts+3d; draw; 7h+6h; draw; draw; 5d+8d; 9h+4s; draw; draw; Tc+3c; draw; draw; draw; "
-            "draw; 9s+4h; 7c+6c; 2c+Js; draw; draw; draw; draw; draw; Ks; draw; draw; draw; Jd+2s; draw; draw; "
-            "draw; draw; draw; Th+3s; 5h+8c; draw; recycle" + "; draw" * 5 + "; Ac+Qc" + "; draw" * 3 + "; Kd"
-            + "; draw" * 6 + "; recycle" + "; draw" * 14 + "; Ah>cell; Kh")
+    line = (
+        "Ad+Qs; draw; Ts+3d; draw; 7h+6h; draw; draw; 5d+8d; 9h+4s; draw; draw; Tc+3c; draw; draw; draw; "
+        "draw; 9s+4h; 7c+6c; 2c+Js; draw; draw; draw; draw; draw; Ks; draw; draw; draw; Jd+2s; draw; draw; "
+        "draw; draw; draw; Th+3s; 5h+8c; draw; recycle"
+        + "; draw" * 5
+        + "; Ac+Qc"
+        + "; draw" * 3
+        + "; Kd"
+        + "; draw" * 6
+        + "; recycle"
+        + "; draw" * 14
+        + "; Ah>cell; Kh"
+    )
     g = Game(Deal.from_number(2, "classic(cells=2)"))
     for move in line.split("; "):
         g.push(move)
@@ -237,8 +289,9 @@ def test_each_card_keeps_its_cell_until_it_is_removed() -> None:
 
 
 def test_a_cell_wins_deals_classic_loses_and_never_loses_a_classic_win() -> None:
-    verdicts = [(solve(Deal.from_number(n, "classic")).winnable, solve(Deal.from_number(n, "cells")))
-                for n in range(12)]
+    verdicts = [
+        (solve(Deal.from_number(n, "classic")).winnable, solve(Deal.from_number(n, "cells"))) for n in range(12)
+    ]
     assert any(result.winnable and not classic for classic, result in verdicts)
     assert all(result.winnable for classic, result in verdicts if classic)
     # a win that needs the cell replays through the game
@@ -286,10 +339,12 @@ def _fewest_steps(table: Table, start: Position, limit: int = 300_000) -> int | 
 def test_the_shortest_solution_does_not_waste_a_step_on_a_parked_stock_king() -> None:
     """In a relaxed win a parked stock king need never go, so the shortest search must not force its
     removal (found in review: 17 steps instead of 16)."""
-    line = ("draw; draw; draw; draw; 6c+7c; draw; Ks>cell; draw; draw; Jc+2h; draw; draw; 4h+9s; Kc; draw; "
-            "Th+3d; 3c+Td; Qs+As; draw; 5h+8d; draw; draw; Ah+Qh; draw; draw; draw; draw; draw; 9h+4c; Kh; "
-            "draw; draw; 2c+Js; draw; draw; draw; 5d+8h; Jh+2d; draw; recycle; draw; draw; draw; 7s+6s; Kd; "
-            "draw; draw; draw; Ac+Qd; draw; draw; draw; draw; draw; draw; draw; draw; draw; Jd+2s")
+    line = (
+        "draw; draw; draw; draw; 6c+7c; draw; Ks>cell; draw; draw; Jc+2h; draw; draw; 4h+9s; Kc; draw; "
+        "Th+3d; 3c+Td; Qs+As; draw; 5h+8d; draw; draw; Ah+Qh; draw; draw; draw; draw; draw; 9h+4c; Kh; "
+        "draw; draw; 2c+Js; draw; draw; draw; 5d+8h; Jh+2d; draw; recycle; draw; draw; draw; 7s+6s; Kd; "
+        "draw; draw; draw; Ac+Qd; draw; draw; draw; draw; draw; draw; draw; draw; draw; Jd+2s"
+    )
     g = Game(Deal.from_number(23, "classic(cells=1)"))
     for move in line.split("; "):
         g.push(move)
@@ -314,8 +369,11 @@ def test_a_park_may_name_its_cell_and_keeps_it_through_undo_and_redo() -> None:
         g.push(Move.parse("5c>cell"), cell=1)
     refusal = info.value.refusal
     assert (refusal.code, refusal.message_ja) == ("cell-taken", "フリーセル2にはもうカードがあります")
-    for move, cell, message in [("5c>cell", 2, "no free cell 2"), ("5c>cell", -1, "no free cell -1"),
-                                ("Kd", 0, "only a park")]:
+    for move, cell, message in [
+        ("5c>cell", 2, "no free cell 2"),
+        ("5c>cell", -1, "no free cell -1"),
+        ("Kd", 0, "only a park"),
+    ]:
         with pytest.raises(ValueError, match=message):
             g.push(Move.parse(move), cell=cell)
     assert (g.position, g.moves, g.view()) == before  # nothing changed

@@ -55,10 +55,13 @@ def _deal_with_bottom_king(rules: str = "classic") -> tuple[Deal, Card]:
 # --- deal ------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("claimed", "shown"), [("CL1-E-AAAAAAA", "CL1-R-AAAAAAA"), ("PY1-N-AAAAAAS", "PY1-R-AAAAAAS"),
-                                                ("CL1-E-AAAAAAB", "CL1-N-AAAAAAB")])
+@pytest.mark.parametrize(
+    ("claimed", "shown"),
+    [("CL1-E-AAAAAAA", "CL1-R-AAAAAAA"), ("PY1-N-AAAAAAS", "PY1-R-AAAAAAS"), ("CL1-E-AAAAAAB", "CL1-N-AAAAAAB")],
+)
 def test_deal_labels_a_code_for_what_it_is_not_for_what_its_letter_claims(
-        capsys: pytest.CaptureFixture[str], claimed: str, shown: str) -> None:
+    capsys: pytest.CaptureFixture[str], claimed: str, shown: str
+) -> None:
     data = _json(capsys, "deal", claimed, "--json")
     assert data["code"] == shown
     assert data["notation"] == Deal.from_code(claimed).notation  # the very deal the code names
@@ -134,7 +137,8 @@ def test_deal_without_json_shows_the_board_and_the_notation(capsys: pytest.Captu
     ],
 )
 def test_bad_deal_input_exits_2_with_one_line_naming_the_problem(
-        capsys: pytest.CaptureFixture[str], argv: list[str], named: str) -> None:
+    capsys: pytest.CaptureFixture[str], argv: list[str], named: str
+) -> None:
     status, out, err = _run(capsys, "--lang", "en", *argv)
     assert status == 2
     assert out == ""
@@ -149,15 +153,23 @@ def test_bad_deal_input_exits_2_with_one_line_naming_the_problem(
     assert not re.search(r"[a-z]{3,} [a-z]{3,} [a-z]{3,}", line), line
 
 
-@pytest.mark.parametrize(("argv", "ja", "en"), [
-    (["deal", "NOTACODE"], "「NOTACODE」は配札コードではありません", "'NOTACODE' is not a deal code"),
-    (["deal", "CL1-R-"], "配札コード「CL1-R-」の番号の部分が空です", "deal code 'CL1-R-': its number part is empty"),
-    (["solve", "zzz"], "「zzz」は配札コードではありません", "'zzz' is not a deal code"),
-    (["deal", "CL1-Q-AAAAAAB"], "難易度の文字「Q」はありません", "unknown difficulty letter 'Q'"),
-    (["deal", "CL1-R-AAAB"], "局番号の部分は7文字です", "a deal number has 7 letters, this one has 4"),
-])
+@pytest.mark.parametrize(
+    ("argv", "ja", "en"),
+    [
+        (["deal", "NOTACODE"], "「NOTACODE」は配札コードではありません", "'NOTACODE' is not a deal code"),
+        (
+            ["deal", "CL1-R-"],
+            "配札コード「CL1-R-」の番号の部分が空です",
+            "deal code 'CL1-R-': its number part is empty",
+        ),
+        (["solve", "zzz"], "「zzz」は配札コードではありません", "'zzz' is not a deal code"),
+        (["deal", "CL1-Q-AAAAAAB"], "難易度の文字「Q」はありません", "unknown difficulty letter 'Q'"),
+        (["deal", "CL1-R-AAAB"], "局番号の部分は7文字です", "a deal number has 7 letters, this one has 4"),
+    ],
+)
 def test_a_bad_code_is_named_a_bad_code_and_which_part_is_wrong_in_either_language(
-        capsys: pytest.CaptureFixture[str], argv: list[str], ja: str, en: str) -> None:
+    capsys: pytest.CaptureFixture[str], argv: list[str], ja: str, en: str
+) -> None:
     status, _, err = _run(capsys, *argv)
     assert status == 2 and ja in _one_error_line(err)
     status, _, err = _run(capsys, "--lang", "en", *argv)
@@ -182,8 +194,10 @@ def test_help_and_argparse_errors_are_in_the_chosen_language(capsys: pytest.Capt
     assert err.splitlines()[-1] == "pyramid-solitaire deal: エラー: 引数 --number: int の値として正しくありません: 'x'"
     with pytest.raises(SystemExit):
         main(["deal", "--number", "x", "--lang=en"])
-    assert capsys.readouterr().err.splitlines()[-1] == "pyramid-solitaire deal: error: argument --number: " \
-                                                       "invalid int value: 'x'"
+    assert (
+        capsys.readouterr().err.splitlines()[-1] == "pyramid-solitaire deal: error: argument --number: "
+        "invalid int value: 'x'"
+    )
 
 
 def test_solve_speaks_the_chosen_language(capsys: pytest.CaptureFixture[str]) -> None:
@@ -222,8 +236,7 @@ def test_replay_json_prints_the_final_figures(capsys: pytest.CaptureFixture[str]
     assert data["pass"] == 1
 
 
-def test_replay_json_shows_the_pyramide_score_after_a_king(
-        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_replay_json_shows_the_pyramide_score_after_a_king(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     deal, king = _deal_with_bottom_king("pyramide")
     record = _write(tmp_path, f"Rules: pyramide\nDeal: {deal.code}\n\n{king}\ndraw\n")
     data = _json(capsys, "replay", record, "--json")
@@ -262,7 +275,8 @@ def test_replay_of_a_refused_move_exits_1_with_the_reason(capsys: pytest.Capture
 
 
 def test_replay_of_a_refused_move_without_json_names_the_move_in_japanese(
-        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     deal = Deal.from_code("CL1-N-AAAAAAS")
     apex = str(deal.cards[0])
     record = _write(tmp_path, f"Rules: classic\nDeal: {deal.code}\n\ndraw\n{apex}\n")
@@ -291,7 +305,8 @@ def test_replay_reads_standard_input(capsys: pytest.CaptureFixture[str], monkeyp
     ],
 )
 def test_an_unreadable_record_exits_2_with_one_line(
-        capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str, named: str) -> None:
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str, named: str
+) -> None:
     status, out, err = _run(capsys, "--lang", "en", "replay", _write(tmp_path, text), "--json")
     assert status == 2
     assert out == ""
@@ -310,8 +325,9 @@ def test_a_missing_record_file_exits_2_with_one_line(capsys: pytest.CaptureFixtu
 # --- play ------------------------------------------------------------------------------------------------
 
 
-def _play(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, commands: str,
-          *argv: str) -> tuple[int, str]:
+def _play(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, commands: str, *argv: str
+) -> tuple[int, str]:
     monkeypatch.setattr(sys, "stdin", io.StringIO(commands))
     status, out, _ = _run(capsys, *argv)
     return status, out
@@ -329,7 +345,8 @@ def _boards(out: str) -> list[str]:
 
 
 def test_playing_a_king_removes_it_and_redraws_the_board(
-        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     deal, king = _deal_with_bottom_king()
     status, out = _play(capsys, monkeypatch, f"{king}\nq\n", "play", deal.code)
     assert status == 0
@@ -342,14 +359,16 @@ def test_playing_a_king_removes_it_and_redraws_the_board(
 
 
 def test_a_card_may_be_named_with_its_symbol_in_play(
-        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     deal, king = _deal_with_bottom_king()
     _, out = _play(capsys, monkeypatch, f"{king.symbol}\nq\n", "play", deal.code)
     assert str(king) not in _boards(out)[-1]
 
 
 def test_playing_a_covered_card_reports_it_in_japanese(
-        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     deal = Deal.from_code("CL1-N-AAAAAAS")
     status, out = _play(capsys, monkeypatch, f"{deal.cards[0]}\nq\n", "play", deal.code)
     assert status == 0
@@ -361,7 +380,8 @@ def test_playing_a_covered_card_reports_it_in_japanese(
 
 
 def test_playing_in_english_reports_in_english(
-        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     deal = Deal.from_code("CL1-N-AAAAAAS")
     _, out = _play(capsys, monkeypatch, f"{deal.cards[0]}\nq\n", "--lang", "en", "play", deal.code)
     assert "This card is covered by" in out
@@ -385,7 +405,8 @@ def test_play_draws_from_the_stock(capsys: pytest.CaptureFixture[str], monkeypat
 
 
 def test_the_default_command_is_serve_whatever_sys_argv_holds(
-        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     # main(argv) must parse argv, not the process's own command line (here: pytest's).
     import time
     import webbrowser
@@ -415,21 +436,29 @@ def test_the_default_command_is_serve_whatever_sys_argv_holds(
 def test_the_installed_console_script_prints_a_deal_and_exits_2_on_a_bad_code() -> None:
     script = Path(sys.executable).parent / "pyramid-solitaire"
     assert script.is_file(), f"console script not installed at {script} (pip install -e .)"
-    good = subprocess.run([str(script), "deal", "PY1-N-AAAAAAD", "--json"],
-                          capture_output=True, text=True, timeout=60, check=False)
+    good = subprocess.run(
+        [str(script), "deal", "PY1-N-AAAAAAD", "--json"], capture_output=True, text=True, timeout=60, check=False
+    )
     assert good.returncode == 0, good.stderr
     data = json.loads(good.stdout)
     assert data["code"] == "PY1-N-AAAAAAD"
     assert data["notation"] == Deal.from_code("PY1-N-AAAAAAD").notation
-    bad = subprocess.run([str(script), "deal", "PY1-Q-AAAAAAS"], capture_output=True, text=True, timeout=60,
-                         check=False)
+    bad = subprocess.run(
+        [str(script), "deal", "PY1-Q-AAAAAAS"], capture_output=True, text=True, timeout=60, check=False
+    )
     assert bad.returncode == 2
     assert bad.stdout == ""
     assert "「Q」" in _one_error_line(bad.stderr)
 
 
-@pytest.mark.parametrize("argv", [["deal", "CL1-N-AAAAAAJ"], ["deal", "CL1-N-AAAAAAJ", "--json"],
-                                  ["stats", "--db", "sqlite:///{tmp}/records.sqlite3"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["deal", "CL1-N-AAAAAAJ"],
+        ["deal", "CL1-N-AAAAAAJ", "--json"],
+        ["stats", "--db", "sqlite:///{tmp}/records.sqlite3"],
+    ],
+)
 def test_a_reader_that_goes_away_ends_the_command_quietly(argv: list[str], tmp_path: Path) -> None:
     """``pyramid-solitaire deal CODE | head -1``: the reader closes the pipe before the output is written;
     the command stops without a BrokenPipeError traceback on stderr."""
@@ -437,8 +466,14 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(argv: list[str], tmp_p
     os.close(read_end)  # the reader is gone before anything is written, so every write meets EPIPE
     try:
         words = [word.format(tmp=tmp_path) for word in argv]  # the database goes in the test's own folder
-        done = subprocess.run([sys.executable, "-m", "pyramid_solitaire.cli", *words], stdout=write_end,
-                              stderr=subprocess.PIPE, text=True, timeout=120, check=False)
+        done = subprocess.run(
+            [sys.executable, "-m", "pyramid_solitaire.cli", *words],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            check=False,
+        )
     finally:
         os.close(write_end)
     assert done.stderr == ""

@@ -45,7 +45,7 @@ def test_symbols_tens_and_any_case_are_accepted_and_printed_canonically() -> Non
     deal = Deal.from_number(42)
     spelled = [card.symbol if i % 2 else str(card).lower() for i, card in enumerate(deal.cards)]
     assert any(token.startswith("10") for token in spelled)
-    parsed = Deal.from_notation("\n".join(" \t".join(spelled[i:i + 7]) for i in range(0, 52, 7)))
+    parsed = Deal.from_notation("\n".join(" \t".join(spelled[i : i + 7]) for i in range(0, 52, 7)))
     assert parsed.notation == deal.notation
 
 
@@ -209,8 +209,9 @@ def _expected_letters(number: int) -> str:
     return letters
 
 
-@pytest.mark.parametrize(("number", "letters"), [(0, "AAAAAAA"), (1, "AAAAAAB"), (18, "AAAAAAS"), (26, "AAAAABA"),
-                                                 (MAX_NUMBER, "ZZZZZZZ")])
+@pytest.mark.parametrize(
+    ("number", "letters"), [(0, "AAAAAAA"), (1, "AAAAAAB"), (18, "AAAAAAS"), (26, "AAAAABA"), (MAX_NUMBER, "ZZZZZZZ")]
+)
 def test_the_short_code_writes_the_preset_the_difficulty_and_the_number_in_letters(number: int, letters: str) -> None:
     assert Deal.from_number(number, "pyramide", "N").code == f"PY1-N-{letters}"
     assert Deal.from_number(number).code == f"CL1-R-{letters}"
@@ -220,9 +221,17 @@ def test_seven_letters_hold_every_deal_number() -> None:
     assert MAX_NUMBER == 26**7 - 1
 
 
-@pytest.mark.parametrize(("preset", "letters"),
-                         [("classic", "CL"), ("pyramide", "PY"), ("thirteen", "TH"), ("msc", "MS"),
-                          ("traditional", "TR"), ("relaxed", "RX")])
+@pytest.mark.parametrize(
+    ("preset", "letters"),
+    [
+        ("classic", "CL"),
+        ("pyramide", "PY"),
+        ("thirteen", "TH"),
+        ("msc", "MS"),
+        ("traditional", "TR"),
+        ("relaxed", "RX"),
+    ],
+)
 def test_each_preset_has_its_two_letters_in_the_code(preset: str, letters: str) -> None:
     assert Deal.from_number(4, preset, "E").code == f"{letters}1-E-AAAAAAE"
 
@@ -296,8 +305,10 @@ def test_the_plain_deck_order_has_the_all_a_full_code() -> None:
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.permutations(full_deck()), st.sampled_from(["classic", "pyramide", "thirteen(jokers=2,triples=true)",
-                                                      "msc", "classic(rows=6)"]))
+@given(
+    st.permutations(full_deck()),
+    st.sampled_from(["classic", "pyramide", "thirteen(jokers=2,triples=true)", "msc", "classic(rows=6)"]),
+)
 def test_a_full_code_round_trips_any_custom_deal(cards: list[Card], rules: str) -> None:
     deal = Deal.from_notation(" ".join(str(c) for c in cards), rules)
     decoded = Deal.from_code(deal.full_code)

@@ -79,8 +79,10 @@ SLOW = settings(max_examples=60, deadline=None, suppress_health_check=[HealthChe
 #: Characters worth inserting: every format's punctuation, look-alike letters and digits (ß → SS, ﬀ, dotless
 #: and dotted i, the Kelvin sign, Arabic and full-width digits), every kind of line and space break, NUL and
 #: a lone surrogate.
-NEAR = list("-+;,=():#/?@[]%._\\ \t\n\r\x0b\x0c\x1c\x85\u2028\u3000\x00\ud800\ufeff"
-            "AKQJT0123456789cdhsCDHSXxNERUPVW♣♦♥♠ßﬀİıǰ\u212a٣１０ä")
+NEAR = list(
+    "-+;,=():#/?@[]%._\\ \t\n\r\x0b\x0c\x1c\x85\u2028\u3000\x00\ud800\ufeff"
+    "AKQJT0123456789cdhsCDHSXxNERUPVW♣♦♥♠ßﬀİıǰ\u212a٣１０ä"
+)
 #: ...and those that most often break a parser or a database, drawn more often than the rest.
 TRAPS = ["\x00", "\ud800", "\n", "\u2028", " ", "ß", "9"]
 CHARS = st.one_of(st.sampled_from(TRAPS), st.sampled_from(NEAR), st.characters())
@@ -103,13 +105,13 @@ def mutated(draw: st.DrawFn, seeds: st.SearchStrategy[str], max_edits: int = 3) 
         else:
             at = min(at, len(text) - 1)
             if op == "delete":
-                text = text[:at] + text[at + 1:]
+                text = text[:at] + text[at + 1 :]
             elif op == "replace":
-                text = text[:at] + draw(CHARS) + text[at + 1:]
+                text = text[:at] + draw(CHARS) + text[at + 1 :]
             elif op == "swap" and at + 1 < len(text):
-                text = text[:at] + text[at + 1] + text[at] + text[at + 2:]
+                text = text[:at] + text[at + 1] + text[at] + text[at + 2 :]
             else:
-                text = text[:at] + text[at].swapcase() + text[at + 1:]
+                text = text[:at] + text[at].swapcase() + text[at + 1 :]
     return text
 
 
@@ -137,21 +139,46 @@ def parsed(parse: Callable[[str], T], text: str, error: type[Exception]) -> T | 
     return value
 
 
-RULE_TEXTS = ["classic", "pyramide", "thirteen", "msc", "traditional", "relaxed", "thirteen(jokers=2,triples=true)",
-              "classic(deck=48,target=12)", "classic(rows=6)", "classic(target=14,lone_kings=false)",
-              "pyramide(undo_limit=3)", "msc(stock_waste_pairs=false,jokers=1)", "13(open=1, sum=14, lone_kings=no)",
-              "classic(passes=unlimited,overlap=true)", "relaxed(recycles=2,win=strict)", "Microsoft( drawn = false )"]
+RULE_TEXTS = [
+    "classic",
+    "pyramide",
+    "thirteen",
+    "msc",
+    "traditional",
+    "relaxed",
+    "thirteen(jokers=2,triples=true)",
+    "classic(deck=48,target=12)",
+    "classic(rows=6)",
+    "classic(target=14,lone_kings=false)",
+    "pyramide(undo_limit=3)",
+    "msc(stock_waste_pairs=false,jokers=1)",
+    "13(open=1, sum=14, lone_kings=no)",
+    "classic(passes=unlimited,overlap=true)",
+    "relaxed(recycles=2,win=strict)",
+    "Microsoft( drawn = false )",
+]
 numbers = st.integers(0, 26**7 - 1)
 
 
 #: Numbers of every size: small, long (a code holds them all) and past int()'s digit limit.
-BIG = st.one_of(st.integers(-3, 15).map(str), st.integers(1, 250).map(lambda n: "9" * n),
-                st.integers(4000, 5000).map(lambda n: "1" + "0" * n))
+BIG = st.one_of(
+    st.integers(-3, 15).map(str),
+    st.integers(1, 250).map(lambda n: "9" * n),
+    st.integers(4000, 5000).map(lambda n: "1" + "0" * n),
+)
 BOOLS = ["true", "false", "yes", "no", "on", "off", "1", "0"]
 #: Values each option key takes, in every spelling find_rules reads.
-OPTION_VALUES = {"passes": [*map(str, range(1, 10)), "unlimited", "inf", "∞"], "recycles": ["0", "2", "none"],
-                 "win": ["strict", "relaxed"], "jokers": ["0", "1", "2"], "target": ["12", "13", "14"],
-                 "sum": ["12", "13", "14"], "deck": ["48", "52"], "rows": ["6", "7"], "scoring": ["none", "pyramide"]}
+OPTION_VALUES = {
+    "passes": [*map(str, range(1, 10)), "unlimited", "inf", "∞"],
+    "recycles": ["0", "2", "none"],
+    "win": ["strict", "relaxed"],
+    "jokers": ["0", "1", "2"],
+    "target": ["12", "13", "14"],
+    "sum": ["12", "13", "14"],
+    "deck": ["48", "52"],
+    "rows": ["6", "7"],
+    "scoring": ["none", "pyramide"],
+}
 
 
 @st.composite
@@ -184,8 +211,11 @@ def notations(rules: str) -> st.SearchStrategy[str]:
 
 
 @FAST
-@given(st.sampled_from(["classic", "classic(deck=48,target=12)", "thirteen(rows=6)"]).flatmap(
-    lambda rules: st.tuples(st.just(rules), near(notations(rules)))))
+@given(
+    st.sampled_from(["classic", "classic(deck=48,target=12)", "thirteen(rows=6)"]).flatmap(
+        lambda rules: st.tuples(st.just(rules), near(notations(rules)))
+    )
+)
 def test_deal_notation(case: tuple[str, str]) -> None:
     rules, text = case
     deal = parsed(lambda t: Deal.from_notation(t, rules), text, DealError)
@@ -196,15 +226,21 @@ def test_deal_notation(case: tuple[str, str]) -> None:
 
 
 def codes() -> st.SearchStrategy[str]:
-    deals = st.builds(lambda n, rules, difficulty: Deal.from_number(n, rules, difficulty),
-                      numbers, st.sampled_from(RULE_TEXTS[:12]), st.sampled_from("ENR"))
+    deals = st.builds(
+        lambda n, rules, difficulty: Deal.from_number(n, rules, difficulty),
+        numbers,
+        st.sampled_from(RULE_TEXTS[:12]),
+        st.sampled_from("ENR"),
+    )
     written = st.builds(lambda deal, full: deal.full_code if full else deal.code, deals, st.booleans())
     # rule-set parts of any shape: option letters with numbers of every size, past Python's digit limit too
     digits = st.one_of(st.integers(0, 20).map(str), st.integers(4000, 4400).map(lambda n: "1" * n))
-    parts = st.builds(lambda head, opts, tail: head + "".join(opts) + tail,
-                      st.sampled_from(["CL1", "TH1", "PY1", "MS2", "ZZ1"]),
-                      st.lists(st.builds(str.__add__, st.sampled_from("PSVKDWAOJTMLCRGUQ"), digits), max_size=3),
-                      st.sampled_from(["-N-AAAAAAB", "-R-ZZZZZZZ", "-X-" + "A" * 48, "-E-AAA"]))
+    parts = st.builds(
+        lambda head, opts, tail: head + "".join(opts) + tail,
+        st.sampled_from(["CL1", "TH1", "PY1", "MS2", "ZZ1"]),
+        st.lists(st.builds(str.__add__, st.sampled_from("PSVKDWAOJTMLCRGUQ"), digits), max_size=3),
+        st.sampled_from(["-N-AAAAAAB", "-R-ZZZZZZZ", "-X-" + "A" * 48, "-E-AAA"]),
+    )
     return st.one_of(written, parts)
 
 
@@ -236,8 +272,16 @@ def test_rule_set_strings(text: str) -> None:
 
 # --- moves ------------------------------------------------------------------------------------------------
 
-GAME_RULES = ["classic", "pyramide", "thirteen(jokers=2,triples=true)", "msc", "traditional",
-              "classic(deck=48,target=12)", "cells", "thirteen(cells=2,jokers=1)"]
+GAME_RULES = [
+    "classic",
+    "pyramide",
+    "thirteen(jokers=2,triples=true)",
+    "msc",
+    "traditional",
+    "classic(deck=48,target=12)",
+    "cells",
+    "thirteen(cells=2,jokers=1)",
+]
 
 
 def game_after(rules: str, number: int, seed: int, steps: int) -> Game:
@@ -259,8 +303,16 @@ games = st.builds(game_after, st.sampled_from(GAME_RULES), numbers, st.integers(
 
 def snapshot(game: Game) -> tuple[Any, ...]:
     """Everything a move could change."""
-    return (game.position, game.moves, game.undos, game.hints, [str(s.move) for s in game.history],
-            [str(s.move) for s in game.redo_stack], game.dead_cause, game.view())
+    return (
+        game.position,
+        game.moves,
+        game.undos,
+        game.hints,
+        [str(s.move) for s in game.history],
+        [str(s.move) for s in game.redo_stack],
+        game.dead_cause,
+        game.view(),
+    )
 
 
 def move_texts(game: Game) -> st.SearchStrategy[str]:
@@ -268,13 +320,17 @@ def move_texts(game: Game) -> st.SearchStrategy[str]:
     some = st.lists(st.sampled_from(cards), min_size=1, max_size=4).map("+".join)
     parks = st.sampled_from(cards).map(lambda card: f"{card}>cell")
     legal = [str(m) for m in game.legal_moves()] or ["draw"]
-    return near(st.one_of(st.sampled_from(legal), some, parks,
-                          st.sampled_from(["draw", "recycle", "d", "R", "Tc 3s"])))
+    return near(st.one_of(st.sampled_from(legal), some, parks, st.sampled_from(["draw", "recycle", "d", "R", "Tc 3s"])))
 
 
 @FAST
-@given(near(st.sampled_from(["Kd", "Tc+3s", "2c+4d+7h", "draw", "recycle", "X1+5c", "10♣ + 3♠", "d", "r",
-                              "Qs>cell", "10♥ > cell"])))
+@given(
+    near(
+        st.sampled_from(
+            ["Kd", "Tc+3s", "2c+4d+7h", "draw", "recycle", "X1+5c", "10♣ + 3♠", "d", "r", "Qs>cell", "10♥ > cell"]
+        )
+    )
+)
 def test_move_notation(text: str) -> None:
     move = parsed(Move.parse, text, MoveError)
     if move is not None:
@@ -303,8 +359,9 @@ def test_a_move_pushed_as_text_is_played_or_refused_changing_nothing(data: st.Da
 
 
 @SLOW
-@given(st.lists(near(st.sampled_from(["s", "u", "y", "h", "b", "code", "?", "Kd", "draw", "Tc+3s"])), max_size=12),
-       games)
+@given(
+    st.lists(near(st.sampled_from(["s", "u", "y", "h", "b", "code", "?", "Kd", "draw", "Tc+3s"])), max_size=12), games
+)
 def test_terminal_commands(lines: list[str], game: Game) -> None:
     out = io.StringIO()
     play(game, lines, out, "en")  # refusals are printed, never raised
@@ -319,8 +376,12 @@ def record_text(game: Game, extra: str, entries: str) -> str:
     return write_record(game, {"Event": extra} if extra else None) + entries
 
 
-records = st.builds(record_text, games, st.sampled_from(["", "club night", "x: y"]),
-                    st.sampled_from(["", "undo\nredo\n", "draw; recycle # a comment\n", "undo\nundo\nKs\n"]))
+records = st.builds(
+    record_text,
+    games,
+    st.sampled_from(["", "club night", "x: y"]),
+    st.sampled_from(["", "undo\nredo\n", "draw; recycle # a comment\n", "undo\nundo\nKs\n"]),
+)
 
 
 @SLOW
@@ -342,8 +403,11 @@ def test_game_records(text: str) -> None:
 
 # --- study results files ----------------------------------------------------------------------------
 
-ROW_LINES = ["0,CL1-R-AAAAAAA,won,41,28,0.3512,0.0421,1832", "7,CL1-R-AAAAAAH,lost,,12,,1.5000,99",
-             "12,CL1-R-AAAAAAM,unknown,,20,,30.0001,2000000"]
+ROW_LINES = [
+    "0,CL1-R-AAAAAAA,won,41,28,0.3512,0.0421,1832",
+    "7,CL1-R-AAAAAAH,lost,,12,,1.5000,99",
+    "12,CL1-R-AAAAAAM,unknown,,20,,30.0001,2000000",
+]
 
 
 @FAST
@@ -370,10 +434,18 @@ def test_study_results_files(text: str) -> None:
 # --- database URLs ---------------------------------------------------------------------------------------
 
 PASSWORD = "hunter2"
-URLS = ["sqlite:///games.sqlite3", "sqlite:///data/games.sqlite3", f"postgresql://who:{PASSWORD}@127.0.0.1:5432/games",
-        "postgresql+psycopg://localhost/games", "postgresql:///games?host=/run/postgresql", "mysql://localhost/games",
-        "sqlite://", "postgresql://[::1]:5432/games", "postgresql+psycopg2://localhost/games",
-        "sqlite+aiosqlite:///games.sqlite3"]
+URLS = [
+    "sqlite:///games.sqlite3",
+    "sqlite:///data/games.sqlite3",
+    f"postgresql://who:{PASSWORD}@127.0.0.1:5432/games",
+    "postgresql+psycopg://localhost/games",
+    "postgresql:///games?host=/run/postgresql",
+    "mysql://localhost/games",
+    "sqlite://",
+    "postgresql://[::1]:5432/games",
+    "postgresql+psycopg2://localhost/games",
+    "sqlite+aiosqlite:///games.sqlite3",
+]
 
 
 @pytest.fixture(scope="module")
@@ -478,9 +550,11 @@ def counts(store: Store) -> tuple[int, int, int]:
     return len(store.players()), store.count_games(), recorded
 
 
-json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
-                           | st.text(max_size=8), lambda inner: st.lists(inner, max_size=3)
-                           | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=6)
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=6,
+)
 
 
 @st.composite
@@ -517,8 +591,16 @@ def test_new_game_options(client: TestClient, body: dict[str, Any]) -> None:
     assert (again["code"], again["pyramid"]) == (game["code"], game["pyramid"])
 
 
-FLAGS = ["strict", "overlap", "stock_top_usable", "drawn_spot", "stock_waste_pairs", "waste_start", "open_pyramid",
-         "triples"]
+FLAGS = [
+    "strict",
+    "overlap",
+    "stock_top_usable",
+    "drawn_spot",
+    "stock_waste_pairs",
+    "waste_start",
+    "open_pyramid",
+    "triples",
+]
 SHORT_KEYS = {**OPTION_KEYS, "target": "sum", "undo_limit": "undo"}
 
 
@@ -531,13 +613,22 @@ def valid_rule_texts(draw: st.DrawFn) -> str:
     if options.get("stock_top_usable", base.stock_top_usable):
         options["drawn_spot"] = False
     # several cards a draw go with the waste-top model only
-    options["draw"] = (1 if options.get("stock_top_usable", base.stock_top_usable)
-                       or options.get("drawn_spot", base.drawn_spot) else draw(st.integers(1, 3)))
+    options["draw"] = (
+        1
+        if options.get("stock_top_usable", base.stock_top_usable) or options.get("drawn_spot", base.drawn_spot)
+        else draw(st.integers(1, 3))
+    )
     deck, target = draw(st.sampled_from([(52, 13), (52, 14), (48, 12)]))
-    options.update(deck=deck, target=target, lone_kings=target != 14, jokers=draw(st.integers(0, 2)),
-                   passes=draw(st.sampled_from([None, 1, 2, 3, 9])), rows=draw(st.sampled_from([6, 7])),
-                   scoring=draw(st.sampled_from(["none", "pyramide"])),
-                   undo_limit=draw(st.one_of(st.none(), st.integers(1, 190).map(lambda n: int("9" * n)))))
+    options.update(
+        deck=deck,
+        target=target,
+        lone_kings=target != 14,
+        jokers=draw(st.integers(0, 2)),
+        passes=draw(st.sampled_from([None, 1, 2, 3, 9])),
+        rows=draw(st.sampled_from([6, 7])),
+        scoring=draw(st.sampled_from(["none", "pyramide"])),
+        undo_limit=draw(st.one_of(st.none(), st.integers(1, 190).map(lambda n: int("9" * n)))),
+    )
     # Giza's reserve takes the 24 cards a 7-row pyramid leaves of 52: with 48 cards only 6 rows fit, and
     # a layout that takes every card leaves no stock to set options of
     if 28 + base.reserve_size > deck:
@@ -548,8 +639,12 @@ def valid_rule_texts(draw: st.DrawFn) -> str:
     # the waste, outnumber what the uses can take (Rules refuses it: no deal could be won)
     uses = draw(st.sampled_from([None, base.waste_uses, 1, 8, 48]))
     unlimited = base.with_options(**options, waste_uses=None)
-    if unlimited.stock_size == 0 or (uses is not None and unlimited.strict and unlimited.stock_only_from_waste
-                                     and uses * unlimited.stock_cards_per_waste_use < unlimited.stock_size):
+    if unlimited.stock_size == 0 or (
+        uses is not None
+        and unlimited.strict
+        and unlimited.stock_only_from_waste
+        and uses * unlimited.stock_cards_per_waste_use < unlimited.stock_size
+    ):
         uses = None
     options["waste_uses"] = uses
     options["cells"] = draw(st.integers(0, 4))
@@ -599,13 +694,17 @@ def game_in_play(client: TestClient, code: str, steps: int) -> dict[str, Any]:
 
 
 @SLOW
-@given(st.sampled_from(["TH1J2T1-R-AAAAAAB", "PY1-R-AAAAAAS", "CL1-N-AAAAAAD", "FC1-R-AAAAAAC"]), st.integers(0, 4),
-       st.data())
+@given(
+    st.sampled_from(["TH1J2T1-R-AAAAAAB", "PY1-R-AAAAAAS", "CL1-N-AAAAAAD", "FC1-R-AAAAAAC"]),
+    st.integers(0, 4),
+    st.data(),
+)
 def test_moves_through_the_api(client: TestClient, code: str, steps: int, data: st.DataObject) -> None:
     before = game_in_play(client, code, steps)
     path = f"/api/games/{before['id']}"
-    move = data.draw(near(st.sampled_from(before["legal_moves"] + ["draw", "Kd+Kd", "X1+X2", "Kd>cell", "Kd>cell2",
-                                                                  "undo", "#27"])))
+    move = data.draw(
+        near(st.sampled_from(before["legal_moves"] + ["draw", "Kd+Kd", "X1+X2", "Kd>cell", "Kd>cell2", "undo", "#27"]))
+    )
     body: Any = {"move": move}
     if data.draw(st.booleans()):  # a free cell named, whatever the move
         body["cell"] = data.draw(st.one_of(st.integers(-1, 4), json_values))
@@ -665,8 +764,13 @@ def node_settings() -> Iterator[Callable[[str | None, Any], dict[str, Any]]]:
     """``load(raw, save)``: saveSettings(save) unless None, then loadSettings() with ``raw`` stored."""
     if shutil.which("node") is None:
         pytest.fail("node is missing: scripts/test installs npm (for axe-core), which brings Node.js")
-    node = subprocess.Popen(["node", "--input-type=module", "-e", NODE_DRIVER], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True, env={**os.environ, "SETTINGS_JS": str(SETTINGS_JS)})
+    node = subprocess.Popen(
+        ["node", "--input-type=module", "-e", NODE_DRIVER],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "SETTINGS_JS": str(SETTINGS_JS)},
+    )
     assert node.stdin is not None and node.stdout is not None
 
     def load(raw: str | None, save: Any) -> dict[str, Any]:
@@ -681,18 +785,35 @@ def node_settings() -> Iterator[Callable[[str | None, Any], dict[str, Any]]]:
     node.wait(timeout=10)
 
 
-settings_objects = st.fixed_dictionaries({}, optional={
-    "lang": st.sampled_from(["ja", "en"]), "badges": st.booleans(), "assist": st.booleans(),
-    "animations": st.booleans(), "fourColour": st.booleans(), "largeCards": st.booleans(), "coach": st.booleans(),
-    "rules": st.sampled_from(RULE_TEXTS), "difficulty": st.sampled_from("ENR")})
+settings_objects = st.fixed_dictionaries(
+    {},
+    optional={
+        "lang": st.sampled_from(["ja", "en"]),
+        "badges": st.booleans(),
+        "assist": st.booleans(),
+        "animations": st.booleans(),
+        "fourColour": st.booleans(),
+        "largeCards": st.booleans(),
+        "coach": st.booleans(),
+        "rules": st.sampled_from(RULE_TEXTS),
+        "difficulty": st.sampled_from("ENR"),
+    },
+)
 
 
 @SLOW
-@given(st.one_of(st.none(), near(settings_objects.map(json.dumps)), json_values.map(json.dumps),
-                 st.sampled_from(["null", "5", '"ja"', "[]", "true", "{"])),
-       st.one_of(st.none(), settings_objects))
-def test_stored_browser_settings(node_settings: Callable[[str | None, Any], dict[str, Any]], raw: str | None,
-                                 save: dict[str, Any] | None) -> None:
+@given(
+    st.one_of(
+        st.none(),
+        near(settings_objects.map(json.dumps)),
+        json_values.map(json.dumps),
+        st.sampled_from(["null", "5", '"ja"', "[]", "true", "{"]),
+    ),
+    st.one_of(st.none(), settings_objects),
+)
+def test_stored_browser_settings(
+    node_settings: Callable[[str | None, Any], dict[str, Any]], raw: str | None, save: dict[str, Any] | None
+) -> None:
     answer = node_settings(raw, save)
     event("error" if "error" in answer else "loaded")
     assert "error" not in answer, answer
@@ -758,8 +879,11 @@ def edit(draw: st.DrawFn, node: Any) -> Any:
     if isinstance(node, bool) or node is None:
         return draw(json_values)
     if isinstance(node, int):
-        return draw(st.sampled_from([node + 1, node - 1, -1, 0, True, 2**63 - 1, 2**63, -(2**63) - 1, 10**30,
-                                     str(node), node + 0.5]))
+        return draw(
+            st.sampled_from(
+                [node + 1, node - 1, -1, 0, True, 2**63 - 1, 2**63, -(2**63) - 1, 10**30, str(node), node + 0.5]
+            )
+        )
     if isinstance(node, str):
         return draw(st.one_of(mutated(st.just(node)), st.just(node.lower()), json_values))
     return draw(json_values)
@@ -789,8 +913,16 @@ def same_games(listed: list[dict[str, Any]]) -> list[str]:
     out = []
     for g in listed:
         entries = [str(e) for e in read_record(g["record"]).entries]
-        out.append(json.dumps({**{k: g.get(k) for k in GAME_KEYS}, "code": Deal.from_code(g["code"]).code,
-                               "record": entries, "times": g.get("times", [g["started_ms"]] * len(entries))}))
+        out.append(
+            json.dumps(
+                {
+                    **{k: g.get(k) for k in GAME_KEYS},
+                    "code": Deal.from_code(g["code"]).code,
+                    "record": entries,
+                    "times": g.get("times", [g["started_ms"]] * len(entries)),
+                }
+            )
+        )
     return sorted(out)
 
 
@@ -857,11 +989,14 @@ def bad_input_line(status: int, err: str) -> None:
 
 
 @SLOW
-@given(st.one_of(edited_exports().map(json.dumps),
-                 mutated(st.builds(lambda: json.dumps(sample_export())), max_edits=2)),
-       st.sampled_from(["utf-8", "utf-16", "latin-1"]), st.booleans())
-def test_stats_import_from_the_command_line(stats_db: tuple[str, str, Path], text: str, encoding: str,
-                                            deep: bool) -> None:
+@given(
+    st.one_of(edited_exports().map(json.dumps), mutated(st.builds(lambda: json.dumps(sample_export())), max_edits=2)),
+    st.sampled_from(["utf-8", "utf-16", "latin-1"]),
+    st.booleans(),
+)
+def test_stats_import_from_the_command_line(
+    stats_db: tuple[str, str, Path], text: str, encoding: str, deep: bool
+) -> None:
     url, player, folder = stats_db
     path = folder / "records.json"
     depth = 10_000 if deep else 0  # nested deeper than any parser's stack
@@ -887,8 +1022,11 @@ def test_stats_import_from_the_command_line(stats_db: tuple[str, str, Path], tex
 @SLOW
 @given(st.sampled_from(["code", "--rules", "--deal"]), st.data())
 def test_deal_options_on_the_command_line(option: str, data: st.DataObject) -> None:
-    seeds = {"code": codes(), "--rules": st.one_of(st.sampled_from(RULE_TEXTS), rule_texts()),
-             "--deal": notations("classic")}[option]
+    seeds = {
+        "code": codes(),
+        "--rules": st.one_of(st.sampled_from(RULE_TEXTS), rule_texts()),
+        "--deal": notations("classic"),
+    }[option]
     text = data.draw(near(seeds))
     argv = ["deal", "--json", "--", text] if option == "code" else ["deal", "--json", f"{option}={text}"]
     if option == "--rules":

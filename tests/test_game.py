@@ -25,16 +25,19 @@ from pyramid_solitaire.table import Position
 # --- helpers -----------------------------------------------------------------------------------------
 
 #: Seed 000's example deal (PY1-N-AAAAAAS there), as docs/rules.md writes it.
-SEED_000 = ("Jd 6c 7h As 4d Qs 5h 3d 6h 8s Kh Kc Ad Ks 9c Qc 2c 8d Td Ts Js 7c Tc 3h 4h 3s Kd 7s 7d Ac 3c 4c 5c "
-            "8c Jc 2d 5d 6d 9d Qd Ah 2h 8h 9h Th Jh Qh 2s 4s 5s 6s 9s")
+SEED_000 = (
+    "Jd 6c 7h As 4d Qs 5h 3d 6h 8s Kh Kc Ad Ks 9c Qc 2c 8d Td Ts Js 7c Tc 3h 4h 3s Kd 7s 7d Ac 3c 4c 5c "
+    "8c Jc 2d 5d 6d 9d Qd Ah 2h 8h 9h Th Jh Qh 2s 4s 5s 6s 9s"
+)
 SEED_000_ROW_7 = ["7c", "Tc", "3h", "4h", "3s", "Kd", "7s"]
 
 #: Seed 001's worked example: the bottom row and the stock's top card.
 SEED_001_ROW_7 = "Ks 6h 3c 7d Ts Qh 9c"
 
 
-def game_of(pyramid: dict[tuple[int, int], str] | None = None, stock: list[str] | tuple[str, ...] = (),
-            rules: str = "classic") -> Game:
+def game_of(
+    pyramid: dict[tuple[int, int], str] | None = None, stock: list[str] | tuple[str, ...] = (), rules: str = "classic"
+) -> Game:
     """A game of a custom deal (see :func:`helpers.make_notation`)."""
     return Game(Deal.from_notation(make_notation(pyramid, stock), rules))
 
@@ -426,8 +429,32 @@ def test_traditional_and_relaxed_have_one_pass(rules: str) -> None:
 
 
 #: The 24 cards left by :func:`clearable_pyramid`, in an order where each drawn card pairs with the last.
-PAIRED_STOCK = ["Ah", "Qh", "2h", "Jh", "3h", "Th", "4h", "9h", "5h", "8h", "6h", "7h",
-                "As", "Qs", "2s", "Js", "3s", "Ts", "4s", "9s", "5s", "8s", "6s", "7s"]
+PAIRED_STOCK = [
+    "Ah",
+    "Qh",
+    "2h",
+    "Jh",
+    "3h",
+    "Th",
+    "4h",
+    "9h",
+    "5h",
+    "8h",
+    "6h",
+    "7h",
+    "As",
+    "Qs",
+    "2s",
+    "Js",
+    "3s",
+    "Ts",
+    "4s",
+    "9s",
+    "5s",
+    "8s",
+    "6s",
+    "7s",
+]
 
 
 def test_traditional_needs_every_card_gone_relaxed_only_the_pyramid() -> None:
@@ -523,8 +550,28 @@ def test_pyramide_stuck_but_with_stock_left_goes_on() -> None:
 def stalemate_game() -> Game:
     """A pyramide deal played until stock and waste are empty, leaving 6s and 7s no move can reach:
     the three exposed cards are all sevens.  Returns the game just before the last removal (Ks)."""
-    removed_order = ["Ac", "Qc", "2c", "Jc", "3c", "Tc", "4c", "9c", "5c", "8c",
-                     "Ad", "Qd", "2d", "Jd", "3d", "Td", "4d", "9d", "5d", "8d"]
+    removed_order = [
+        "Ac",
+        "Qc",
+        "2c",
+        "Jc",
+        "3c",
+        "Tc",
+        "4c",
+        "9c",
+        "5c",
+        "8c",
+        "Ad",
+        "Qd",
+        "2d",
+        "Jd",
+        "3d",
+        "Td",
+        "4d",
+        "9d",
+        "5d",
+        "8d",
+    ]
     placements = {**row_of(1, "6c"), **row_of(2, "6d 6h"), **row_of(3, "6s 7c 7d"), **row_of(4, "7h 7s")}
     places = [(7, c) for c in range(1, 8)] + [(6, c) for c in range(1, 7)] + [(5, c) for c in range(1, 6)]
     places += [(4, 3), (4, 4)]
@@ -728,16 +775,19 @@ def test_a_card_whose_partners_are_gone_or_under_it_is_dead_unless_overlap_lets_
 BURIED_PARTNERS = {(7, 1): "5s", (6, 1): "8c", (5, 1): "8d", (4, 1): "8h", (3, 1): "8s"}
 
 
-@pytest.mark.parametrize(("rules", "dead"), [
-    ("classic", ["5s"]),
-    # the eights are face down: as far as the player knows they could be in the stock
-    ("thirteen", []),
-    ("thirteen(open=true)", ["5s"]),
-    # 5s covers 8c directly, and may pair with it once the card at (7,2) is gone
-    ("classic(overlap=true)", []),
-    # 5s can be parked, and then the eights come free
-    ("cells", []),
-])
+@pytest.mark.parametrize(
+    ("rules", "dead"),
+    [
+        ("classic", ["5s"]),
+        # the eights are face down: as far as the player knows they could be in the stock
+        ("thirteen", []),
+        ("thirteen(open=true)", ["5s"]),
+        # 5s covers 8c directly, and may pair with it once the card at (7,2) is gone
+        ("classic(overlap=true)", []),
+        # 5s can be parked, and then the eights come free
+        ("cells", []),
+    ],
+)
 def test_a_card_whose_partners_all_lie_under_it_is_dead_from_the_start(rules: str, dead: list[str]) -> None:
     """Seed 001's own case: 相手を表に出すには先にそのカードを消す必要があり、でもそのカードは相手と
     一緒にしか消せない — the eights come out only once 5s is gone, and 5s goes only with an eight."""
@@ -804,7 +854,7 @@ def test_thirteen_view_never_names_a_face_down_card() -> None:
 @pytest.mark.parametrize("rules", ["classic", "pyramide", "thirteen", "msc", "traditional", "relaxed"])
 def test_the_view_shows_no_stock_card_but_the_visible_ones(rules: str) -> None:
     game = Game(Deal.from_number(7, rules))
-    stock = set(game.deal.notation.split()[game.rules.pyramid_size:])
+    stock = set(game.deal.notation.split()[game.rules.pyramid_size :])
     for _ in range(30):
         view = game.view()
         seen = tokens_in(view) & stock
@@ -840,7 +890,6 @@ def test_the_hint_depends_only_on_what_the_player_can_see() -> None:
     assert seen[0] == seen[1]
     assert set(queen_under_3c.legal_moves()) == {Move.parse(m) for m in ("3c+Tc", "6h+7h", "draw")}
     assert str(queen_under_3c.hint()) == str(queen_at_apex.hint())
-
 
 
 def test_hint_offers_a_legal_removal_and_counts() -> None:

@@ -18,8 +18,32 @@ from pyramid_solitaire.terminal import render
 
 #: Giza's reserve, as notation tokens 29-52: pile by pile, each from its bottom card up (the third
 #: card of each pile is its top).  Piles: 1 = As 2s Ks, 2 = 3s 4s Qs, 3 = 5s 6s Js, ...
-GIZA_RESERVE = ["As", "2s", "Ks", "3s", "4s", "Qs", "5s", "6s", "Js", "7s", "8s", "9s",
-                "Ah", "2h", "Th", "3h", "4h", "Jh", "5h", "6h", "Qh", "7h", "8h", "Kh"]
+GIZA_RESERVE = [
+    "As",
+    "2s",
+    "Ks",
+    "3s",
+    "4s",
+    "Qs",
+    "5s",
+    "6s",
+    "Js",
+    "7s",
+    "8s",
+    "9s",
+    "Ah",
+    "2h",
+    "Th",
+    "3h",
+    "4h",
+    "Jh",
+    "5h",
+    "6h",
+    "Qh",
+    "7h",
+    "8h",
+    "Kh",
+]
 
 
 def giza() -> Game:
@@ -62,7 +86,8 @@ def test_giza_starts_with_the_bottom_row_and_the_eight_pile_tops_usable() -> Non
     view = game.view()
     assert len(view["pyramid"]) == 52
     assert usable_slots({"pyramid": [e for e in view["pyramid"] if e["row"] is not None]}) == {
-        (7, c) for c in range(1, 8)}
+        (7, c) for c in range(1, 8)
+    }
     assert tops(game) == ["Ks", "Qs", "Js", "9s", "Th", "Jh", "Qh", "Kh"]
     assert all(e["face_up"] for e in reserve_entries(game))  # every card is seen from the start
     assert [(e["pile"], e["level"]) for e in reserve_entries(game)][:4] == [(0, 0), (0, 1), (0, 2), (1, 0)]

@@ -18,9 +18,34 @@ JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff01-\uff60\u3000-\u303f]")
 #: Three English words in a row (a sentence of English), not counting words in code such as ``key=value``.
 ENGLISH_RUN = re.compile(r"(?<![\w/=.<{-])[A-Za-z][a-z]+(?:[ ,]+[a-z]{2,}){2,}(?![\w/=(])")
 #: Namespaces of the catalogue's keys that Python code asks for by a literal key.
-NAMESPACES = ("refusal", "status", "card", "suit", "rank", "face", "deal", "code", "rules", "move", "record",
-              "file", "cli", "terminal", "error", "request", "validation", "argparse", "study", "winnability",
-              "store", "import", "serve", "cell", "catalog", "stock")
+NAMESPACES = (
+    "refusal",
+    "status",
+    "card",
+    "suit",
+    "rank",
+    "face",
+    "deal",
+    "code",
+    "rules",
+    "move",
+    "record",
+    "file",
+    "cli",
+    "terminal",
+    "error",
+    "request",
+    "validation",
+    "argparse",
+    "study",
+    "winnability",
+    "store",
+    "import",
+    "serve",
+    "cell",
+    "catalog",
+    "stock",
+)
 KEY_LITERAL = re.compile(r"""["']((?:""" + "|".join(NAMESPACES) + r""")\.[\w.-]+)["']""")
 
 
@@ -94,10 +119,14 @@ def test_every_key_the_page_names_is_in_the_catalogue() -> None:
 def test_a_problem_is_written_in_the_language_asked_and_its_parts_too() -> None:
     inner = Problem("card.unknown", token="Zz")
     outer = Problem("move.bad-card", move="Zz+Qs", problem=inner)
-    assert outer.message("en") == str(outer) == ("bad move 'Zz+Qs': unknown card 'Zz' (expected rank A23456789TJQK "
-                                                 "and suit cdhs, e.g. Tc)")
-    assert outer.message("ja") == ("手「Zz+Qs」が正しくありません：「Zz」はカードではありません"
-                                   "（ランク A23456789TJQK とスート cdhs、例：Tc）")
+    assert (
+        outer.message("en")
+        == str(outer)
+        == ("bad move 'Zz+Qs': unknown card 'Zz' (expected rank A23456789TJQK and suit cdhs, e.g. Tc)")
+    )
+    assert outer.message("ja") == (
+        "手「Zz+Qs」が正しくありません：「Zz」はカードではありません（ランク A23456789TJQK とスート cdhs、例：Tc）"
+    )
     # what a person typed is quoted on one line whatever it held
     assert Problem("card.unknown", token="a\nb").message("en").startswith("unknown card 'a\\nb'")
     assert shown("Tc") == "Tc" and shown("a\tb") == "a\\tb"

@@ -64,7 +64,8 @@ def _refusal(tokens: list[str]) -> str:
 
 @pytest.mark.parametrize(("line_number", "position"), [(1, 0), (2, 27), (750, 28), (1500, 51)])
 def test_a_data_deal_with_a_card_dropped_is_refused_naming_the_count_and_the_card(
-        line_number: int, position: int) -> None:
+    line_number: int, position: int
+) -> None:
     lines = data_lines()
     tokens = lines[line_number - 1].split()
     dropped = tokens.pop(position)
@@ -75,7 +76,8 @@ def test_a_data_deal_with_a_card_dropped_is_refused_naming_the_count_and_the_car
 
 @pytest.mark.parametrize(("line_number", "position", "copied"), [(1, 0, 51), (3, 10, 11), (999, 40, 2)])
 def test_a_data_deal_with_a_card_repeated_is_refused_naming_both_cards(
-        line_number: int, position: int, copied: int) -> None:
+    line_number: int, position: int, copied: int
+) -> None:
     lines = data_lines()
     tokens = lines[line_number - 1].split()
     lost, twice = tokens[position], tokens[copied]

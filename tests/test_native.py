@@ -50,8 +50,14 @@ def run_probe(env: dict[str, str], path: Path | None = None) -> dict[str, object
     environment = {**os.environ, **env}
     if path is not None:
         environment["PYTHONPATH"] = str(path)
-    done = subprocess.run([sys.executable, "-c", PROBE, json.dumps(CASES)], capture_output=True, text=True,
-                          env=environment, check=False, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(CASES)],
+        capture_output=True,
+        text=True,
+        env=environment,
+        check=False,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     answer: dict[str, object] = json.loads(done.stdout)
     return answer
@@ -60,8 +66,9 @@ def run_probe(env: dict[str, str], path: Path | None = None) -> dict[str, object
 @pytest.fixture(scope="module")
 def built() -> None:
     reason = native.stale_reason()
-    assert reason is None, f"the compiled build is stale ({reason}): run scripts/test or " \
-                           "python -m pyramid_solitaire.build_native"
+    assert reason is None, (
+        f"the compiled build is stale ({reason}): run scripts/test or python -m pyramid_solitaire.build_native"
+    )
 
 
 def test_this_test_run_uses_the_compiled_engine_and_solver(built: None) -> None:
@@ -84,16 +91,24 @@ def test_compiled_and_pure_python_find_the_same_verdicts_lines_nodes_and_ratings
 
 def copy_package(tmp_path: Path) -> Path:
     target = tmp_path / "src"
-    shutil.copytree(SRC / "pyramid_solitaire", target / "pyramid_solitaire",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        SRC / "pyramid_solitaire", target / "pyramid_solitaire", ignore=shutil.ignore_patterns("__pycache__")
+    )
     return target
 
 
 def import_state(path: Path) -> tuple[str, str]:
-    code = ("from pyramid_solitaire import native; import pyramid_solitaire.table as t; "
-            "print(native.state()); print(t.__file__)")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                          env={**os.environ, "PYTHONPATH": str(path)})
+    code = (
+        "from pyramid_solitaire import native; import pyramid_solitaire.table as t; "
+        "print(native.state()); print(t.__file__)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(path)},
+    )
     state, file = done.stdout.splitlines()
     return state, file
 
@@ -111,9 +126,14 @@ def test_an_edited_source_runs_as_python_until_it_is_built_again(built: None, tm
 
 def test_a_build_without_a_c_compiler_says_so_and_leaves_a_pure_package(built: None, tmp_path: Path) -> None:
     copy = copy_package(tmp_path)
-    done = subprocess.run([sys.executable, "-m", "pyramid_solitaire.build_native", "--force"],
-                          capture_output=True, text=True, check=False, timeout=600,
-                          env={**os.environ, "PYTHONPATH": str(copy), "CC": "/bin/false"})
+    done = subprocess.run(
+        [sys.executable, "-m", "pyramid_solitaire.build_native", "--force"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+        env={**os.environ, "PYTHONPATH": str(copy), "CC": "/bin/false"},
+    )
     assert done.returncode == 1
     assert done.stderr.startswith("pyramid-solitaire: mypyc could not compile the solver")
     assert done.stderr.strip().endswith("running as pure Python (slower)")

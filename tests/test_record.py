@@ -89,9 +89,10 @@ def test_a_record_of_a_fresh_game_has_no_moves() -> None:
 # --- reading ------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("text", "missing"), [("Deal: CL1-N-AAAAAAS\n\ndraw\n", "Rules"),
-                                               ("Rules: classic\n\ndraw\n", "Deal"),
-                                               ("\ndraw\n", "Rules")])
+@pytest.mark.parametrize(
+    ("text", "missing"),
+    [("Deal: CL1-N-AAAAAAS\n\ndraw\n", "Rules"), ("Rules: classic\n\ndraw\n", "Deal"), ("\ndraw\n", "Rules")],
+)
 def test_a_record_without_a_required_header_is_refused_naming_it(text: str, missing: str) -> None:
     with pytest.raises(RecordError) as excinfo:
         read_record(text)
@@ -233,8 +234,10 @@ def test_drawing_after_the_third_pass_is_refused_as_passes_used_up() -> None:
     assert result.game.moves == len(entries) - 1
 
 
-@pytest.mark.parametrize(("entries", "code"), [("undo", "nothing-to-undo"), ("draw\nredo", "nothing-to-redo"),
-                                               ("recycle", "stock-not-empty")])
+@pytest.mark.parametrize(
+    ("entries", "code"),
+    [("undo", "nothing-to-undo"), ("draw\nredo", "nothing-to-redo"), ("recycle", "stock-not-empty")],
+)
 def test_an_impossible_undo_redo_or_recycle_is_reported_not_raised(entries: str, code: str) -> None:
     result = replay(read_record(_record("CL1-N-AAAAAAS", entries)))
     assert result.refusal is not None
@@ -245,7 +248,7 @@ def test_an_impossible_undo_redo_or_recycle_is_reported_not_raised(entries: str,
 def test_a_pair_not_summing_to_13_is_refused_with_the_sum() -> None:
     deal = Deal.from_code("CL1-N-AAAAAAS")
     bottom = deal.cards[21:28]
-    a, b = next((a, b) for i, a in enumerate(bottom) for b in bottom[i + 1:] if a.rank + b.rank != 13)
+    a, b = next((a, b) for i, a in enumerate(bottom) for b in bottom[i + 1 :] if a.rank + b.rank != 13)
     result = replay(read_record(_record(deal.code, f"{a}+{b}")))
     assert result.refusal is not None
     assert result.refusal.code == "sum"
@@ -305,8 +308,9 @@ def test_a_park_into_a_numbered_cell_is_read_written_and_replayed_there() -> Non
     assert again.cell_slots() == played.cell_slots() and again.cell_slots()[0] is None
 
 
-@pytest.mark.parametrize(("entries", "code"), [("Kd\n5c>cell3", "no-such-cell"),
-                                               ("Kd\n5c>cell2\n9c>cell2", "cell-taken")])
+@pytest.mark.parametrize(
+    ("entries", "code"), [("Kd\n5c>cell3", "no-such-cell"), ("Kd\n5c>cell2\n9c>cell2", "cell-taken")]
+)
 def test_a_park_into_a_cell_the_game_lacks_or_that_is_taken_is_refused(entries: str, code: str) -> None:
     from test_cells import game as cells_game
 

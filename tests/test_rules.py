@@ -13,8 +13,25 @@ from pyramid_solitaire.game import Game
 from pyramid_solitaire.moves import Move
 from pyramid_solitaire.rules import PRESET_ALIASES, PRESETS, Rules, RulesError, find_rules
 
-PRESET_IDS = ["classic", "pyramide", "thirteen", "msc", "traditional", "relaxed", "tuts_tomb", "spanish", "fourteen",
-              "overlap", "six_rows", "giza", "reserve", "triangle", "apophis", "limited_waste", "cells"]
+PRESET_IDS = [
+    "classic",
+    "pyramide",
+    "thirteen",
+    "msc",
+    "traditional",
+    "relaxed",
+    "tuts_tomb",
+    "spanish",
+    "fourteen",
+    "overlap",
+    "six_rows",
+    "giza",
+    "reserve",
+    "triangle",
+    "apophis",
+    "limited_waste",
+    "cells",
+]
 
 
 # --- finding rule sets ------------------------------------------------------------------------------
@@ -179,16 +196,22 @@ def rule_sets(draw: st.DrawFn) -> Rules:
         options["reserve"] = piles = 0
     if rows * (rows + 1) // 2 + piles * depth == deck:  # no stock: no waste piles either
         options["waste_piles"] = 1
-    if (rows * (rows + 1) // 2 + piles * depth == deck
-            or options.get("waste_piles", rules.waste_piles) > 1):  # no stock, or one dealt once onto piles
+    if (
+        rows * (rows + 1) // 2 + piles * depth == deck or options.get("waste_piles", rules.waste_piles) > 1
+    ):  # no stock, or one dealt once onto piles
         options.update(passes=1, draw=1, waste_start=False, stock_top_usable=False, drawn_spot=False)
     uses = options.pop("waste_uses", rules.waste_uses)
     unlimited = rules.with_options(**options, waste_uses=None)
     # a limit needs a stock; and a strict win must take every stock card, each from the waste where
     # neither the stock top nor a drawn card is usable, so the uses must be able to take them all
-    if uses is not None and (not unlimited.stock_size or (
-            unlimited.strict and unlimited.stock_only_from_waste
-            and uses * unlimited.stock_cards_per_waste_use < unlimited.stock_size)):
+    if uses is not None and (
+        not unlimited.stock_size
+        or (
+            unlimited.strict
+            and unlimited.stock_only_from_waste
+            and uses * unlimited.stock_cards_per_waste_use < unlimited.stock_size
+        )
+    ):
         uses = None
     options["waste_uses"] = uses
     return rules.with_options(**options)

@@ -66,7 +66,11 @@ def test_each_row_is_the_solver_s_answer(reference: Path) -> None:
     for row in rows[:3]:
         result = solve(Deal.from_number(row.number, RULES))
         assert (row.verdict == "won", row.length, row.best, row.nodes) == (
-            result.winnable, result.length, result.max_pyramid_removed, result.nodes)
+            result.winnable,
+            result.length,
+            result.max_pyramid_removed,
+            result.nodes,
+        )
 
 
 def test_a_row_reads_back_as_written() -> None:
@@ -79,16 +83,19 @@ def test_a_row_reads_back_as_written() -> None:
         Row.from_line("7,CL1-R-AAAAAAH,maybe,,20,,0.25,64")
 
 
-@pytest.mark.parametrize(("line", "message"), [
-    ("7,CL1-R-AAAAAAI,won,64,28,0.4375,0.25,64", "is not deal 7's"),
-    ("-7,CL1-R-AAAAAAH,won,64,28,0.4375,0.25,64", "is not one of 0-"),
-    ("8031810176,CL1-R-AAAAAAH,won,64,28,0.4375,0.25,64", "is not one of 0-"),
-    ("7,CL1-R-AAAAAAH,won,64,28,0.4375,nan,64", "seconds must be"),
-    ("7,CL1-R-AAAAAAH,won,64,28,0.4375,-1.0,64", "seconds must be"),
-    ("7,CL1-R-AAAAAAH,lost,,-2,,0.25,64", "below 0"),
-    ("7,CL1-R-AAAAAAH,lost,,20,,0.25,-64", "below 0"),
-    ("7,CL1-R-AAAAAAH,won,64,28,1.5,0.25,64", "a difficulty is 0-1"),
-])
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("7,CL1-R-AAAAAAI,won,64,28,0.4375,0.25,64", "is not deal 7's"),
+        ("-7,CL1-R-AAAAAAH,won,64,28,0.4375,0.25,64", "is not one of 0-"),
+        ("8031810176,CL1-R-AAAAAAH,won,64,28,0.4375,0.25,64", "is not one of 0-"),
+        ("7,CL1-R-AAAAAAH,won,64,28,0.4375,nan,64", "seconds must be"),
+        ("7,CL1-R-AAAAAAH,won,64,28,0.4375,-1.0,64", "seconds must be"),
+        ("7,CL1-R-AAAAAAH,lost,,-2,,0.25,64", "below 0"),
+        ("7,CL1-R-AAAAAAH,lost,,20,,0.25,-64", "below 0"),
+        ("7,CL1-R-AAAAAAH,won,64,28,1.5,0.25,64", "a difficulty is 0-1"),
+    ],
+)
 def test_a_row_out_of_range_names_its_field(line: str, message: str) -> None:
     """A hand-edited or corrupted row is refused, not read into the table (a nan would poison the
     median, a wrong code would count another deal)."""
@@ -106,12 +113,13 @@ def test_two_workers_give_the_same_results(reference: Path, tmp_path: Path) -> N
     assert _results(path) == _results(reference)
 
 
-def test_a_dask_cluster_gives_the_same_results(reference: Path, tmp_path: Path,
-                                               caplog: pytest.LogCaptureFixture) -> None:
+def test_a_dask_cluster_gives_the_same_results(
+    reference: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     import distributed  # a dependency of the project: never skipped
+
     caplog.set_level(logging.ERROR, logger="distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         path = tmp_path / "dask.csv"
         summary = run_study(RULES, path, deals=DEALS, dask=cluster.scheduler_address, time_limit=TIME_LIMIT)
     assert summary.solved == DEALS
@@ -136,8 +144,9 @@ def test_a_study_resumes_after_a_prefix(reference: Path, tmp_path: Path) -> None
     assert path.read_text(encoding="utf-8").splitlines() == lines
 
 
-def test_unknown_deals_are_solved_again_on_request(reference: Path, tmp_path: Path,
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_unknown_deals_are_solved_again_on_request(
+    reference: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A deal left unknown by the time limit stays so on a plain resume; --retry-unknown solves it again
     and its decided row replaces the unknown one, to the same file as a study that never timed out."""
     path = tmp_path / "retry.csv"
@@ -145,8 +154,27 @@ def test_unknown_deals_are_solved_again_on_request(reference: Path, tmp_path: Pa
     assert 0 < first.unknown < DEALS  # deals settled in under 512 positions are decided even so
     again = run_study(RULES, path, deals=DEALS, workers=1, time_limit=TIME_LIMIT)
     assert (again.solved, again.unknown) == (0, first.unknown)
-    assert main(["--lang", "en", "study", "--rules", RULES, "--deals", str(DEALS), "--workers", "2", "--time-limit",
-                 str(TIME_LIMIT), "--out", str(path), "--retry-unknown"]) == 0
+    assert (
+        main(
+            [
+                "--lang",
+                "en",
+                "study",
+                "--rules",
+                RULES,
+                "--deals",
+                str(DEALS),
+                "--workers",
+                "2",
+                "--time-limit",
+                str(TIME_LIMIT),
+                "--out",
+                str(path),
+                "--retry-unknown",
+            ]
+        )
+        == 0
+    )
     verdicts = [row.verdict for row in _rows(reference)]
     out = capsys.readouterr().out
     assert f"won {verdicts.count('won')}, lost {verdicts.count('lost')}, unknown 0 (time limit)" in out
@@ -212,16 +240,19 @@ def test_a_study_resumes_from_its_archive_alone(reference: Path, tmp_path: Path)
     assert archive.read_bytes() == first  # the same rows, the same bytes: a commit only when rows change
 
 
-def test_an_archive_that_is_not_one_is_refused_whole(reference: Path, tmp_path: Path,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_archive_that_is_not_one_is_refused_whole(
+    reference: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "bad.csv"
     archive = tmp_path / "bad.csv.xz"
     packed = lzma.compress(reference.read_bytes())
-    for data, message in [(b"not xz at all", "is not an xz archive"),
-                          (packed[: len(packed) // 2], "is cut short (its xz data ends early)"),
-                          (packed + b"more", "data after its end"),
-                          (lzma.compress(reference.read_bytes()[:-5]), "is cut short"),
-                          (lzma.compress(b"deal,verdict\n1,won\n"), "is not a study's CSV file")]:
+    for data, message in [
+        (b"not xz at all", "is not an xz archive"),
+        (packed[: len(packed) // 2], "is cut short (its xz data ends early)"),
+        (packed + b"more", "data after its end"),
+        (lzma.compress(reference.read_bytes()[:-5]), "is cut short"),
+        (lzma.compress(b"deal,verdict\n1,won\n"), "is not a study's CSV file"),
+    ]:
         archive.write_bytes(data)
         assert main(["--lang", "en", "study", "--rules", RULES, "--deals", "3", "--out", str(path)]) == 2
         err = capsys.readouterr().err
@@ -232,9 +263,9 @@ def test_an_archive_that_is_not_one_is_refused_whole(reference: Path, tmp_path: 
     assert "holds deals of other rules" in capsys.readouterr().err
 
 
-def test_an_interrupted_command_resumes_to_the_same_file(reference: Path, tmp_path: Path,
-                                                         monkeypatch: pytest.MonkeyPatch,
-                                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_interrupted_command_resumes_to_the_same_file(
+    reference: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     solve_deal = study.study_deal
 
     def interrupted(number: int, rules: str, time_limit: float) -> Row:
@@ -243,8 +274,21 @@ def test_an_interrupted_command_resumes_to_the_same_file(reference: Path, tmp_pa
         return solve_deal(number, rules, time_limit)
 
     path = tmp_path / "interrupted.csv"
-    argv = ["--lang", "en", "study", "--rules", RULES, "--deals", str(DEALS), "--workers", "1",
-            "--time-limit", str(TIME_LIMIT), "--out", str(path)]
+    argv = [
+        "--lang",
+        "en",
+        "study",
+        "--rules",
+        RULES,
+        "--deals",
+        str(DEALS),
+        "--workers",
+        "1",
+        "--time-limit",
+        str(TIME_LIMIT),
+        "--out",
+        str(path),
+    ]
     monkeypatch.setattr(study, "study_deal", interrupted)
     assert main(argv) == 130
     assert "run the same command again to resume" in capsys.readouterr().err
@@ -293,8 +337,20 @@ def _stopped_study(path: Path, stop: Callable[[subprocess.Popen[str]], set[int]]
     it (given the process, it signals it and gives the processes to watch).  Gives the exit status,
     the standard error and those processes."""
     script = Path(sys.executable).parent / "pyramid-solitaire"
-    command = [str(script), "--lang", "en", "study", "--rules", "classic(passes=1)", "--deals", "3000",
-               "--workers", "2", "--out", str(path)]
+    command = [
+        str(script),
+        "--lang",
+        "en",
+        "study",
+        "--rules",
+        "classic(passes=1)",
+        "--deals",
+        "3000",
+        "--workers",
+        "2",
+        "--out",
+        str(path),
+    ]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 120
@@ -380,8 +436,19 @@ def test_wilson_interval_matches_a_hand_computation() -> None:
 
 def test_the_summary_leaves_unknowns_out_of_the_win_rate() -> None:
     verdicts = ["won"] * 20 + ["lost"] * 10 + ["unknown"] * 5
-    rows = [Row(n, f"CL1-R-{n}", v, 70 if v == "won" else None, 28 if v == "won" else 20,
-                0.5 if v == "won" else None, float(n + 1), 100) for n, v in enumerate(verdicts)]
+    rows = [
+        Row(
+            n,
+            f"CL1-R-{n}",
+            v,
+            70 if v == "won" else None,
+            28 if v == "won" else 20,
+            0.5 if v == "won" else None,
+            float(n + 1),
+            100,
+        )
+        for n, v in enumerate(verdicts)
+    ]
     summary = Summary.of(RULES, 0, rows)
     assert (summary.deals, summary.won, summary.lost, summary.unknown) == (35, 20, 10, 5)
     assert summary.win_rate == pytest.approx(20 / 30)
@@ -425,8 +492,10 @@ def test_progress_redraws_in_place_on_a_terminal() -> None:
 
 
 def test_the_summary_progress_and_errors_speak_japanese_too(tmp_path: Path) -> None:
-    rows = [Row(n, f"CL1-R-{n}", v, 70 if v == "won" else None, 28, 0.5 if v == "won" else None, 1.0, 100)
-            for n, v in enumerate(["won", "won", "lost", "unknown"])]
+    rows = [
+        Row(n, f"CL1-R-{n}", v, 70 if v == "won" else None, 28, 0.5 if v == "won" else None, 1.0, 100)
+        for n, v in enumerate(["won", "won", "lost", "unknown"])
+    ]
     lines = Summary.of(RULES, 5, rows, 2).lines("ja")
     assert lines[:2] == [f"{RULES}：5〜8番の4局（今回解いたのは2局）", "勝ち 2、負け 1、不明 1（時間切れ）"]
     assert lines[2].startswith("勝率 66.67%（95%区間 ") and lines[3].startswith("1局あたりの秒数：中央値 1.0000")
@@ -444,13 +513,32 @@ def test_the_summary_progress_and_errors_speak_japanese_too(tmp_path: Path) -> N
     assert bad_row.value.message("ja") == f"{path} の2行目は study の行ではありません：欄は8個のはずが4個です"
     assert str(bad_row.value) == f"{path} line 2 is not a study row: expected 8 fields, got 4"
 
+
 # --- the command --------------------------------------------------------------------------------------
 
 
 def test_the_command_prints_the_summary_and_progress(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "cmd.csv"
-    assert main(["--lang", "en", "study", "--rules", RULES, "--deals", "3", "--start", "5", "--workers", "1",
-                 "--out", str(path)]) == 0
+    assert (
+        main(
+            [
+                "--lang",
+                "en",
+                "study",
+                "--rules",
+                RULES,
+                "--deals",
+                "3",
+                "--start",
+                "5",
+                "--workers",
+                "1",
+                "--out",
+                str(path),
+            ]
+        )
+        == 0
+    )
     out, err = capsys.readouterr()
     assert out.startswith(f"{RULES}: deals 5-7 (3, 3 solved this run)\n")
     assert "3/3 (100.0%)" in err
@@ -466,34 +554,45 @@ def other_files(tmp_path: Path, reference: Path) -> Iterator[dict[str, Path]]:
     yield files
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--rules", "nope"], "unknown rule set"),
-    (["--rules", "classic(colour=red)"], "unknown option"),
-    (["--deals", "0"], "must be positive"),
-    (["--deals", "-3"], "must be positive"),
-    (["--start", "-1"], "deal numbers run"),
-    (["--start", "8031810175"], "deal numbers run"),
-    (["--workers", "0"], "workers must be positive"),
-    (["--time-limit", "0"], "time limit"),
-    (["--workers", "2", "--dask", "tcp://127.0.0.1:8786"], "not both"),
-    (["--dask", "127.0.0.1:8786"], "not a Dask scheduler address"),
-    (["--dask", "tcp://127.0.0.1:99999"], "a port is 1-65535"),
-    (["--dask", "tcp://127.0.0.1:1"], "cannot reach the Dask scheduler"),
-    (["--dask", "tcp://[::1]:1"], "cannot reach the Dask scheduler at tcp://[::1]:1"),
-    (["--dask", "tcp://::1:8786"], "not a Dask scheduler address"),
-    (["--dask", "tls://127.0.0.1:8786"], "set DASK_DISTRIBUTED__COMM__TLS__CA_FILE and "
-                                          "DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT"),
-    (["--out", "{tmp}"], "is a folder"),
-    (["--out", "{tmp}/missing/x.csv"], "no folder"),
-    (["--out", "/dev/null"], "is not a regular file"),
-    (["--out", "/proc/new.csv"], "cannot write /proc/new.csv"),
-    (["--out", "{header}"], "not a study's CSV file"),
-    (["--out", "{row}"], "line 2 is not a study row"),
-    (["--rules", "msc", "--out", "{rules}"], "holds deals of other rules"),
-])
-def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str, tmp_path: Path,
-                                         other_files: dict[str, Path], monkeypatch: pytest.MonkeyPatch,
-                                         capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture) -> None:
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--rules", "nope"], "unknown rule set"),
+        (["--rules", "classic(colour=red)"], "unknown option"),
+        (["--deals", "0"], "must be positive"),
+        (["--deals", "-3"], "must be positive"),
+        (["--start", "-1"], "deal numbers run"),
+        (["--start", "8031810175"], "deal numbers run"),
+        (["--workers", "0"], "workers must be positive"),
+        (["--time-limit", "0"], "time limit"),
+        (["--workers", "2", "--dask", "tcp://127.0.0.1:8786"], "not both"),
+        (["--dask", "127.0.0.1:8786"], "not a Dask scheduler address"),
+        (["--dask", "tcp://127.0.0.1:99999"], "a port is 1-65535"),
+        (["--dask", "tcp://127.0.0.1:1"], "cannot reach the Dask scheduler"),
+        (["--dask", "tcp://[::1]:1"], "cannot reach the Dask scheduler at tcp://[::1]:1"),
+        (["--dask", "tcp://::1:8786"], "not a Dask scheduler address"),
+        (
+            ["--dask", "tls://127.0.0.1:8786"],
+            "set DASK_DISTRIBUTED__COMM__TLS__CA_FILE and DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT",
+        ),
+        (["--out", "{tmp}"], "is a folder"),
+        (["--out", "{tmp}/missing/x.csv"], "no folder"),
+        (["--out", "/dev/null"], "is not a regular file"),
+        (["--out", "/proc/new.csv"], "cannot write /proc/new.csv"),
+        (["--out", "{header}"], "not a study's CSV file"),
+        (["--out", "{row}"], "line 2 is not a study row"),
+        (["--rules", "msc", "--out", "{rules}"], "holds deals of other rules"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    args: list[str],
+    message: str,
+    tmp_path: Path,
+    other_files: dict[str, Path],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     monkeypatch.setattr(study.cluster, "DASK_CONNECT_SECONDS", 0.5)
     caplog.set_level(logging.CRITICAL, logger="distributed")
     names = {"tmp": str(tmp_path), **{k: str(v) for k, v in other_files.items()}}
@@ -510,13 +609,15 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str, tmp_pat
     assert {p: p.read_bytes() for p in other_files.values()} == before
 
 
-def test_a_finished_file_still_checks_the_dask_address(reference: Path, tmp_path: Path,
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_finished_file_still_checks_the_dask_address(
+    reference: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Nothing left to solve is no reason to accept a typing mistake silently."""
     path = tmp_path / "done.csv"
     shutil.copy(reference, path)
-    assert main(["--lang", "en", "study", "--rules", RULES, "--deals", "3", "--dask", "garbage",
-                 "--out", str(path)]) == 2
+    assert (
+        main(["--lang", "en", "study", "--rules", RULES, "--deals", "3", "--dask", "garbage", "--out", str(path)]) == 2
+    )
     assert "not a Dask scheduler address: 'garbage'" in capsys.readouterr().err
     assert path.read_bytes() == reference.read_bytes()
 
@@ -536,45 +637,80 @@ def test_a_write_that_fails_midway_keeps_the_rows_before_it(reference: Path, tmp
     assert [row.number for row in _rows(path)] == [0, 1, 2]
 
 
-def test_a_tls_cluster_takes_its_certificates_from_dask_s_variables(reference: Path, tmp_path: Path,
-                                                                    caplog: pytest.LogCaptureFixture) -> None:
+def test_a_tls_cluster_takes_its_certificates_from_dask_s_variables(
+    reference: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     """The command as a user runs it, against a scheduler and workers that speak only TLS."""
     import distributed  # a dependency of the project: never skipped
+
     caplog.set_level(logging.ERROR, logger="distributed")
     security = distributed.Security.temporary()  # a self-signed CA and one certificate for every role
     files = {}
-    for name, text in (("ca", security.tls_ca_file), ("cert", security.tls_client_cert),
-                       ("key", security.tls_client_key)):
+    for name, text in (
+        ("ca", security.tls_ca_file),
+        ("cert", security.tls_client_cert),
+        ("key", security.tls_client_key),
+    ):
         files[name] = tmp_path / f"{name}.pem"
         files[name].write_text(text, encoding="utf-8")
-    command = [str(Path(sys.executable).with_name("pyramid-solitaire")), "--lang", "en", "study",
-               "--rules", RULES, "--deals", "5", "--time-limit", str(TIME_LIMIT), "--out", str(tmp_path / "tls.csv")]
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None,
-                                  protocol="tls://", security=security) as cluster:
+    command = [
+        str(Path(sys.executable).with_name("pyramid-solitaire")),
+        "--lang",
+        "en",
+        "study",
+        "--rules",
+        RULES,
+        "--deals",
+        "5",
+        "--time-limit",
+        str(TIME_LIMIT),
+        "--out",
+        str(tmp_path / "tls.csv"),
+    ]
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None, protocol="tls://", security=security
+    ) as cluster:
         address = cluster.scheduler_address
         assert address.startswith("tls://")
         clean = {k: v for k, v in os.environ.items() if not k.startswith("DASK_")}
-        without = subprocess.run([*command, "--dask", address], env=clean, capture_output=True, text=True,
-                                 timeout=120, check=False)
+        without = subprocess.run(
+            [*command, "--dask", address], env=clean, capture_output=True, text=True, timeout=120, check=False
+        )
         assert without.returncode == 2
         assert without.stderr.strip().splitlines() == [
             f"pyramid-solitaire: error: the Dask scheduler at {address} speaks TLS and needs certificates: set "
             "DASK_DISTRIBUTED__COMM__TLS__CA_FILE and DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT (and "
             "DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY unless the key is in the certificate file), or the same "
-            "in Dask's config file"]
-        variables = {"DASK_DISTRIBUTED__COMM__TLS__CA_FILE": str(files["ca"]),
-                     "DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT": str(files["cert"]),
-                     "DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY": str(tmp_path / "gone.pem")}
-        gone = subprocess.run([*command, "--dask", address], env={**clean, **variables}, capture_output=True,
-                              text=True, timeout=120, check=False)
+            "in Dask's config file"
+        ]
+        variables = {
+            "DASK_DISTRIBUTED__COMM__TLS__CA_FILE": str(files["ca"]),
+            "DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT": str(files["cert"]),
+            "DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY": str(tmp_path / "gone.pem"),
+        }
+        gone = subprocess.run(
+            [*command, "--dask", address],
+            env={**clean, **variables},
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
         assert gone.returncode == 2
         assert gone.stderr.strip().splitlines() == [
             f"pyramid-solitaire: error: the client's key for the Dask scheduler at {address} is not a file: "
-            f"{tmp_path / 'gone.pem'} (given by DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY or Dask's config)"]
+            f"{tmp_path / 'gone.pem'} (given by DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY or Dask's config)"
+        ]
         assert not (tmp_path / "tls.csv").exists()
         variables["DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY"] = str(files["key"])
-        done = subprocess.run([*command, "--dask", address], env={**clean, **variables}, capture_output=True,
-                              text=True, timeout=120, check=False)
+        done = subprocess.run(
+            [*command, "--dask", address],
+            env={**clean, **variables},
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
     assert done.returncode == 0, done.stderr
     assert "won " in done.stdout
     assert _results(tmp_path / "tls.csv") == _results(reference)[:5]
@@ -582,9 +718,12 @@ def test_a_tls_cluster_takes_its_certificates_from_dask_s_variables(reference: P
 
 def test_a_scheduler_without_workers_is_refused_at_once(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     import distributed  # a dependency of the project: never skipped
+
     caplog.set_level(logging.ERROR, logger="distributed")
-    with (distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=None) as cluster,
-          pytest.raises(StudyError, match="has no workers")):
+    with (
+        distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=None) as cluster,
+        pytest.raises(StudyError, match="has no workers"),
+    ):
         run_study(RULES, tmp_path / "none.csv", deals=3, dask=cluster.scheduler_address, time_limit=TIME_LIMIT)
     assert not (tmp_path / "none.csv").exists()
 

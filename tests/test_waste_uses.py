@@ -139,15 +139,18 @@ def test_the_limit_is_part_of_the_rule_set_string_and_the_deal_code() -> None:
     assert Deal.from_code(limited.code).rules == PRESETS["limited_waste"]
 
 
-@pytest.mark.parametrize(("text", "named"), [
-    ("classic(waste_uses=0)", "waste_uses must be 1-48 or unlimited, not 0"),
-    ("classic(waste_uses=49)", "not 49"),
-    ("giza(waste_uses=3)", "waste_uses"),
-    # a strict win needs each of the 24 stock cards to go from the waste, one a use
-    ("classic(waste_uses=23,strict=true)", "waste_uses=23 can take 23 at most, so no deal could be won"),
-    ("limited_waste(strict=true)", "a strict win removes all 24 stock cards"),
-    ("apophis(waste_uses=11,strict=true)", "waste_uses=11 can take 22 at most"),
-])
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("classic(waste_uses=0)", "waste_uses must be 1-48 or unlimited, not 0"),
+        ("classic(waste_uses=49)", "not 49"),
+        ("giza(waste_uses=3)", "waste_uses"),
+        # a strict win needs each of the 24 stock cards to go from the waste, one a use
+        ("classic(waste_uses=23,strict=true)", "waste_uses=23 can take 23 at most, so no deal could be won"),
+        ("limited_waste(strict=true)", "a strict win removes all 24 stock cards"),
+        ("apophis(waste_uses=11,strict=true)", "waste_uses=11 can take 22 at most"),
+    ],
+)
 def test_a_bad_limit_is_refused_naming_it(text: str, named: str) -> None:
     with pytest.raises(RulesError) as info:
         find_rules(text)
@@ -169,7 +172,9 @@ def test_limited_waste_is_won_as_the_solver_shows_within_its_twelve_uses() -> No
 def test_the_limit_loses_deals_that_classic_wins() -> None:
     """The same cards under classic and under a limit of 6: the limit must lose some classic wins (few
     deals can be cleared with 6 stock cards), and never win a classic loss."""
-    verdicts = [(solve(Deal.from_number(n, "classic")).winnable,
-                 solve(Deal.from_number(n, "classic(waste_uses=6)")).winnable) for n in range(12)]
+    verdicts = [
+        (solve(Deal.from_number(n, "classic")).winnable, solve(Deal.from_number(n, "classic(waste_uses=6)")).winnable)
+        for n in range(12)
+    ]
     assert any(classic and not limited for classic, limited in verdicts)
     assert not any(limited and not classic for classic, limited in verdicts)

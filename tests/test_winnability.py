@@ -47,8 +47,10 @@ def _tiny_plan() -> tuple[PlanRow, ...]:
 
 def _run(folder: Path, upto: int | None = None) -> dict[str, int]:
     """Run the tiny plan; the deals solved for each row, by rule set."""
-    return {str(row.rules) if row.section == "headline" else f"grid {row.rules}": solved
-            for row, solved in run_plan(_tiny_plan(), folder, upto=upto, workers=1, time_limit=TIME_LIMIT)}
+    return {
+        str(row.rules) if row.section == "headline" else f"grid {row.rules}": solved
+        for row, solved in run_plan(_tiny_plan(), folder, upto=upto, workers=1, time_limit=TIME_LIMIT)
+    }
 
 
 def _numbers(path: Path) -> list[int]:
@@ -70,8 +72,13 @@ def _rate_cells(path: Path, rules: str, deals: int) -> list[str]:
     summary = Summary.of(rules, 0, [rows[n] for n in range(deals)])
     assert summary.win_rate is not None and summary.interval is not None
     low, high = summary.interval
-    return [str(summary.won), str(summary.lost), str(summary.unknown), f"{100 * summary.win_rate:.2f}%",
-            f"{100 * low:.2f}%–{100 * high:.2f}%"]
+    return [
+        str(summary.won),
+        str(summary.lost),
+        str(summary.unknown),
+        f"{100 * summary.win_rate:.2f}%",
+        f"{100 * low:.2f}%–{100 * high:.2f}%",
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -89,21 +96,44 @@ def test_the_plan_is_issue_6_s() -> None:
     plan = default_plan()
     headline = [row for row in plan if row.section == "headline"]
     grid = [row for row in plan if row.section == "grid"]
-    assert [str(row.rules) for row in headline] == ["classic", "pyramide", "msc", "thirteen", "thirteen(jokers=2)",
-                                                     "thirteen(triples=true)"]
+    assert [str(row.rules) for row in headline] == [
+        "classic",
+        "pyramide",
+        "msc",
+        "thirteen",
+        "thirteen(jokers=2)",
+        "thirteen(triples=true)",
+    ]
     assert {row.target for row in headline} == {100_000} and {row.target for row in grid} == {20_000}
     cells = {(r.rules.passes, r.rules.overlap, r.rules.strict, r.rules.stock_top_usable) for r in grid}
     assert len(grid) == len(cells) == 24
     assert {p for p, *_ in cells} == {1, 3, None}
-    assert all(row.rules.preset == "classic" and row.rules.with_options(
-        passes=3, overlap=False, strict=False, stock_top_usable=False) == find_rules("classic") for row in grid)
+    assert all(
+        row.rules.preset == "classic"
+        and row.rules.with_options(passes=3, overlap=False, strict=False, stock_top_usable=False)
+        == find_rules("classic")
+        for row in grid
+    )
     assert {str(row.rules): row.file_name for row in grid if row.reused} == {
-        "classic": "classic.csv", "classic(stock_top=true)": "msc.csv"}
+        "classic": "classic.csv",
+        "classic(stock_top=true)": "msc.csv",
+    }
     family = [row for row in plan if row.section == "family"]
     assert [(str(row.rules), row.target) for row in family] == [
-        ("traditional", 20_000), ("relaxed", 20_000), ("tuts_tomb", 20_000), ("spanish", 20_000),
-        ("fourteen", 20_000), ("overlap", 20_000), ("six_rows", 20_000), ("giza", 20_000), ("reserve", 20_000),
-        ("triangle", 20_000), ("apophis", 20_000), ("limited_waste", 20_000), ("cells", 20_000)]
+        ("traditional", 20_000),
+        ("relaxed", 20_000),
+        ("tuts_tomb", 20_000),
+        ("spanish", 20_000),
+        ("fourteen", 20_000),
+        ("overlap", 20_000),
+        ("six_rows", 20_000),
+        ("giza", 20_000),
+        ("reserve", 20_000),
+        ("triangle", 20_000),
+        ("apophis", 20_000),
+        ("limited_waste", 20_000),
+        ("cells", 20_000),
+    ]
     # Triangle is classic drawn upside down: the same game, so its row reads classic's deals
     assert {str(row.rules): row.file_name for row in family if row.reused} == {"triangle": "classic.csv"}
     names = [row.file_name for row in plan if not row.reused]
@@ -114,7 +144,8 @@ def test_file_names_are_the_rule_set_string_made_safe() -> None:
     assert file_name("classic") == "classic.csv"
     assert file_name("thirteen(jokers=2)") == "thirteen-jokers-2.csv"
     assert file_name("classic(passes=1,overlap=true,strict=true,stock_top=true)") == (
-        "classic-passes-1-strict-true-overlap-true-stock_top-true.csv")
+        "classic-passes-1-strict-true-overlap-true-stock_top-true.csv"
+    )
     assert file_name("classic(passes=unlimited)") == "classic-passes-unlimited.csv"
 
 
@@ -131,23 +162,44 @@ def test_the_stock_card_cell_plays_exactly_as_msc() -> None:
         assert (a.verdict, a.length, a.best, a.nodes) == (b.verdict, b.length, b.best, b.nodes)
 
 
-@pytest.mark.parametrize(("rules", "freer"), [
-    ("classic(passes=1)", "classic"), ("classic", "classic(passes=unlimited)"), ("classic(strict=true)", "classic"),
-    ("classic", "classic(overlap=true)"), ("classic", "msc"), ("classic", "cells"), ("limited_waste", "classic"),
-    ("thirteen", "thirteen(triples=true)"), ("classic(overlap=true)", "overlap"), ("overlap", "classic(overlap=true)"),
-    ("classic(passes=1,strict=true)", "classic(passes=unlimited,overlap=true,stock_top=true)"),
-])
+@pytest.mark.parametrize(
+    ("rules", "freer"),
+    [
+        ("classic(passes=1)", "classic"),
+        ("classic", "classic(passes=unlimited)"),
+        ("classic(strict=true)", "classic"),
+        ("classic", "classic(overlap=true)"),
+        ("classic", "msc"),
+        ("classic", "cells"),
+        ("limited_waste", "classic"),
+        ("thirteen", "thirteen(triples=true)"),
+        ("classic(overlap=true)", "overlap"),
+        ("overlap", "classic(overlap=true)"),
+        ("classic(passes=1,strict=true)", "classic(passes=unlimited,overlap=true,stock_top=true)"),
+    ],
+)
 def test_a_rule_set_that_allows_more_lines_is_at_least_as_free(rules: str, freer: str) -> None:
     assert at_least_as_free(find_rules(rules), find_rules(freer))
 
 
-@pytest.mark.parametrize(("rules", "other"), [
-    ("classic", "classic(passes=1)"), ("classic", "classic(strict=true)"), ("classic(overlap=true)", "classic"),
-    ("msc", "classic"), ("cells", "classic"), ("classic", "limited_waste"),
-    # a move more and a move fewer; other cards (jokers, another deck); another layout or target
-    ("classic(passes=1,overlap=true)", "classic(stock_top=true)"), ("thirteen", "thirteen(jokers=2)"),
-    ("classic", "pyramide"), ("classic", "tuts_tomb"), ("classic", "fourteen"), ("classic", "six_rows"),
-])
+@pytest.mark.parametrize(
+    ("rules", "other"),
+    [
+        ("classic", "classic(passes=1)"),
+        ("classic", "classic(strict=true)"),
+        ("classic(overlap=true)", "classic"),
+        ("msc", "classic"),
+        ("cells", "classic"),
+        ("classic", "limited_waste"),
+        # a move more and a move fewer; other cards (jokers, another deck); another layout or target
+        ("classic(passes=1,overlap=true)", "classic(stock_top=true)"),
+        ("thirteen", "thirteen(jokers=2)"),
+        ("classic", "pyramide"),
+        ("classic", "tuts_tomb"),
+        ("classic", "fourteen"),
+        ("classic", "six_rows"),
+    ],
+)
 def test_a_rule_set_that_takes_a_line_away_is_not(rules: str, other: str) -> None:
     assert not at_least_as_free(find_rules(rules), find_rules(other))
 
@@ -170,8 +222,7 @@ def test_a_deal_a_freer_rule_set_does_worse_on_is_shown(done: Path, tmp_path: Pa
     classic = read_results(tmp_path / "classic.csv", "classic")
     won = next(n for n in sorted(rows) if classic[n].verdict == "won")
     lost = next((n for n in sorted(rows) if classic[n].verdict == "lost" and rows[n].verdict == "lost"), None)
-    rows[won] = dataclasses.replace(rows[won], verdict="lost", length=None, best=classic[won].best - 3,
-                                    difficulty=None)
+    rows[won] = dataclasses.replace(rows[won], verdict="lost", length=None, best=classic[won].best - 3, difficulty=None)
     if lost is not None:
         rows[lost] = dataclasses.replace(rows[lost], best=classic[lost].best - 1)
     path.write_text("\n".join([HEADER, *(row.to_line() for row in rows.values())]) + "\n", encoding="utf-8")
@@ -179,8 +230,10 @@ def test_a_deal_a_freer_rule_set_does_worse_on_is_shown(done: Path, tmp_path: Pa
     found = check_consistency(_tiny_plan(), tmp_path)
     expected = {won: f"deal {won}: `classic` wins it and `classic(overlap=true)` does not (lost)"}
     if lost is not None:
-        expected[lost] = (f"deal {lost}: `classic(overlap=true)` removes {classic[lost].best - 1} pyramid cards "
-                          f"at best, `classic` {classic[lost].best}")
+        expected[lost] = (
+            f"deal {lost}: `classic(overlap=true)` removes {classic[lost].best - 1} pyramid cards "
+            f"at best, `classic` {classic[lost].best}"
+        )
     assert [b.text() for b in found.breaches] == [expected[n] for n in sorted(expected)]
     count = len(found.breaches)
     assert f"**{count} {'deal breaks' if count == 1 else 'deals break'} it**" in text
@@ -192,14 +245,29 @@ def test_a_deal_a_freer_rule_set_does_worse_on_is_shown(done: Path, tmp_path: Pa
 
 
 def test_a_tiny_plan_runs_in_rounds_and_resumes(tmp_path: Path) -> None:
-    assert _run(tmp_path, upto=2) == {"classic": 2, "msc": 2, "grid classic": 0, "grid classic(stock_top=true)": 0,
-                                      "grid classic(overlap=true)": 2, "grid classic(overlap=true,stock_top=true)": 2}
+    assert _run(tmp_path, upto=2) == {
+        "classic": 2,
+        "msc": 2,
+        "grid classic": 0,
+        "grid classic(stock_top=true)": 0,
+        "grid classic(overlap=true)": 2,
+        "grid classic(overlap=true,stock_top=true)": 2,
+    }
     assert {p.name for p in tmp_path.iterdir()} == FILES
-    assert _run(tmp_path) == {"classic": 2, "msc": 2, "grid classic": 0, "grid classic(stock_top=true)": 0,
-                              "grid classic(overlap=true)": 1, "grid classic(overlap=true,stock_top=true)": 1}
+    assert _run(tmp_path) == {
+        "classic": 2,
+        "msc": 2,
+        "grid classic": 0,
+        "grid classic(stock_top=true)": 0,
+        "grid classic(overlap=true)": 1,
+        "grid classic(overlap=true,stock_top=true)": 1,
+    }
     assert {p.name: _numbers(p) for p in tmp_path.iterdir()} == {
-        "classic.csv": [0, 1, 2, 3], "msc.csv": [0, 1, 2, 3],
-        "classic-overlap-true.csv": [0, 1, 2], "classic-overlap-true-stock_top-true.csv": [0, 1, 2]}
+        "classic.csv": [0, 1, 2, 3],
+        "msc.csv": [0, 1, 2, 3],
+        "classic-overlap-true.csv": [0, 1, 2],
+        "classic-overlap-true-stock_top-true.csv": [0, 1, 2],
+    }
     assert read_results(tmp_path / "msc.csv", "msc")[0].code == Deal.from_number(0, "msc").code
     before = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in tmp_path.iterdir()}
     assert set(_run(tmp_path).values()) == {0}
@@ -240,9 +308,19 @@ def test_rows_short_of_their_target_say_so(done: Path, tmp_path: Path) -> None:
 
 
 def test_a_gap_ends_the_deals_counted_and_unknowns_are_listed(tmp_path: Path) -> None:
-    rows = [Row(n, Deal.from_number(n, "msc").code, verdict, 60 if verdict == "won" else None,
-                28 if verdict == "won" else 20, 0.5 if verdict == "won" else None, 0.1, 100)
-            for n, verdict in [(0, "won"), (1, "unknown"), (2, "lost"), (4, "won")]]
+    rows = [
+        Row(
+            n,
+            Deal.from_number(n, "msc").code,
+            verdict,
+            60 if verdict == "won" else None,
+            28 if verdict == "won" else 20,
+            0.5 if verdict == "won" else None,
+            0.1,
+            100,
+        )
+        for n, verdict in [(0, "won"), (1, "unknown"), (2, "lost"), (4, "won")]
+    ]
     (tmp_path / "msc.csv").write_text("\n".join([HEADER, *(r.to_line() for r in rows)]) + "\n", encoding="utf-8")
     text = render_table(_tiny_plan(), tmp_path)
     assert _cells(text, "| `msc` |")[1:6] == ["3 of 4 — in progress", "1", "1", "1", "50.00%"]
@@ -259,9 +337,9 @@ def tiny(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(winnability, "default_plan", _tiny_plan)
 
 
-def test_the_command_runs_stops_resumes_and_writes_the_table(tiny: None, tmp_path: Path,
-                                                             monkeypatch: pytest.MonkeyPatch,
-                                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_command_runs_stops_resumes_and_writes_the_table(
+    tiny: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     solve_deal = study.study_deal
 
     def interrupted(number: int, rules: str, time_limit: float) -> Row:
@@ -271,8 +349,20 @@ def test_the_command_runs_stops_resumes_and_writes_the_table(tiny: None, tmp_pat
 
     folder = tmp_path / "results"
     folder.mkdir()
-    run = ["--lang", "en", "winnability", "run", "--dir", str(folder), "--upto", "2", "--workers", "1",
-           "--time-limit", "120"]
+    run = [
+        "--lang",
+        "en",
+        "winnability",
+        "run",
+        "--dir",
+        str(folder),
+        "--upto",
+        "2",
+        "--workers",
+        "1",
+        "--time-limit",
+        "120",
+    ]
     monkeypatch.setattr(study, "study_deal", interrupted)
     assert main(run) == 130
     assert "run the same command again to resume" in capsys.readouterr().err
@@ -280,8 +370,10 @@ def test_the_command_runs_stops_resumes_and_writes_the_table(tiny: None, tmp_pat
     monkeypatch.setattr(study, "study_deal", solve_deal)
     assert main(run) == 0
     out, err = capsys.readouterr()
-    assert out.splitlines()[:2] == ["classic: 2 of 4 deals, in progress (1 solved this run)",
-                                    "msc: 2 of 4 deals, in progress (2 solved this run)"]
+    assert out.splitlines()[:2] == [
+        "classic: 2 of 4 deals, in progress (1 solved this run)",
+        "msc: 2 of 4 deals, in progress (2 solved this run)",
+    ]
     assert "classic(stock_top=true): deals 0-1 done (in msc.csv)" in err
     assert "classic(overlap=true): 2/2 (100.0%)" in err  # run_study's progress
     doc = tmp_path / "winnability.md"
@@ -289,8 +381,9 @@ def test_the_command_runs_stops_resumes_and_writes_the_table(tiny: None, tmp_pat
     assert _cells(doc.read_text(encoding="utf-8"), "| `msc` |")[1] == "2 of 4 — in progress"
 
 
-def test_the_packed_archives_alone_give_the_table_and_resume_the_runs(tiny: None, done: Path, tmp_path: Path,
-                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_packed_archives_alone_give_the_table_and_resume_the_runs(
+    tiny: None, done: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """What a fresh clone has: the .csv.xz archives of the repository, no CSV file."""
     folder = tmp_path / "results"
     shutil.copytree(done, folder)
@@ -320,28 +413,34 @@ def test_the_table_of_the_whole_plan_before_any_run(tmp_path: Path, capsys: pyte
     assert "| `thirteen(triples=true)` | not run yet |" in out
     assert "| unlimited | overlap pairs | strict (all 52 cards) | stock card usable | not run yet |" in out
     # the family row that reads another's file says so, as the grid's cells do
-    assert ("- `triangle`: `classic`'s options with the pyramid drawn upside down (only the drawing reads that) "
-            "under another preset name, so the same deals and verdicts, in `classic.csv`.") in out
+    assert (
+        "- `triangle`: `classic`'s options with the pyramid drawn upside down (only the drawing reads that) "
+        "under another preset name, so the same deals and verdicts, in `classic.csv`."
+    ) in out
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["run", "--dir", "{tmp}/missing"], "no folder"),
-    (["run", "--dir", "{tmp}", "--upto", "0"], "--upto must be a positive"),
-    (["run", "--dir", "{tmp}", "--upto", "-5"], "--upto must be a positive"),
-    (["run", "--dir", "{tmp}", "--workers", "0"], "workers must be positive"),
-    (["run", "--dir", "{tmp}", "--time-limit", "0"], "time limit"),
-    (["run", "--dir", "{tmp}", "--dask", "127.0.0.1:8786"], "not a Dask scheduler address"),
-    (["run", "--dir", "{tmp}", "--dask", "tcp://127.0.0.1:0"], "a port is 1-65535"),
-    (["run", "--dir", "{wrong}"], "holds deals of other rules"),
-    (["table", "--dir", "{tmp}/missing"], "no folder"),
-    (["table", "--dir", "{wrong}", "--out", "{tmp}/out.md"], "holds deals of other rules"),
-    (["table", "--dir", "{tmp}", "--out", "{tmp}/missing/out.md"], "cannot write"),
-    (["pack", "--dir", "{tmp}/missing"], "no folder"),
-    (["pack", "--dir", "{wrong}"], "holds deals of other rules"),
-])
-def test_bad_input_is_one_line_and_exit_2(tiny: None, args: list[str], message: str, tmp_path: Path,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["run", "--dir", "{tmp}/missing"], "no folder"),
+        (["run", "--dir", "{tmp}", "--upto", "0"], "--upto must be a positive"),
+        (["run", "--dir", "{tmp}", "--upto", "-5"], "--upto must be a positive"),
+        (["run", "--dir", "{tmp}", "--workers", "0"], "workers must be positive"),
+        (["run", "--dir", "{tmp}", "--time-limit", "0"], "time limit"),
+        (["run", "--dir", "{tmp}", "--dask", "127.0.0.1:8786"], "not a Dask scheduler address"),
+        (["run", "--dir", "{tmp}", "--dask", "tcp://127.0.0.1:0"], "a port is 1-65535"),
+        (["run", "--dir", "{wrong}"], "holds deals of other rules"),
+        (["table", "--dir", "{tmp}/missing"], "no folder"),
+        (["table", "--dir", "{wrong}", "--out", "{tmp}/out.md"], "holds deals of other rules"),
+        (["table", "--dir", "{tmp}", "--out", "{tmp}/missing/out.md"], "cannot write"),
+        (["pack", "--dir", "{tmp}/missing"], "no folder"),
+        (["pack", "--dir", "{wrong}"], "holds deals of other rules"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    tiny: None, args: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     wrong = tmp_path / "wrong"
     wrong.mkdir()
     msc_row = Row(0, Deal.from_number(0, "msc").code, "lost", None, 20, None, 0.1, 82)

@@ -83,8 +83,7 @@ def dead_slots(table: Table, pos: Position, visible_only: bool = True, known: in
     return dead
 
 
-def _triple_possible(table: Table, slot: int, by_value: dict[int, list[int]], can_meet: object,
-                     known: int) -> bool:
+def _triple_possible(table: Table, slot: int, by_value: dict[int, list[int]], can_meet: object, known: int) -> bool:
     """True if two cards that could both meet ``slot`` sum to what it needs.  Two cards where one lies
     under the other cannot go together; that is only used for ``known`` slots (the face-up ones when
     only what the player sees may count), so hidden positions never decide."""
@@ -95,8 +94,13 @@ def _triple_possible(table: Table, slot: int, by_value: dict[int, list[int]], ca
     for a, b in combinations(free, 2):
         if table.values[a] + table.values[b] != need:
             continue
-        if (a < table.board_size and b < table.board_size and known >> a & 1 and known >> b & 1
-                and (triangle[a] >> b & 1 or triangle[b] >> a & 1)):
+        if (
+            a < table.board_size
+            and b < table.board_size
+            and known >> a & 1
+            and known >> b & 1
+            and (triangle[a] >> b & 1 or triangle[b] >> a & 1)
+        ):
             continue
         return True
     return False

@@ -59,13 +59,14 @@ def build(log: Path | None = None) -> None:
     if any(_digest(source(module)) != digest for module, digest in digests.items()):
         _clean()
         raise RuntimeError("a source changed during the build; run it again")
-    STAMP.write_text(json.dumps({"interpreter": _interpreter(), "sources": digests}, indent=1) + "\n",
-                     encoding="utf-8")
+    STAMP.write_text(json.dumps({"interpreter": _interpreter(), "sources": digests}, indent=1) + "\n", encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m pyramid_solitaire.build_native",
-                                     description="Compile the engine's and solver's hot modules with mypyc.")
+    parser = argparse.ArgumentParser(
+        prog="python -m pyramid_solitaire.build_native",
+        description="Compile the engine's and solver's hot modules with mypyc.",
+    )
     parser.add_argument("--force", action="store_true", help="build even when the stamp is up to date")
     parser.add_argument("--status", action="store_true", help="only say whether the build is up to date")
     parser.add_argument("--log", type=Path, help="write the compiler's output here")

@@ -110,8 +110,12 @@ def build_catalogue(rules: Rules | str, results: Path | str) -> dict[str, Any]:
     if not rated:
         raise ValueError(f"{results} holds no won deal")
     numbers = sorted(rows)
-    return {"rules": str(rules), "study": f"deals {numbers[0]}-{numbers[-1]} ({len(rows)} deals)",
-            "verified": len(rated), **bands(rated, careless_rating(rules))}
+    return {
+        "rules": str(rules),
+        "study": f"deals {numbers[0]}-{numbers[-1]} ({len(rows)} deals)",
+        "verified": len(rated),
+        **bands(rated, careless_rating(rules)),
+    }
 
 
 def classify(deal: Deal, time_limit: float = VERIFY_SECONDS) -> str | None:
@@ -159,8 +163,9 @@ def earned(deal: Deal, time_limit: float = VERIFY_SECONDS) -> Deal:
     return deal if letter == deal.difficulty else replace(deal, difficulty=letter)
 
 
-def pick_deal(rules: Rules | str, difficulty: str, rng: random.Random | None = None,
-              budget: float = SEARCH_SECONDS) -> Deal:
+def pick_deal(
+    rules: Rules | str, difficulty: str, rng: random.Random | None = None, budget: float = SEARCH_SECONDS
+) -> Deal:
     """A deal of ``difficulty`` (``E``, ``N`` or ``R``) under ``rules``; its code carries the letter.
 
     Random deal numbers are tried for ``budget`` seconds; if none of the asked band turns up (a rule set
@@ -208,8 +213,10 @@ def measure(sample: int = SAMPLE, names: list[str] | None = None) -> dict[str, d
                 rated.append((rate(deal).rating, number))
             number += 1
         out[name] = {**bands(rated, careless_rating(rules)), "tried": number}
-        print(f"{name}: {len(rated)} verified of {number} deals, easy at rating >= {out[name]['threshold']}",
-              file=sys.stderr)
+        print(
+            f"{name}: {len(rated)} verified of {number} deals, easy at rating >= {out[name]['threshold']}",
+            file=sys.stderr,
+        )
     return out
 
 
@@ -225,18 +232,29 @@ def bands(rated: list[tuple[float, int]], careless: Callable[[int], float] | Non
     ratings = sorted((r for r, _ in rated), reverse=True)
     third = max(1, int(len(ratings) * EASY_SHARE))
     threshold = ratings[third - 1]
-    if threshold == ratings[0] and threshold != ratings[-1] and careless is not None \
-            and sum(r >= threshold for r in ratings) > third:
+    if (
+        threshold == ratings[0]
+        and threshold != ratings[-1]
+        and careless is not None
+        and sum(r >= threshold for r in ratings) > third
+    ):
         top = sorted(((careless(n), n) for r, n in rated if r == threshold), reverse=True)
         second = top[third - 1][0]
         easy = {n for c, n in top if c >= second}
-        return {"threshold": threshold, "careless_threshold": second, "easy": sorted(easy),
-                "normal": sorted(n for _, n in rated if n not in easy)}
+        return {
+            "threshold": threshold,
+            "careless_threshold": second,
+            "easy": sorted(easy),
+            "normal": sorted(n for _, n in rated if n not in easy),
+        }
     if threshold == ratings[-1]:
         above = [r for r in ratings if r > threshold]
         threshold = min(above) if above else threshold
-    return {"threshold": threshold, "easy": sorted(n for r, n in rated if r >= threshold),
-            "normal": sorted(n for r, n in rated if r < threshold)}
+    return {
+        "threshold": threshold,
+        "easy": sorted(n for r, n in rated if r >= threshold),
+        "normal": sorted(n for r, n in rated if r < threshold),
+    }
 
 
 def _rerated(rules: Rules, deals: dict[str, Any]) -> dict[str, Any]:
@@ -274,20 +292,29 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sample", type=int, default=SAMPLE)
     parser.add_argument("--write", action="store_true", help=f"write {THRESHOLDS_FILE.name}")
-    parser.add_argument("--resplit", action="store_true",
-                        help="rate the stored sample's and the catalogues' deals again and recompute their bands")
+    parser.add_argument(
+        "--resplit",
+        action="store_true",
+        help="rate the stored sample's and the catalogues' deals again and recompute their bands",
+    )
     parser.add_argument("--build", metavar="CSV", help="build data/catalog/<preset>.json from a study's results")
     parser.add_argument("--rules", default="classic", help="the preset of --build")
-    parser.add_argument("--preset", action="append", choices=sorted(PRESETS),
-                        help="measure only this preset (repeatable) and, with --write, replace only its entry")
+    parser.add_argument(
+        "--preset",
+        action="append",
+        choices=sorted(PRESETS),
+        help="measure only this preset (repeatable) and, with --write, replace only its entry",
+    )
     args = parser.parse_args()
     if args.build:
         built = build_catalogue(args.rules, args.build)
         CATALOG_DIR.mkdir(parents=True, exist_ok=True)
         target = CATALOG_DIR / f"{find_rules(args.rules).preset}.json"
         target.write_text(json.dumps(built) + "\n", encoding="utf-8")
-        print(f"{target}: {built['verified']} verified deals, {len(built['easy'])} easy, "
-              f"{len(built['normal'])} normal, easy at rating >= {built['threshold']}")
+        print(
+            f"{target}: {built['verified']} verified deals, {len(built['easy'])} easy, "
+            f"{len(built['normal'])} normal, easy at rating >= {built['threshold']}"
+        )
         return
     if args.resplit:
         data = resplit(json.loads(THRESHOLDS_FILE.read_text(encoding="utf-8")))
@@ -301,8 +328,9 @@ def main() -> None:
         if data["sample"] != args.sample:
             parser.error(f"{THRESHOLDS_FILE.name} was measured with --sample {data['sample']}")
         presets = {**data["presets"], **presets}
-    text = json.dumps({"sample": args.sample, "easy_share": EASY_SHARE, "verify_seconds": VERIFY_SECONDS,
-                       "presets": presets})
+    text = json.dumps(
+        {"sample": args.sample, "easy_share": EASY_SHARE, "verify_seconds": VERIFY_SECONDS, "presets": presets}
+    )
     print(text)
     if args.write:
         THRESHOLDS_FILE.parent.mkdir(exist_ok=True)

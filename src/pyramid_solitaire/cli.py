@@ -76,8 +76,18 @@ def cmd_deal(args: argparse.Namespace) -> int:
     """Print a deal's layout, or its code, rules and notation as JSON."""
     deal = _labelled_deal(args)
     if args.json:
-        print(json.dumps({"code": deal.code, "full_code": deal.full_code, "rules": str(deal.rules),
-                          "number": deal.number, "notation": deal.notation}, ensure_ascii=False))
+        print(
+            json.dumps(
+                {
+                    "code": deal.code,
+                    "full_code": deal.full_code,
+                    "rules": str(deal.rules),
+                    "number": deal.number,
+                    "notation": deal.notation,
+                },
+                ensure_ascii=False,
+            )
+        )
         return 0
     game = Game(deal)
     print(render(game, args.lang))
@@ -101,15 +111,21 @@ def cmd_replay(args: argparse.Namespace) -> int:
     game = result.game
     summary: dict[str, Any] = game.summary()
     if result.refusal is not None:
-        summary["error"] = {**result.refusal.to_json(args.lang), "entry": result.failed_at,
-                            "move": result.failed_entry}
+        summary["error"] = {**result.refusal.to_json(args.lang), "entry": result.failed_at, "move": result.failed_entry}
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))
     else:
         print(render(game, args.lang))
         if result.refusal is not None:
-            print(text(args.lang, "cli.replay.refused", entry=result.failed_at, move=result.failed_entry,
-                       reason=result.refusal.message(args.lang)))
+            print(
+                text(
+                    args.lang,
+                    "cli.replay.refused",
+                    entry=result.failed_at,
+                    move=result.failed_entry,
+                    reason=result.refusal.message(args.lang),
+                )
+            )
     return EXIT_REFUSED if result.refusal is not None else 0
 
 
@@ -140,13 +156,30 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if args.jsonl:
             print(json.dumps(result.to_json(), ensure_ascii=False), flush=True)
             continue
-        verdict = text(args.lang, {True: "cli.solve.winnable", False: "cli.solve.lost",
-                                   None: "cli.solve.unknown"}[result.winnable])
-        print(text(args.lang, "cli.solve.line", code=deal.code, verdict=verdict, best=result.max_pyramid_removed,
-                   board=deal.rules.board_size, seconds=f"{result.seconds:.3f}", nodes=result.nodes))
+        verdict = text(
+            args.lang, {True: "cli.solve.winnable", False: "cli.solve.lost", None: "cli.solve.unknown"}[result.winnable]
+        )
+        print(
+            text(
+                args.lang,
+                "cli.solve.line",
+                code=deal.code,
+                verdict=verdict,
+                best=result.max_pyramid_removed,
+                board=deal.rules.board_size,
+                seconds=f"{result.seconds:.3f}",
+                nodes=result.nodes,
+            )
+        )
         if result.solution is not None:
-            print(text(args.lang, "cli.solve.steps", n=len(result.solution),
-                       moves="; ".join(str(m) for m in result.solution)))
+            print(
+                text(
+                    args.lang,
+                    "cli.solve.steps",
+                    n=len(result.solution),
+                    moves="; ".join(str(m) for m in result.solution),
+                )
+            )
     return 0
 
 
@@ -155,6 +188,7 @@ def _terminate_as_interrupt() -> Iterator[None]:
     """Let SIGTERM (``kill``, a job scheduler, a container stopping) end a long run as Ctrl-C does: every
     finished deal saved, the workers stopped, exit status 130.  Without it the process died at once
     and left its worker processes running."""
+
     def interrupt(signum: int, frame: FrameType | None) -> None:
         raise KeyboardInterrupt
 
@@ -178,10 +212,22 @@ def _long_run(results: str, job: Callable[[], T], lang: str) -> T | None:
 
 def cmd_study(args: argparse.Namespace) -> int:
     """Solve deals S..S+N-1 into a resumable CSV file and print the win rate and times."""
-    summary = _long_run(args.out, lambda: run_study(
-        args.rules, args.out, start=args.start, deals=args.deals, workers=args.workers, dask=args.dask,
-        time_limit=args.time_limit, progress=sys.stderr, retry_unknown=args.retry_unknown, lang=args.lang),
-        args.lang)
+    summary = _long_run(
+        args.out,
+        lambda: run_study(
+            args.rules,
+            args.out,
+            start=args.start,
+            deals=args.deals,
+            workers=args.workers,
+            dask=args.dask,
+            time_limit=args.time_limit,
+            progress=sys.stderr,
+            retry_unknown=args.retry_unknown,
+            lang=args.lang,
+        ),
+        args.lang,
+    )
     if summary is None:
         return EXIT_INTERRUPTED
     print("\n".join(summary.lines(args.lang)))
@@ -195,17 +241,33 @@ def cmd_winnability_run(args: argparse.Namespace) -> int:
     plan = default_plan()
 
     def job() -> tuple[list[tuple[PlanRow, int]], list[RowStatus]]:
-        solved = run_plan(plan, args.dir, upto=args.upto, workers=args.workers, dask=args.dask,
-                          time_limit=args.time_limit, progress=sys.stderr, retry_unknown=args.retry_unknown,
-                          lang=args.lang)
+        solved = run_plan(
+            plan,
+            args.dir,
+            upto=args.upto,
+            workers=args.workers,
+            dask=args.dask,
+            time_limit=args.time_limit,
+            progress=sys.stderr,
+            retry_unknown=args.retry_unknown,
+            lang=args.lang,
+        )
         return solved, plan_status(plan, args.dir)
 
     done = _long_run(args.dir, job, args.lang)
     if done is None:
         return EXIT_INTERRUPTED
     for (row, count), status in zip(*done, strict=True):
-        print(text(args.lang, "cli.winnability.done" if status.complete else "cli.winnability.in-progress",
-                   rules=row.rules, done=f"{status.done:,}", target=f"{row.target:,}", solved=f"{count:,}"))
+        print(
+            text(
+                args.lang,
+                "cli.winnability.done" if status.complete else "cli.winnability.in-progress",
+                rules=row.rules,
+                done=f"{status.done:,}",
+                target=f"{row.target:,}",
+                solved=f"{count:,}",
+            )
+        )
     return 0
 
 
@@ -233,8 +295,9 @@ def cmd_winnability_pack(args: argparse.Namespace) -> int:
     try:
         packed = pack_plan(default_plan(), args.dir)
     except OSError as exc:
-        raise UsageError("cli.pack.cannot-write", folder=args.dir, problem=file_problem("write", args.dir, exc)) \
-            from None
+        raise UsageError(
+            "cli.pack.cannot-write", folder=args.dir, problem=file_problem("write", args.dir, exc)
+        ) from None
     for name, rows, size in packed:
         print(text(args.lang, "cli.pack.file", name=name, rows=f"{rows:,}", size=f"{size:,}"))
     if not packed:
@@ -280,13 +343,29 @@ def _stats_table(stats: list[dict[str, Any]], lang: str) -> str:
     def shown(value: object, suffix: str = "") -> str:
         return "-" if value is None else f"{value}{suffix}"
 
-    rows = [[s["rules"], s["difficulty"], str(s["played"]), str(s["won"]),
-             "-" if s["win_rate"] is None else f"{round(100 * s['win_rate'])}%", str(s["streak"]),
-             str(s["best_streak"]), shown(s["average_seconds"], "s"), shown(s["best_seconds"], "s"),
-             shown(s["average_moves"]), shown(s["best_moves"]), str(s["undos"]), str(s["hints"])] for s in stats]
+    rows = [
+        [
+            s["rules"],
+            s["difficulty"],
+            str(s["played"]),
+            str(s["won"]),
+            "-" if s["win_rate"] is None else f"{round(100 * s['win_rate'])}%",
+            str(s["streak"]),
+            str(s["best_streak"]),
+            shown(s["average_seconds"], "s"),
+            shown(s["best_seconds"], "s"),
+            shown(s["average_moves"]),
+            shown(s["best_moves"]),
+            str(s["undos"]),
+            str(s["hints"]),
+        ]
+        for s in stats
+    ]
     widths = [max(_width(r[i]) for r in [heads, *rows]) for i in range(len(heads))]
-    return "\n".join("  ".join(cell + " " * (w - _width(cell)) for cell, w in zip(row, widths, strict=True)).rstrip()
-                     for row in [heads, *rows])
+    return "\n".join(
+        "  ".join(cell + " " * (w - _width(cell)) for cell, w in zip(row, widths, strict=True)).rstrip()
+        for row in [heads, *rows]
+    )
 
 
 def _width(text: str) -> int:
@@ -326,8 +405,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
                 print(text(args.lang, "cli.stats.empty"))
                 return 0
             for entry in known:
-                print(text(args.lang, "cli.stats.player", id=entry["id"], name=entry["name"] or "-",
-                           games=entry["games"]))
+                print(
+                    text(args.lang, "cli.stats.player", id=entry["id"], name=entry["name"] or "-", games=entry["games"])
+                )
             print(text(args.lang, "cli.stats.choose"))
             return 0
         player = known[0]["id"]
@@ -338,8 +418,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
             added, already = import_records(store, player, data)
         except RecordsImportError as exc:
             raise UsageError("cli.stats.import", path=args.import_file, problem=exc) from None
-        print(text(args.lang, "cli.stats.imported-already" if already else "cli.stats.imported", n=added,
-                   already=already))
+        print(
+            text(args.lang, "cli.stats.imported-already" if already else "cli.stats.imported", n=added, already=already)
+        )
     if args.export_file:
         records = json.dumps(export_records(store, player), ensure_ascii=False)
         if args.export_file == "-":
@@ -394,8 +475,13 @@ def build_parser(lang: str = DEFAULT_LANG) -> argparse.ArgumentParser:
     stu.add_argument("--start", type=int, default=0, metavar="S", help=h("start"))
     stu.add_argument("--workers", type=int, metavar="K", help=h("workers"))
     stu.add_argument("--dask", metavar="tcp://HOST:PORT", help=h("dask"))
-    stu.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="S",
-                     help=h("cpu-time-limit", seconds=f"{DEFAULT_TIME_LIMIT:g}"))
+    stu.add_argument(
+        "--time-limit",
+        type=float,
+        default=DEFAULT_TIME_LIMIT,
+        metavar="S",
+        help=h("cpu-time-limit", seconds=f"{DEFAULT_TIME_LIMIT:g}"),
+    )
     stu.add_argument("--out", required=True, metavar="FILE", help=h("out"))
     stu.add_argument("--retry-unknown", action="store_true", help=h("retry-unknown"))
     stu.set_defaults(func=cmd_study)
@@ -408,8 +494,13 @@ def build_parser(lang: str = DEFAULT_LANG) -> argparse.ArgumentParser:
     engine = win_run.add_mutually_exclusive_group()
     engine.add_argument("--workers", type=int, metavar="K", help=h("workers"))
     engine.add_argument("--dask", metavar="tcp://HOST:PORT", help=h("dask"))
-    win_run.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="S",
-                         help=h("cpu-time-limit", seconds=f"{DEFAULT_TIME_LIMIT:g}"))
+    win_run.add_argument(
+        "--time-limit",
+        type=float,
+        default=DEFAULT_TIME_LIMIT,
+        metavar="S",
+        help=h("cpu-time-limit", seconds=f"{DEFAULT_TIME_LIMIT:g}"),
+    )
     win_run.add_argument("--retry-unknown", action="store_true", help=h("retry-unknown"))
     win_run.set_defaults(func=cmd_winnability_run)
     win_table = win_sub.add_parser("table", help=h("winnability-table"), description=h("winnability-table"))
@@ -476,8 +567,13 @@ def _lang_of(words: list[str]) -> str:
     """The language asked for with ``--lang X`` or ``--lang=X`` anywhere on the line (Japanese by default),
     known before the parser is built, so that its help and its errors are in that language too."""
     for index, word in enumerate(words):
-        value = word.split("=", 1)[1] if word.startswith("--lang=") else \
-            words[index + 1] if word == "--lang" and index + 1 < len(words) else None
+        value = (
+            word.split("=", 1)[1]
+            if word.startswith("--lang=")
+            else words[index + 1]
+            if word == "--lang" and index + 1 < len(words)
+            else None
+        )
         if value in LANGS:
             return value
     return DEFAULT_LANG

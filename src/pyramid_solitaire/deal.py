@@ -59,8 +59,11 @@ class CardsError(DealError):
             ("deal.repeated", repeated, bool(repeated)),
             ("deal.missing", missing, bool(missing)),
         )
-        self.parts = [Problem(key, expected=expected, got=got, cards=" ".join(str(c) for c in cards))
-                      for key, cards, wrong in checks if wrong]
+        self.parts = [
+            Problem(key, expected=expected, got=got, cards=" ".join(str(c) for c in cards))
+            for key, cards, wrong in checks
+            if wrong
+        ]
         super().__init__("deal.cards", expected=expected, got=got)
 
     def message(self, lang: str) -> str:

@@ -90,8 +90,15 @@ def _written(lang: str, value: Any) -> Any:
 
 
 #: What an operating-system error is called in the catalogue, by errno name (others: ``file.other``).
-_OS_KEYS: Final = {"ENOENT": "file.missing", "EACCES": "file.denied", "EPERM": "file.denied", "EISDIR": "file.is-dir",
-                   "ENOTDIR": "file.not-dir", "ENOSPC": "file.full", "EROFS": "file.read-only"}
+_OS_KEYS: Final = {
+    "ENOENT": "file.missing",
+    "EACCES": "file.denied",
+    "EPERM": "file.denied",
+    "EISDIR": "file.is-dir",
+    "ENOTDIR": "file.not-dir",
+    "ENOSPC": "file.full",
+    "EROFS": "file.read-only",
+}
 
 
 def file_problem(action: str, path: str, exc: Exception) -> Problem:
@@ -109,8 +116,11 @@ def file_problem(action: str, path: str, exc: Exception) -> Problem:
         name = errno.errorcode.get(exc.errno or 0, "")
         key = _OS_KEYS.get(name, "file.other")
         return Problem(f"{key}.{action}", path=path, reason=exc.strerror or name)
-    return Problem("file.not-json", path=path, line=0, column=0) if isinstance(exc, ValueError) \
+    return (
+        Problem("file.not-json", path=path, line=0, column=0)
+        if isinstance(exc, ValueError)
         else Problem(f"file.other.{action}", path=path, reason=type(exc).__name__)
+    )
 
 
 #: The words argparse itself writes (help headings, its errors), by the catalogue key that says them.

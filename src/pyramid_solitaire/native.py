@@ -103,8 +103,9 @@ def _ext_tail() -> str:
 class _SourceFirst(importlib.abc.MetaPathFinder):
     """Imports the group's modules from their ``.py`` files, passing over any compiled file."""
 
-    def find_spec(self, fullname: str, path: Sequence[str] | None,
-                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
         if fullname not in MODULES:
             return None
         return importlib.util.spec_from_file_location(fullname, source(fullname))

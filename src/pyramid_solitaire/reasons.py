@@ -55,8 +55,11 @@ class Refusal:
     @property
     def key(self) -> str:
         """The catalogue key of the message (one pass through the stock has a message of its own)."""
-        return f"refusal.{self.code}.one" if self.code == "passes-used-up" and self.details.get("passes") == 1 \
+        return (
+            f"refusal.{self.code}.one"
+            if self.code == "passes-used-up" and self.details.get("passes") == 1
             else f"refusal.{self.code}"
+        )
 
     def message(self, lang: str) -> str:
         """The player-facing message in ``lang`` (``ja`` or ``en``)."""
@@ -75,8 +78,13 @@ class Refusal:
     def to_json(self, lang: str) -> dict[str, Any]:
         """``{code, message, details}``: the message in ``lang``, cards written as tokens."""
         details = {
-            key: ([str(c) for c in value] if isinstance(value, tuple) and value and isinstance(value[0], Card)
-                  else str(value) if isinstance(value, Card) else value)
+            key: (
+                [str(c) for c in value]
+                if isinstance(value, tuple) and value and isinstance(value[0], Card)
+                else str(value)
+                if isinstance(value, Card)
+                else value
+            )
             for key, value in self.details.items()
         }
         return {"code": self.code, "message": self.message(lang), "details": details}

@@ -91,8 +91,9 @@ def read_record(text: str) -> Record:
         match = _HEADER_RE.match(line.strip())
         if not match:
             raise RecordError("record.header", line=index + 1, text=line.strip())
-        headers[match.group(1).capitalize() if match.group(1).lower() in ("rules", "deal")
-                else match.group(1)] = match.group(2).strip()
+        headers[match.group(1).capitalize() if match.group(1).lower() in ("rules", "deal") else match.group(1)] = (
+            match.group(2).strip()
+        )
         index += 1
     for required in ("Rules", "Deal"):
         if required not in headers:
@@ -183,5 +184,6 @@ def write_record(game: Game, extra_headers: dict[str, str] | None = None) -> str
     park names its free cell when the player chose one)."""
     headers = {"Rules": str(game.rules), "Deal": game.deal.code}
     headers.update(extra_headers or {})
-    return format_record(headers, [step.move if step.cell is None else Parked(step.move, step.cell)
-                                   for step in game.history])
+    return format_record(
+        headers, [step.move if step.cell is None else Parked(step.move, step.cell) for step in game.history]
+    )

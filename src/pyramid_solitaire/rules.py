@@ -120,8 +120,9 @@ class Rules:
     """
 
     preset: str = "classic"
-    passes: int | None = _option(3, key="passes", letter="P", unlimited=True, label="passes",
-                                 choices=(1, 2, 3, 4, None), offered=_has_passes)
+    passes: int | None = _option(
+        3, key="passes", letter="P", unlimited=True, label="passes", choices=(1, 2, 3, 4, None), offered=_has_passes
+    )
     strict: bool = _option(False, key="strict", letter="S", label="strict_win")
     overlap: bool = _option(False, key="overlap", letter="V", label="overlap")
     stock_top_usable: bool = _option(False, key="stock_top", letter="K", aliases=("stock_top_usable",))
@@ -129,10 +130,10 @@ class Rules:
     stock_waste_pairs: bool = _option(True, key="stock_waste_pairs", letter="W")
     waste_start: bool = _option(False, key="waste_start", letter="A")
     draw: int = _option(1, key="draw", letter="B", label="guide_opt_draw", choices=(1, 2, 3), offered=_never)
-    open_pyramid: bool = _option(True, key="open", letter="O", aliases=("open_pyramid",), label="open_pyramid",
-                                 offered=_is_thirteen)
-    jokers: int = _option(0, key="jokers", letter="J", label="jokers_option", choices=(0, 1, 2),
-                          offered=_is_thirteen)
+    open_pyramid: bool = _option(
+        True, key="open", letter="O", aliases=("open_pyramid",), label="open_pyramid", offered=_is_thirteen
+    )
+    jokers: int = _option(0, key="jokers", letter="J", label="jokers_option", choices=(0, 1, 2), offered=_is_thirteen)
     triples: bool = _option(False, key="triples", letter="T", label="triples", offered=_is_thirteen)
     target: int = _option(13, key="target", letter="M", aliases=("sum",))
     lone_kings: bool = _option(True, key="lone_kings", letter="L")
@@ -144,8 +145,15 @@ class Rules:
     reserve_depth: int = _option(1, key="reserve_depth", letter="H")
     inverted: bool = _option(False, key="inverted", letter="I")
     waste_piles: int = _option(1, key="waste_piles", letter="Q")
-    waste_uses: int | None = _option(None, key="waste_uses", letter="Z", unlimited=True, label="waste_uses_option",
-                                     choices=(None, 8, 10, 12, 14, 16, 20), offered=_has_stock)
+    waste_uses: int | None = _option(
+        None,
+        key="waste_uses",
+        letter="Z",
+        unlimited=True,
+        label="waste_uses_option",
+        choices=(None, 8, 10, 12, 14, 16, 20),
+        offered=_has_stock,
+    )
     cells: int = _option(0, key="cells", letter="F", label="cells_option", choices=(0, 1, 2, 3, 4))
 
     def __post_init__(self) -> None:
@@ -180,29 +188,46 @@ class Rules:
         if not 1 <= self.reserve_depth <= MAX_RESERVE_DEPTH:
             raise RulesError("rules.reserve-depth", most=MAX_RESERVE_DEPTH, value=self.reserve_depth)
         if self.stock_size < 0:
-            raise RulesError("rules.too-few-cards", pyramid=self.pyramid_size, reserve=self.reserve,
-                             depth=self.reserve_depth, board=self.board_size, deck=self.deck)
+            raise RulesError(
+                "rules.too-few-cards",
+                pyramid=self.pyramid_size,
+                reserve=self.reserve,
+                depth=self.reserve_depth,
+                board=self.board_size,
+                deck=self.deck,
+            )
         if self.waste_uses is not None and not 1 <= self.waste_uses <= MAX_WASTE_USES:
             raise RulesError("rules.waste-uses", most=MAX_WASTE_USES, value=self.waste_uses)
         if self.waste_uses is not None and self.strict and self.stock_only_from_waste and self.stock_size > 0:
             # every stock card must go, and each only from the waste
             per_use = self.stock_cards_per_waste_use
             if self.waste_uses * per_use < self.stock_size:
-                raise RulesError("rules.strict-waste-uses", stock=self.stock_size, uses=self.waste_uses,
-                                 most=self.waste_uses * per_use)
+                raise RulesError(
+                    "rules.strict-waste-uses",
+                    stock=self.stock_size,
+                    uses=self.waste_uses,
+                    most=self.waste_uses * per_use,
+                )
         if not 0 <= self.cells <= MAX_CELLS:
             raise RulesError("rules.cells", most=MAX_CELLS, value=self.cells)
         if not 1 <= self.waste_piles <= MAX_WASTE_PILES:
             raise RulesError("rules.waste-piles", most=MAX_WASTE_PILES, value=self.waste_piles)
-        if self.waste_piles > 1 and (self.passes != 1 or self.draw != 1 or self.stock_top_usable
-                                     or self.drawn_spot or self.waste_start):
+        if self.waste_piles > 1 and (
+            self.passes != 1 or self.draw != 1 or self.stock_top_usable or self.drawn_spot or self.waste_start
+        ):
             # In one pass the cards go round the piles in dealing order, so a card's pile follows from
             # its place in the stock; after a redeal it would depend on the cards removed meanwhile, and
             # the sources say neither how the piles are gathered nor whether they are.
             raise RulesError("rules.waste-piles-model", value=self.waste_piles)
-        if self.stock_size == 0 and (self.passes != 1 or self.draw != 1 or self.waste_start
-                                     or self.stock_top_usable or self.drawn_spot or self.waste_piles != 1
-                                     or self.waste_uses is not None):
+        if self.stock_size == 0 and (
+            self.passes != 1
+            or self.draw != 1
+            or self.waste_start
+            or self.stock_top_usable
+            or self.drawn_spot
+            or self.waste_piles != 1
+            or self.waste_uses is not None
+        ):
             raise RulesError("rules.no-stock")
 
     # --- derived facts, each written once and used by play, hints, highlighting and the solver ---
@@ -284,6 +309,7 @@ MAX_WASTE_USES: Final = 48
 #: The most free cells a rule set may have (FreeCell's four).
 MAX_CELLS: Final = 4
 
+
 def options() -> list[tuple[str, Option]]:
     """Every option of :class:`Rules`: its field name and its :class:`Option`, in the fields' order
     (which is also the order of a deal code's option letters)."""
@@ -296,8 +322,10 @@ OPTIONS: Final = dict(options())
 OPTION_KEYS: Final = {name: option.key for name, option in OPTIONS.items()}
 FIELD_BY_KEY: Final = {key: name for name, key in OPTION_KEYS.items()}
 #: Other spellings accepted on input, by the key they stand for (``recycles`` is read as passes - 1).
-KEY_ALIASES: Final = {**{alias: option.key for option in OPTIONS.values() for alias in option.aliases},
-                      "recycles": "recycles"}
+KEY_ALIASES: Final = {
+    **{alias: option.key for option in OPTIONS.values() for alias in option.aliases},
+    "recycles": "recycles",
+}
 
 
 def _format_value(value: object) -> str:
@@ -476,8 +504,6 @@ def find_rules(text: str | Rules = "classic") -> Rules:
         raise RulesError("rules.options", reason=str(exc)) from None
 
 
-
-
 @dataclass(frozen=True)
 class Manner:
     """How a preset's table behaves where the rules say nothing about what is legal: what the app the
@@ -496,6 +522,7 @@ PRESET_MANNERS: Final = {"pyramide": Manner(keep_second=True, quiet_covered=True
 def manner(rules: Rules) -> Manner:
     """The manner of ``rules``' preset (options do not change it)."""
     return PRESET_MANNERS.get(rules.preset, Manner())
+
 
 def choose_rules(preset: str, chosen: dict[str, object]) -> Rules:
     """The rule set the New Game dialog describes: a preset (id or alias) and option values by key, each
@@ -522,5 +549,17 @@ def choose_rules(preset: str, chosen: dict[str, object]) -> Rules:
     return dataclasses.replace(rules, **changes)  # type: ignore[arg-type]
 
 
-__all__ = ["OPTIONS", "PRESETS", "PRESET_ALIASES", "PRESET_CODES", "Manner", "Option", "Rules", "RulesError",
-           "choose_rules", "find_rules", "manner", "options"]
+__all__ = [
+    "OPTIONS",
+    "PRESETS",
+    "PRESET_ALIASES",
+    "PRESET_CODES",
+    "Manner",
+    "Option",
+    "Rules",
+    "RulesError",
+    "choose_rules",
+    "find_rules",
+    "manner",
+    "options",
+]

@@ -112,8 +112,9 @@ class Table:
         # With several waste piles (Apophis, one pass) the cards go round the piles in dealing order, so
         # pile k holds the dealt stock indices i with i % piles == k: a mask per pile.
         piles = rules.waste_piles
-        self.pile_masks: tuple[int, ...] = tuple(
-            sum(1 << i for i in range(k, self.stock_size, piles)) for k in range(piles)) if piles > 1 else ()
+        self.pile_masks: tuple[int, ...] = (
+            tuple(sum(1 << i for i in range(k, self.stock_size, piles)) for k in range(piles)) if piles > 1 else ()
+        )
 
     # --- places -----------------------------------------------------------------------------------
 
@@ -144,8 +145,7 @@ class Table:
     def start(self) -> Position:
         """The position before the first move."""
         ptr = 1 if self.rules.waste_start else 0
-        return Position((1 << self.board_size) - 1, (1 << self.stock_size) - 1, ptr, 0,
-                        (1 << self.rules.jokers) - 1)
+        return Position((1 << self.board_size) - 1, (1 << self.stock_size) - 1, ptr, 0, (1 << self.rules.jokers) - 1)
 
     def stock_left(self, pos: Position) -> int:
         """Cards still face down in the stock."""
@@ -258,8 +258,11 @@ class Table:
         removal: parking could then only fill the cells, and the game is over (lost), as it is in the
         same spot without cells."""
         parks = self._any_park(pos)
-        if parks and not (self.can_draw(pos) or self.can_recycle(pos) or self.removals(pos)) \
-                and self.useful_park(pos) is None:
+        if (
+            parks
+            and not (self.can_draw(pos) or self.can_recycle(pos) or self.removals(pos))
+            and self.useful_park(pos) is None
+        ):
             return []
         return parks
 
@@ -307,8 +310,9 @@ class Table:
             used += 1
         if place < self.board_size:
             return pos._replace(pyramid=pos.pyramid & ~(1 << place), waste_used=used, cells=pos.cells | 1 << place)
-        return pos._replace(stock=pos.stock & ~(1 << (place - self.board_size)), waste_used=used,
-                            cells=pos.cells | 1 << place)
+        return pos._replace(
+            stock=pos.stock & ~(1 << (place - self.board_size)), waste_used=used, cells=pos.cells | 1 << place
+        )
 
     def overlap_pairs(self, pos: Position) -> list[tuple[int, int]]:
         """(covered, coverer) pairs the ``overlap`` option allows: the coverer is exposed and is the only
@@ -341,8 +345,15 @@ class Table:
             if not self.rules.lone_kings or lone_card is None:
                 return Refusal("no-lone", {"card": cards[0]})
             face = lone_card.face
-            return Refusal("lone", {"cards": cards, "target": target, "lone_face": face,
-                                    "equation": f"{value_text(cards[0], values[0])}={values[0]}"})
+            return Refusal(
+                "lone",
+                {
+                    "cards": cards,
+                    "target": target,
+                    "lone_face": face,
+                    "equation": f"{value_text(cards[0], values[0])}={values[0]}",
+                },
+            )
         if len(places) > TRIPLE:
             return Refusal("too-many", {"max_cards": TRIPLE if self.rules.triples else PAIR})
         if len(places) == TRIPLE:
@@ -352,12 +363,22 @@ class Table:
                 return Refusal("joker-triple")
         if len(places) == PAIR and jokers:
             return Refusal("joker-pair") if jokers == PAIR else None
-        if (not self.rules.stock_waste_pairs
-                and sum(1 for p in places if self.is_stock(p) and not cells >> p & 1) >= PAIR):
+        if (
+            not self.rules.stock_waste_pairs
+            and sum(1 for p in places if self.is_stock(p) and not cells >> p & 1) >= PAIR
+        ):
             return Refusal("stock-waste-pair")
         if sum(values) != target:
-            return Refusal("sum", {"cards": cards, "values": values, "total": sum(values), "target": target,
-                                   "equation": equation(cards, values)})
+            return Refusal(
+                "sum",
+                {
+                    "cards": cards,
+                    "values": values,
+                    "total": sum(values),
+                    "target": target,
+                    "equation": equation(cards, values),
+                },
+            )
         return None
 
     def removals(self, pos: Position) -> list[tuple[int, ...]]:
@@ -391,8 +412,7 @@ class Table:
         if self.rules.triples:
             plain = [p for p in usable if p < joker_base]
             for trio in combinations(plain, TRIPLE):
-                if sum(values[p] for p in trio) == target and (
-                        pairs_ok or sum(1 for p in trio if is_stock(p)) < PAIR):
+                if sum(values[p] for p in trio) == target and (pairs_ok or sum(1 for p in trio if is_stock(p)) < PAIR):
                     out.append(tuple(sorted(trio)))
         return out
 
@@ -439,8 +459,12 @@ class Table:
     def can_recycle(self, pos: Position) -> bool:
         """True when the stock is empty, a recycle is left and there is something to turn over."""
         limit = self.rules.max_recycles
-        return (not pos.stock >> pos.ptr and bool(pos.stock & ((1 << pos.ptr) - 1))
-                and (limit is None or pos.recycles < limit) and not self.won(pos))
+        return (
+            not pos.stock >> pos.ptr
+            and bool(pos.stock & ((1 << pos.ptr) - 1))
+            and (limit is None or pos.recycles < limit)
+            and not self.won(pos)
+        )
 
     def recycle(self, pos: Position) -> Position:
         """Turn the waste over into a new stock, same order (unchecked)."""

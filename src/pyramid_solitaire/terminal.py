@@ -57,8 +57,10 @@ def render(game: Game, lang: str = "ja") -> str:
     usable = set(view["usable"])
     waste = f"[{top}]" if top and top in usable else (top or "-")
     if view["waste_piles"]:  # Apophis: each pile's top (all usable) and count, left to right
-        waste = " ".join(f"[{p['top']}]({p['count']})" if p["top"] in usable
-                         else f"{p['top']}({p['count']})" if p["top"] else "-(0)" for p in view["waste_piles"])
+        waste = " ".join(
+            f"[{p['top']}]({p['count']})" if p["top"] in usable else f"{p['top']}({p['count']})" if p["top"] else "-(0)"
+            for p in view["waste_piles"]
+        )
         parts.append(say("waste-piles", piles=waste))
     else:
         parts.append(say("waste", top=waste, count=view["waste"]["count"]))
@@ -87,9 +89,11 @@ def render(game: Game, lang: str = "ja") -> str:
     return "\n".join(lines)
 
 
-def play(game: Game, commands: Iterable[str], out: TextIO, lang: str = "ja",
-         prompt: Callable[[], None] | None = None) -> Game:
+def play(
+    game: Game, commands: Iterable[str], out: TextIO, lang: str = "ja", prompt: Callable[[], None] | None = None
+) -> Game:
     """Run the command loop over ``commands`` (lines), writing to ``out``."""
+
     def say(key: str, **values: Any) -> str:
         return text(lang, f"terminal.{key}", **values)
 

@@ -43,27 +43,30 @@ def player_view(game: Game, lang: str | None = None) -> dict[str, Any]:
     coverers = layout.coverers
     # Where each slot lies: (row, col) in the pyramid; (pile, level) in a reserve pile, level 0 its bottom.
     where: list[tuple[int | None, int | None, int | None, int | None]] = [
-        (row, col, None, None) for row, col in layout.coords]
+        (row, col, None, None) for row, col in layout.coords
+    ]
     where += [(None, None, pile, level) for pile, slots in enumerate(layout.piles) for level in range(len(slots))]
     pyramid = []
     for slot, (row, col, pile, level) in enumerate(where):
         in_place = bool(pos.pyramid >> slot & 1)
         parked = bool(pos.cells >> slot & 1)
         face_up = in_place and bool(visible >> slot & 1)
-        pyramid.append({
-            "slot": slot,
-            "row": row,
-            "col": col,
-            "pile": pile,
-            "level": level,
-            "card": str(table.cards[slot]) if face_up else None,
-            "removed": not in_place,  # gone from its slot: removed, or parked in a free cell
-            "parked": parked,
-            "face_up": face_up,
-            "usable": slot in usable,
-            "covered_by": bits(coverers[slot] & pos.pyramid) if in_place else [],
-            "dead": bool(dead >> slot & 1),
-        })
+        pyramid.append(
+            {
+                "slot": slot,
+                "row": row,
+                "col": col,
+                "pile": pile,
+                "level": level,
+                "card": str(table.cards[slot]) if face_up else None,
+                "removed": not in_place,  # gone from its slot: removed, or parked in a free cell
+                "parked": parked,
+                "face_up": face_up,
+                "usable": slot in usable,
+                "covered_by": bits(coverers[slot] & pos.pyramid) if in_place else [],
+                "dead": bool(dead >> slot & 1),
+            }
+        )
     waste = table.waste(pos)
     drawn = table.drawn(pos)
     stock_top = table.stock_top(pos) if table.rules.stock_top_usable else None
@@ -92,12 +95,17 @@ def player_view(game: Game, lang: str | None = None) -> dict[str, Any]:
             "uses_left": table.waste_uses_left(pos),  # None without a limit on waste uses
         },
         # several waste piles (Apophis): each pile's top and count, left to right; empty with one waste
-        "waste_piles": [{"top": _card(game, pile[-1] if pile else None), "count": len(pile)}
-                        for pile in table.waste_piles(pos)],
+        "waste_piles": [
+            {"top": _card(game, pile[-1] if pile else None), "count": len(pile)} for pile in table.waste_piles(pos)
+        ],
         # free cells, left to right: empty (null) or the card parked there (usable until removed)
-        "cells": {"size": game.rules.cells,
-                  "slots": [None if p is None else {"card": str(table.cards[p]), "dead": bool(dead >> p & 1)}
-                            for p in cell_slots(game)]},
+        "cells": {
+            "size": game.rules.cells,
+            "slots": [
+                None if p is None else {"card": str(table.cards[p]), "dead": bool(dead >> p & 1)}
+                for p in cell_slots(game)
+            ],
+        },
         "jokers": [str(table.cards[table.joker_base + j]) for j in bits(pos.jokers)],
         "usable": sorted(str(table.cards[p]) for p in usable),
         "legal_moves": [str(m) for m in game.legal_moves()],

@@ -63,8 +63,21 @@ HEADLINE_RULES: Final = ("classic", "pyramide", "msc", "thirteen", "thirteen(jok
 HEADLINE_TARGET: Final = 100_000
 #: The seeds' other rule sets and the other Pyramid games of the references (issue 8).  ``traditional``
 #: is seed 002's strictest rules, of which it says "about 1 in 50" are won; ``relaxed`` its relaxed win.
-FAMILY_RULES: Final = ("traditional", "relaxed", "tuts_tomb", "spanish", "fourteen", "overlap", "six_rows", "giza",
-                       "reserve", "triangle", "apophis", "limited_waste", "cells")
+FAMILY_RULES: Final = (
+    "traditional",
+    "relaxed",
+    "tuts_tomb",
+    "spanish",
+    "fourteen",
+    "overlap",
+    "six_rows",
+    "giza",
+    "reserve",
+    "triangle",
+    "apophis",
+    "limited_waste",
+    "cells",
+)
 FAMILY_TARGET: Final = 20_000
 #: The grid: ``GRID_BASE`` with every combination of these options, in this order (the last varies fastest).
 GRID_BASE: Final = "classic"
@@ -135,9 +148,16 @@ def at_least_as_free(a: Rules, b: Rules) -> bool:
     if (b.strict and not a.strict) or any(getattr(a, name) and not getattr(b, name) for name in _ADDS_MOVES):
         return False
     try:
-        freed = dataclasses.replace(b, preset=a.preset, inverted=a.inverted, passes=a.passes, strict=a.strict,
-                                    cells=a.cells, waste_uses=a.waste_uses,
-                                    **{name: getattr(a, name) for name in _ADDS_MOVES})
+        freed = dataclasses.replace(
+            b,
+            preset=a.preset,
+            inverted=a.inverted,
+            passes=a.passes,
+            strict=a.strict,
+            cells=a.cells,
+            waste_uses=a.waste_uses,
+            **{name: getattr(a, name) for name in _ADDS_MOVES},
+        )
     except RulesError:  # b's options with a's in their place break a rule of Rules: other games
         return False
     return freed == a and _same_deals(a, b)
@@ -171,22 +191,33 @@ class PlanRow:
 
     def cell(self) -> str:
         """A grid cell in words: ``passes 1, overlap pairs, strict, stock card usable``."""
-        return ", ".join([f"passes {_passes(self.rules)}", _overlap(self.rules), _win(self.rules),
-                          _stock(self.rules)])
+        return ", ".join([f"passes {_passes(self.rules)}", _overlap(self.rules), _win(self.rules), _stock(self.rules)])
 
 
-def grid_rules(base: str = GRID_BASE, passes: Iterable[int | None] = GRID_PASSES,
-               overlap: Iterable[bool] = GRID_OVERLAP, strict: Iterable[bool] = GRID_STRICT,
-               stock_top: Iterable[bool] = GRID_STOCK_TOP) -> list[Rules]:
+def grid_rules(
+    base: str = GRID_BASE,
+    passes: Iterable[int | None] = GRID_PASSES,
+    overlap: Iterable[bool] = GRID_OVERLAP,
+    strict: Iterable[bool] = GRID_STRICT,
+    stock_top: Iterable[bool] = GRID_STOCK_TOP,
+) -> list[Rules]:
     """``base`` with every combination of the options, the last varying fastest."""
     rules = find_rules(base)
-    return [rules.with_options(passes=p, overlap=o, strict=s, stock_top_usable=t)
-            for p, o, s, t in product(passes, overlap, strict, stock_top)]
+    return [
+        rules.with_options(passes=p, overlap=o, strict=s, stock_top_usable=t)
+        for p, o, s, t in product(passes, overlap, strict, stock_top)
+    ]
 
 
-def build_plan(headline: Sequence[Rules | str], grid: Sequence[Rules | str], *,
-               headline_target: int = HEADLINE_TARGET, grid_target: int = GRID_TARGET,
-               family: Sequence[Rules | str] = (), family_target: int = FAMILY_TARGET) -> tuple[PlanRow, ...]:
+def build_plan(
+    headline: Sequence[Rules | str],
+    grid: Sequence[Rules | str],
+    *,
+    headline_target: int = HEADLINE_TARGET,
+    grid_target: int = GRID_TARGET,
+    family: Sequence[Rules | str] = (),
+    family_target: int = FAMILY_TARGET,
+) -> tuple[PlanRow, ...]:
     """The plan: the headline rows, the family rows, then the grid rows, each family or grid row reusing
     the file of the first headline rule set that plays the same (checked with :func:`plays_the_same`)."""
     reusing = [target for rows, target in ((grid, grid_target), (family, family_target)) if rows]
@@ -229,10 +260,18 @@ def _say(stream: TextIO | None, line: str) -> None:
         stream.flush()
 
 
-def run_plan(plan: Sequence[PlanRow], directory: Path | str, *, upto: int | None = None,
-             workers: int | None = None, dask: str | None = None, time_limit: float = DEFAULT_TIME_LIMIT,
-             progress: TextIO | None = None, retry_unknown: bool = False,
-             lang: str = "en") -> list[tuple[PlanRow, int]]:
+def run_plan(
+    plan: Sequence[PlanRow],
+    directory: Path | str,
+    *,
+    upto: int | None = None,
+    workers: int | None = None,
+    dask: str | None = None,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    progress: TextIO | None = None,
+    retry_unknown: bool = False,
+    lang: str = "en",
+) -> list[tuple[PlanRow, int]]:
     """Run each row of ``plan`` in order — deals ``0 .. min(target, upto)-1`` into its results file in
     ``directory`` — skipping rows already done; return each row with the deals solved for it now.
     ``retry_unknown`` also solves again, once, the deals of those ranges a file has as unknown.
@@ -253,8 +292,10 @@ def run_plan(plan: Sequence[PlanRow], directory: Path | str, *, upto: int | None
         raise WinnabilityError("study.time-limit", limit=time_limit)
     files = _read_files(plan, folder)
     done = {name: set(rows) for name, rows in files.items()}
-    unknown = {name: {n for n, r in rows.items() if r.verdict == UNKNOWN} if retry_unknown else set()
-               for name, rows in files.items()}
+    unknown = {
+        name: {n for n, r in rows.items() if r.verdict == UNKNOWN} if retry_unknown else set()
+        for name, rows in files.items()
+    }
     solved: list[tuple[PlanRow, int]] = []
     for row in plan:
         deals = row.target if upto is None else min(row.target, upto)
@@ -266,8 +307,17 @@ def run_plan(plan: Sequence[PlanRow], directory: Path | str, *, upto: int | None
             _say(progress, said)
             solved.append((row, 0))
             continue
-        summary = run_study(row.source, folder / row.file_name, deals=deals, workers=workers, dask=dask,
-                            time_limit=time_limit, progress=progress, retry_unknown=retry_unknown, lang=lang)
+        summary = run_study(
+            row.source,
+            folder / row.file_name,
+            deals=deals,
+            workers=workers,
+            dask=dask,
+            time_limit=time_limit,
+            progress=progress,
+            retry_unknown=retry_unknown,
+            lang=lang,
+        )
         done[row.file_name].update(range(deals))
         unknown[row.file_name].difference_update(range(deals))  # retried once in this run
         solved.append((row, summary.solved))
@@ -345,8 +395,7 @@ class Breach:
         if self.row.verdict == WON and self.freer_row.verdict != WON:
             what = f"`{self.rules}` wins it and `{self.freer}` does not ({self.freer_row.verdict})"
         else:
-            what = (f"`{self.freer}` removes {self.freer_row.best} pyramid cards at best, "
-                    f"`{self.rules}` {self.row.best}")
+            what = f"`{self.freer}` removes {self.freer_row.best} pyramid cards at best, `{self.rules}` {self.row.best}"
         return f"deal {self.number}: {what}"
 
 
@@ -423,21 +472,32 @@ def _figures(status: RowStatus) -> list[str]:
     rate = "—" if summary.win_rate is None else _percent(summary.win_rate)
     interval = "—" if summary.interval is None else f"{_percent(summary.interval[0])}–{_percent(summary.interval[1])}"
     seconds = f"{statistics.median(summary.seconds):.3f} / {percentile(summary.seconds, P90):.3f}"
-    return [deals, f"{summary.won:,}", f"{summary.lost:,}", f"{summary.unknown:,}", rate, interval, seconds,
-            file_cell]
+    return [deals, f"{summary.won:,}", f"{summary.lost:,}", f"{summary.unknown:,}", rate, interval, seconds, file_cell]
 
 
-_FIGURE_HEADS: Final = ["deals", "won", "lost", "unknown", "win rate", "95% interval", "s per deal (median / p90)",
-                        "results file"]
+_FIGURE_HEADS: Final = [
+    "deals",
+    "won",
+    "lost",
+    "unknown",
+    "win rate",
+    "95% interval",
+    "s per deal (median / p90)",
+    "results file",
+]
 
 
 def _table(heads: list[str], rows: list[list[str]]) -> list[str]:
-    return ["| " + " | ".join(heads) + " |", "|" + "---|" * len(heads),
-            *("| " + " | ".join(cells) + " |" for cells in rows)]
+    return [
+        "| " + " | ".join(heads) + " |",
+        "|" + "---|" * len(heads),
+        *("| " + " | ".join(cells) + " |" for cells in rows),
+    ]
 
 
-def render_table(plan: Sequence[PlanRow], directory: Path | str, *, written: str | None = None,
-                 solver: str | None = None) -> str:
+def render_table(
+    plan: Sequence[PlanRow], directory: Path | str, *, written: str | None = None, solver: str | None = None
+) -> str:
     """``docs/winnability.md``: the plan's figures as Markdown, computed from the results files in
     ``directory`` (``written``: the date shown, default today; ``solver``: the solver's state shown,
     default :func:`.native.state`)."""
@@ -469,8 +529,10 @@ def render_table(plan: Sequence[PlanRow], directory: Path | str, *, written: str
         "",
     ]
     if short:
-        lines.append(f"**Not finished: {len(short)} of {len(statuses)} rule sets are short of their target** "
-                     "(marked *in progress* or *not run yet* below); their figures are over the deals done so far.")
+        lines.append(
+            f"**Not finished: {len(short)} of {len(statuses)} rule sets are short of their target** "
+            "(marked *in progress* or *not run yet* below); their figures are over the deals done so far."
+        )
     else:
         lines.append(f"Every one of the {len(statuses)} rule sets has reached its target.")
     lines += [
@@ -492,23 +554,38 @@ def render_table(plan: Sequence[PlanRow], directory: Path | str, *, written: str
         lines += ["", f"## Rule sets ({headline[0].row.target:,} deals each)", ""]
         lines += _table(["rule set", *_FIGURE_HEADS], [[f"`{s.row.rules}`", *_figures(s)] for s in headline])
     if family:
-        lines += ["", f"## The seeds' other rule sets and the rest of the Pyramid family "
-                  f"({family[0].row.target:,} deals each)", ""]
+        lines += [
+            "",
+            f"## The seeds' other rule sets and the rest of the Pyramid family ({family[0].row.target:,} deals each)",
+            "",
+        ]
         lines += _table(["rule set", *_FIGURE_HEADS], [[f"`{s.row.rules}`", *_figures(s)] for s in family])
         reused = [s.row for s in family if s.row.reused]
         if reused:
-            lines += ["", "Rule sets that play exactly as one above take their deals from its file (the first "
-                      f"{family[0].row.target:,} of them) rather than solving them again:", ""]
+            lines += [
+                "",
+                "Rule sets that play exactly as one above take their deals from its file (the first "
+                f"{family[0].row.target:,} of them) rather than solving them again:",
+                "",
+            ]
             lines += [_family_reuse_note(row) for row in reused]
     if grid:
         lines += ["", f"## The grid over `{GRID_BASE}` ({grid[0].row.target:,} deals each)", ""]
-        lines += _table(["passes", "overlap", "win condition", "stock model", *_FIGURE_HEADS],
-                        [[_passes(s.row.rules), _overlap(s.row.rules), _win(s.row.rules), _stock(s.row.rules),
-                          *_figures(s)] for s in grid])
+        lines += _table(
+            ["passes", "overlap", "win condition", "stock model", *_FIGURE_HEADS],
+            [
+                [_passes(s.row.rules), _overlap(s.row.rules), _win(s.row.rules), _stock(s.row.rules), *_figures(s)]
+                for s in grid
+            ],
+        )
         reused = [s.row for s in grid if s.row.reused]
         if reused:
-            lines += ["", "Cells that are a rule set above take their deals from its file (the first "
-                      f"{grid[0].row.target:,} of them) rather than solving them again:", ""]
+            lines += [
+                "",
+                "Cells that are a rule set above take their deals from its file (the first "
+                f"{grid[0].row.target:,} of them) rather than solving them again:",
+                "",
+            ]
             lines += [_reuse_note(row) for row in reused]
     lines += ["", "## Consistency", ""]
     consistency = _consistency(plan, files)
@@ -518,14 +595,17 @@ def render_table(plan: Sequence[PlanRow], directory: Path | str, *, written: str
         "clear; the same deals), it must win every deal the other wins, and remove no fewer pyramid "
         "cards at best. The files were solved one by one, so this checks the solver against "
         f"itself: {consistency.pairs:,} such pairs of results files, {consistency.deals:,} deals decided "
-        "in both compared.")
+        "in both compared."
+    )
     lines.append("")
     if not consistency.breaches:
         lines.append("No deal breaks it.")
     else:
         count = len(consistency.breaches)
-        lines.append(f"**{count:,} {'deal breaks' if count == 1 else 'deals break'} it** — a solver fault to "
-                     "find before trusting the figures above:")
+        lines.append(
+            f"**{count:,} {'deal breaks' if count == 1 else 'deals break'} it** — a solver fault to "
+            "find before trusting the figures above:"
+        )
         lines.append("")
         lines += [f"- {breach.text()}" for breach in consistency.breaches[:UNKNOWN_SHOWN]]
         if len(consistency.breaches) > UNKNOWN_SHOWN:
@@ -543,20 +623,46 @@ def render_table(plan: Sequence[PlanRow], directory: Path | str, *, written: str
 
 
 def _family_reuse_note(row: PlanRow) -> str:
-    drawn = (" with the pyramid drawn upside down (only the drawing reads that)"
-             if row.rules.inverted != row.source.inverted else "")
-    return (f"- `{row.rules}`: `{row.source}`'s options{drawn} under another preset name, so the same deals "
-            f"and verdicts, in `{row.file_name}`.")
+    drawn = (
+        " with the pyramid drawn upside down (only the drawing reads that)"
+        if row.rules.inverted != row.source.inverted
+        else ""
+    )
+    return (
+        f"- `{row.rules}`: `{row.source}`'s options{drawn} under another preset name, so the same deals "
+        f"and verdicts, in `{row.file_name}`."
+    )
 
 
 def _reuse_note(row: PlanRow) -> str:
     if row.rules == row.source:
         return f"- {row.cell()}: `{row.rules}` itself, in `{row.file_name}`."
-    return (f"- {row.cell()}: `{row.rules}`, which plays exactly as `{row.source}` (the same options but the "
-            f"preset's name, so the same deals and verdicts), in `{row.file_name}`.")
+    return (
+        f"- {row.cell()}: `{row.rules}`, which plays exactly as `{row.source}` (the same options but the "
+        f"preset's name, so the same deals and verdicts), in `{row.file_name}`."
+    )
 
 
-__all__ = ["FAMILY_RULES", "FAMILY_TARGET", "GRID_TARGET", "HEADLINE_RULES", "HEADLINE_TARGET", "Breach",
-           "Consistency", "PlanRow", "RowStatus", "WinnabilityError", "at_least_as_free", "build_plan",
-           "check_consistency", "default_plan", "file_name", "grid_rules", "pack_plan", "plan_status",
-           "plays_the_same", "render_table", "run_plan"]
+__all__ = [
+    "FAMILY_RULES",
+    "FAMILY_TARGET",
+    "GRID_TARGET",
+    "HEADLINE_RULES",
+    "HEADLINE_TARGET",
+    "Breach",
+    "Consistency",
+    "PlanRow",
+    "RowStatus",
+    "WinnabilityError",
+    "at_least_as_free",
+    "build_plan",
+    "check_consistency",
+    "default_plan",
+    "file_name",
+    "grid_rules",
+    "pack_plan",
+    "plan_status",
+    "plays_the_same",
+    "render_table",
+    "run_plan",
+]

@@ -61,8 +61,25 @@ from pyramid_solitaire.solver.space import SearchSpace
 from pyramid_solitaire.table import Action, Table
 
 OUT_DIR = Path(__file__).with_name("verdicts")
-PRESET_NAMES = ("classic", "pyramide", "thirteen", "msc", "traditional", "relaxed", "tuts_tomb", "spanish",
-                "fourteen", "overlap", "six_rows", "giza", "reserve", "triangle", "apophis", "limited_waste", "cells")
+PRESET_NAMES = (
+    "classic",
+    "pyramide",
+    "thirteen",
+    "msc",
+    "traditional",
+    "relaxed",
+    "tuts_tomb",
+    "spanish",
+    "fourteen",
+    "overlap",
+    "six_rows",
+    "giza",
+    "reserve",
+    "triangle",
+    "apophis",
+    "limited_waste",
+    "cells",
+)
 #: Deal numbers 0 .. DEALS - 1 of the shuffle.
 DEALS = 200
 #: Seconds per deal for the solver (pure Python here): far above the slowest deal (about ten seconds,
@@ -186,8 +203,14 @@ def _replay(deal: Deal, moves: list[str]) -> Game:
 
 
 def _texts(table: Table, actions: list[Action]) -> list[str]:
-    return ["+".join(str(c) for c in table.action_cards(a)) if isinstance(a, tuple)
-            else f"{table.cards[a]}>cell" if isinstance(a, int) else a for a in actions]
+    return [
+        "+".join(str(c) for c in table.action_cards(a))
+        if isinstance(a, tuple)
+        else f"{table.cards[a]}>cell"
+        if isinstance(a, int)
+        else a
+        for a in actions
+    ]
 
 
 def verdict(job: tuple[str, int]) -> Line:
@@ -212,8 +235,7 @@ def verdict(job: tuple[str, int]) -> Line:
         if bound >= table.board_size:
             line.problem = "the relaxed reference clears the pyramid: the unwinnable verdict is not confirmed"
         elif reached != bound:
-            line.problem = (f"the relaxed reference bounds the best at {bound}, the solver's best line removes "
-                            f"{reached}")
+            line.problem = f"the relaxed reference bounds the best at {bound}, the solver's best line removes {reached}"
         line.max_removed = bound
     else:
         table = Table(deal)
@@ -247,12 +269,18 @@ def main(presets: list[str]) -> int:
             lines = sorted(pool.map(verdict, [(rules, n) for n in range(DEALS)]), key=lambda r: r.number)
             slowest = max(lines, key=lambda r: r.seconds)
             wins = sum(1 for r in lines if r.winnable)
-            print(f"{rules}: {wins}/{DEALS} winnable, {time.monotonic() - started:.0f} s wall, slowest deal "
-                  f"{slowest.number} ({slowest.seconds:.1f} s)", flush=True)
+            print(
+                f"{rules}: {wins}/{DEALS} winnable, {time.monotonic() - started:.0f} s wall, slowest deal "
+                f"{slowest.number} ({slowest.seconds:.1f} s)",
+                flush=True,
+            )
             for r in lines:
                 if r.solver_max != r.max_removed:
-                    print(f"  SOLVER DISAGREEMENT {rules} deal {r.number}: max_pyramid_removed is "
-                          f"{r.max_removed}, the solver says {r.solver_max}", flush=True)
+                    print(
+                        f"  SOLVER DISAGREEMENT {rules} deal {r.number}: max_pyramid_removed is "
+                        f"{r.max_removed}, the solver says {r.solver_max}",
+                        flush=True,
+                    )
             problems = [r for r in lines if r.problem]
             if problems:
                 for r in problems:

@@ -121,15 +121,18 @@ class SmallCase:
 
     def describe(self) -> str:
         """How to get the position back: rules, deal number and the line of moves."""
-        return (f"rules={self.rules!r} deal={self.number} position={tuple(self.position)} "
-                f"line ({len(self.line)} moves): {'; '.join(self.line)}")
+        return (
+            f"rules={self.rules!r} deal={self.number} position={tuple(self.position)} "
+            f"line ({len(self.line)} moves): {'; '.join(self.line)}"
+        )
 
 
 POLICIES = ("random", "careful", "hint")
 
 
-def _random_line(table: Table, rng: random.Random, max_pyramid: int,
-                 policy: str) -> tuple[list[Action], list[Position]]:
+def _random_line(
+    table: Table, rng: random.Random, max_pyramid: int, policy: str
+) -> tuple[list[Action], list[Position]]:
     """Legal play from the start until at most ``max_pyramid`` pyramid cards remain or the line is stuck:
     no move left, or (unlimited passes) two whole cycles through the stock without a removal.
 
@@ -177,8 +180,9 @@ def _try(table: Table, pos: Position, limit: int, skip_dead: bool) -> SlowResult
 
 
 @cache
-def small_positions(rules: str, count: int = 40, seed: int = 0, limit: int = 5000, min_each: int = 10,
-                    max_attempts: int = 3000) -> tuple[SmallCase, ...]:
+def small_positions(
+    rules: str, count: int = 40, seed: int = 0, limit: int = 5000, min_each: int = 10, max_attempts: int = 3000
+) -> tuple[SmallCase, ...]:
     """``count`` positions of ``rules`` small enough for :func:`slow_search` (at most ``limit``
     reachable positions), from lines of play of random deals.  Deterministic for (rules, seed).
 

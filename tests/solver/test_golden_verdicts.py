@@ -29,8 +29,25 @@ from pyramid_solitaire.solver import solve
 from pyramid_solitaire.table import Table
 
 GOLDEN_DIR = Path(__file__).resolve().parents[1] / "golden" / "verdicts"
-PRESET_NAMES = ("classic", "pyramide", "thirteen", "msc", "traditional", "relaxed", "tuts_tomb", "spanish",
-                "fourteen", "overlap", "six_rows", "giza", "apophis", "reserve", "triangle", "limited_waste", "cells")
+PRESET_NAMES = (
+    "classic",
+    "pyramide",
+    "thirteen",
+    "msc",
+    "traditional",
+    "relaxed",
+    "tuts_tomb",
+    "spanish",
+    "fourteen",
+    "overlap",
+    "six_rows",
+    "giza",
+    "apophis",
+    "reserve",
+    "triangle",
+    "limited_waste",
+    "cells",
+)
 DEALS = 200
 EXPENSIVE = ("traditional", "relaxed")
 EXPENSIVE_STEP = 10
@@ -69,8 +86,7 @@ def test_solver_gives_the_golden_verdicts(preset: str) -> None:
         result = solve(deal, time_limit=TIME_LIMIT)
         got = (result.winnable, result.max_pyramid_removed)
         if got != verdicts[number]:
-            failures.append(f"deal {number}: golden (winnable, max_pyramid_removed) = {verdicts[number]}, "
-                            f"solver {got}")
+            failures.append(f"deal {number}: golden (winnable, max_pyramid_removed) = {verdicts[number]}, solver {got}")
             continue
         game = Game(deal)
         if result.winnable:
@@ -132,12 +148,12 @@ def test_golden_verdicts_are_consistent_with_the_rules(preset: str) -> None:
 #: cards; the second has at least as many passes and at least the usable cards of the first), so it
 #: wins every deal the first wins and removes at least as many pyramid cards.
 STRONGER = [
-    ("classic", "pyramide"),     # the first card already on the waste; unlimited passes
-    ("classic", "msc"),          # the stock top usable as well
-    ("classic", "thirteen"),     # a drawn spot as well as the waste top; 4 passes
-    ("relaxed", "thirteen"),     # the same stock model; 4 passes instead of 1
+    ("classic", "pyramide"),  # the first card already on the waste; unlimited passes
+    ("classic", "msc"),  # the stock top usable as well
+    ("classic", "thirteen"),  # a drawn spot as well as the waste top; 4 passes
+    ("relaxed", "thirteen"),  # the same stock model; 4 passes instead of 1
     ("traditional", "relaxed"),  # the same play; won already when the pyramid is clear
-    ("classic", "cells"),        # a free cell as well
+    ("classic", "cells"),  # a free cell as well
 ]
 
 

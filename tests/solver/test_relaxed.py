@@ -19,9 +19,21 @@ from pyramid_solitaire.solver.space import SearchSpace
 from pyramid_solitaire.table import Table
 
 RULE_SETS = [
-    "classic", "msc", "thirteen(triples=true)", "thirteen(triples=true,jokers=1)", "classic(overlap=true)",
-    "classic(overlap=true,triples=true)", "fourteen", "spanish", "six_rows", "giza", "reserve",
-    "apophis(triples=true)", "classic(waste_uses=8)", "thirteen(waste_uses=6,triples=true)", "limited_waste",
+    "classic",
+    "msc",
+    "thirteen(triples=true)",
+    "thirteen(triples=true,jokers=1)",
+    "classic(overlap=true)",
+    "classic(overlap=true,triples=true)",
+    "fourteen",
+    "spanish",
+    "six_rows",
+    "giza",
+    "reserve",
+    "apophis(triples=true)",
+    "classic(waste_uses=8)",
+    "thirteen(waste_uses=6,triples=true)",
+    "limited_waste",
     "classic(target=14,lone_kings=false,triples=true)",
 ]
 

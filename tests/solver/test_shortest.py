@@ -57,10 +57,21 @@ def _late_positions(rules: str, count: int) -> list[tuple[Table, int]]:
 
 @pytest.mark.parametrize(
     ("rules", "count"),
-    [("msc", 120), ("classic", 40), ("pyramide", 40), ("thirteen", 40), ("classic(passes=2)", 40),
-     ("msc(passes=unlimited)", 40), ("msc(passes=2)", 60), ("msc(passes=1)", 200),
-     ("msc(stock_waste_pairs=false)", 40), ("classic(target=14,lone_kings=false)", 40),
-     ("msc(target=14,lone_kings=false)", 40), ("tuts_tomb", 40)])
+    [
+        ("msc", 120),
+        ("classic", 40),
+        ("pyramide", 40),
+        ("thirteen", 40),
+        ("classic(passes=2)", 40),
+        ("msc(passes=unlimited)", 40),
+        ("msc(passes=2)", 60),
+        ("msc(passes=1)", 200),
+        ("msc(stock_waste_pairs=false)", 40),
+        ("classic(target=14,lone_kings=false)", 40),
+        ("msc(target=14,lone_kings=false)", 40),
+        ("tuts_tomb", 40),
+    ],
+)
 def test_lower_bound_is_admissible_and_astar_is_optimal(rules: str, count: int) -> None:
     solved = 0
     for table, state in _late_positions(rules, count):

@@ -20,16 +20,40 @@ from pyramid_solitaire.solver.space import SearchSpace
 from pyramid_solitaire.table import Position, Table
 
 RULE_SETS = [
-    "classic", "pyramide", "thirteen", "msc", "traditional", "relaxed",
-    "thirteen(jokers=2)", "thirteen(triples=true)", "classic(overlap=true)",
-    "classic(target=14,lone_kings=false)", "classic(rows=6)", "tuts_tomb", "tuts_tomb(passes=2)",
-    "giza", "reserve", "classic(reserve=4,reserve_depth=2,strict=true,passes=1)",
-    "apophis", "apophis(strict=true)", "apophis(triples=true)",
-    "classic(waste_uses=14)", "classic(waste_uses=26,strict=true)", "msc(waste_uses=8)",
-    "thirteen(waste_uses=6,jokers=1)", "apophis(waste_uses=10)",
-    "cells", "classic(cells=2,passes=1)", "classic(cells=1,strict=true)", "msc(cells=1)",
-    "thirteen(cells=1,jokers=1)", "thirteen(cells=1,triples=true)", "classic(cells=1,waste_uses=10)",
-    "giza(cells=1)", "apophis(cells=2)", "classic(cells=1,overlap=true)",
+    "classic",
+    "pyramide",
+    "thirteen",
+    "msc",
+    "traditional",
+    "relaxed",
+    "thirteen(jokers=2)",
+    "thirteen(triples=true)",
+    "classic(overlap=true)",
+    "classic(target=14,lone_kings=false)",
+    "classic(rows=6)",
+    "tuts_tomb",
+    "tuts_tomb(passes=2)",
+    "giza",
+    "reserve",
+    "classic(reserve=4,reserve_depth=2,strict=true,passes=1)",
+    "apophis",
+    "apophis(strict=true)",
+    "apophis(triples=true)",
+    "classic(waste_uses=14)",
+    "classic(waste_uses=26,strict=true)",
+    "msc(waste_uses=8)",
+    "thirteen(waste_uses=6,jokers=1)",
+    "apophis(waste_uses=10)",
+    "cells",
+    "classic(cells=2,passes=1)",
+    "classic(cells=1,strict=true)",
+    "msc(cells=1)",
+    "thirteen(cells=1,jokers=1)",
+    "thirteen(cells=1,triples=true)",
+    "classic(cells=1,waste_uses=10)",
+    "giza(cells=1)",
+    "apophis(cells=2)",
+    "classic(cells=1,overlap=true)",
 ]
 #: Positions per rule set, and the fewest of each verdict the set must hold.
 COUNT = 40
@@ -56,8 +80,9 @@ def _problems(case: SmallCase, result: SolveResult) -> list[str]:
     if result.winnable != expected.winnable:
         out.append(f"winnable: slow search {expected.winnable}, solver {result.winnable}")
     if result.max_pyramid_removed != expected.max_pyramid_removed:
-        out.append(f"max_pyramid_removed: slow search {expected.max_pyramid_removed}, "
-                   f"solver {result.max_pyramid_removed}")
+        out.append(
+            f"max_pyramid_removed: slow search {expected.max_pyramid_removed}, solver {result.max_pyramid_removed}"
+        )
     if result.winnable:
         assert result.solution is not None
         end, illegal = _replay(table, case.position, [str(m) for m in result.solution])
@@ -78,7 +103,8 @@ def test_solver_agrees_with_the_slow_search_on_small_positions(rules: str) -> No
     assert len(cases) >= COUNT * 9 // 10, f"only {len(cases)} small positions found"
     winnable = sum(1 for c in cases if c.expected.winnable)
     assert winnable >= MIN_EACH and len(cases) - winnable >= MIN_EACH, (
-        f"{winnable} winnable and {len(cases) - winnable} unwinnable positions: both verdicts should occur")
+        f"{winnable} winnable and {len(cases) - winnable} unwinnable positions: both verdicts should occur"
+    )
     failures = []
     for case in cases:
         problems = _problems(case, solve_position(case.table, case.position, time_limit=TIME_LIMIT))
@@ -102,8 +128,24 @@ RANKS = "A23456789TJQK"
 #: Rows 1-6 of a pyramid that clears row by row without the stock (each row kings and pairs summing to
 #: 13; row 7 below is "Kc Ac Qc 2c Jc 3c Tc"), apex first, and the line that clears it.
 CLEARABLE_TOP = "Kh 6d 7d Ks 5d 8d 3d Td 4d 9d Kd Ad Qd 2d Jd 4c 9c 5c 8c 6c 7c"
-CLEARING_LINE = ["Kc", "Ac+Qc", "2c+Jc", "3c+Tc", "4c+9c", "5c+8c", "6c+7c", "Kd", "Ad+Qd", "2d+Jd",
-                 "3d+Td", "4d+9d", "Ks", "5d+8d", "6d+7d", "Kh"]
+CLEARING_LINE = [
+    "Kc",
+    "Ac+Qc",
+    "2c+Jc",
+    "3c+Tc",
+    "4c+9c",
+    "5c+8c",
+    "6c+7c",
+    "Kd",
+    "Ad+Qd",
+    "2d+Jd",
+    "3d+Td",
+    "4d+9d",
+    "Ks",
+    "5d+8d",
+    "6d+7d",
+    "Kh",
+]
 
 
 def _deal(row7: str, rules: str) -> Deal:
@@ -152,8 +194,15 @@ def test_slow_search_with_unlimited_passes_ends() -> None:
     assert result.positions < 1000
 
 
-@pytest.mark.parametrize("rules", ["classic(strict=true)", "classic(strict=true,passes=unlimited)",
-                                   "classic(strict=true,passes=1)", "tuts_tomb(strict=true)"])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        "classic(strict=true)",
+        "classic(strict=true,passes=unlimited)",
+        "classic(strict=true,passes=1)",
+        "tuts_tomb(strict=true)",
+    ],
+)
 def test_the_starved_stock_cut_agrees_with_the_slow_search(rules: str) -> None:
     """Strict rules with one usable stock-side card: a position is cut when a stock card has fewer
     pyramid partners left than cards of its value.  Small random positions are rarely won under these

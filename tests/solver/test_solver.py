@@ -168,7 +168,8 @@ def test_a_sensible_game_stuck_in_endless_rounds_is_lost_exactly_as_if_played_to
 
 
 def test_solve_jsonl_prints_one_object_per_deal_in_input_order(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     decks, lengths = _msc_data()
     path = tmp_path / "deals.txt"
     path.write_text("\n".join(decks[:5]) + "\n")

@@ -11,23 +11,57 @@ from pyramid_solitaire.solver.space import SearchSpace
 from pyramid_solitaire.table import Table
 
 RULE_SETS = [
-    "classic", "pyramide", "thirteen", "msc", "traditional", "relaxed",
-    "thirteen(jokers=2)", "thirteen(jokers=1,triples=true)", "thirteen(triples=true)",
-    "classic(overlap=true)", "msc(stock_waste_pairs=false)", "classic(target=14,lone_kings=false)",
-    "classic(deck=48,target=12)", "classic(rows=6)", "traditional(jokers=2,triples=true)",
-    "tuts_tomb", "classic(draw=3,passes=2)", "classic(draw=2,strict=true)",
-    "giza", "giza(triples=true)", "reserve", "reserve(reserve=6,stock_top=true,strict=true)",
-    "classic(reserve=4,reserve_depth=2,overlap=true)", "thirteen(reserve=7)", "triangle",
-    "apophis", "apophis(triples=true,jokers=1)", "apophis(strict=true,stock_waste_pairs=false)",
+    "classic",
+    "pyramide",
+    "thirteen",
+    "msc",
+    "traditional",
+    "relaxed",
+    "thirteen(jokers=2)",
+    "thirteen(jokers=1,triples=true)",
+    "thirteen(triples=true)",
+    "classic(overlap=true)",
+    "msc(stock_waste_pairs=false)",
+    "classic(target=14,lone_kings=false)",
+    "classic(deck=48,target=12)",
+    "classic(rows=6)",
+    "traditional(jokers=2,triples=true)",
+    "tuts_tomb",
+    "classic(draw=3,passes=2)",
+    "classic(draw=2,strict=true)",
+    "giza",
+    "giza(triples=true)",
+    "reserve",
+    "reserve(reserve=6,stock_top=true,strict=true)",
+    "classic(reserve=4,reserve_depth=2,overlap=true)",
+    "thirteen(reserve=7)",
+    "triangle",
+    "apophis",
+    "apophis(triples=true,jokers=1)",
+    "apophis(strict=true,stock_waste_pairs=false)",
     "classic(waste_piles=2,passes=1,target=14,lone_kings=false)",
-    "classic(waste_uses=12)", "classic(waste_uses=24,strict=true)", "msc(waste_uses=6)",
-    "thirteen(waste_uses=5,jokers=1)", "apophis(waste_uses=9,triples=true)", "tuts_tomb(waste_uses=12)",
+    "classic(waste_uses=12)",
+    "classic(waste_uses=24,strict=true)",
+    "msc(waste_uses=6)",
+    "thirteen(waste_uses=5,jokers=1)",
+    "apophis(waste_uses=9,triples=true)",
+    "tuts_tomb(waste_uses=12)",
 ]
 #: Free cells take the table's own moves (the generic path), less what the search leaves out.
-CELL_RULE_SETS = ["cells", "classic(cells=2,passes=1)", "msc(cells=1)", "thirteen(cells=1,jokers=2)",
-                  "thirteen(cells=2,triples=true)", "giza(cells=1)", "apophis(cells=1,waste_uses=9)",
-                  "pyramide(cells=3)", "classic(cells=1,overlap=true)", "thirteen(cells=1,waste_uses=6)",
-                  "classic(cells=2,waste_uses=10)", "reserve(cells=1,strict=true)"]
+CELL_RULE_SETS = [
+    "cells",
+    "classic(cells=2,passes=1)",
+    "msc(cells=1)",
+    "thirteen(cells=1,jokers=2)",
+    "thirteen(cells=2,triples=true)",
+    "giza(cells=1)",
+    "apophis(cells=1,waste_uses=9)",
+    "pyramide(cells=3)",
+    "classic(cells=1,overlap=true)",
+    "thirteen(cells=1,waste_uses=6)",
+    "classic(cells=2,waste_uses=10)",
+    "reserve(cells=1,strict=true)",
+]
 
 
 def _random_states(rules: str, deals: int, steps: int) -> list[tuple[SearchSpace, SearchSpace, int]]:
@@ -116,8 +150,18 @@ def test_pack_and_unpack_are_inverse(rules: str) -> None:
         assert fast.pack(fast.unpack(state)) == state
 
 
-@pytest.mark.parametrize("rules", ["classic", "msc", "thirteen(jokers=2)", "thirteen(triples=true)",
-                                   "classic(waste_uses=12)", "apophis(waste_uses=9,triples=true)", *CELL_RULE_SETS])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        "classic",
+        "msc",
+        "thirteen(jokers=2)",
+        "thirteen(triples=true)",
+        "classic(waste_uses=12)",
+        "apophis(waste_uses=9,triples=true)",
+        *CELL_RULE_SETS,
+    ],
+)
 def test_relaxed_bound_never_below_what_play_reaches(rules: str) -> None:
     """Along random play the relaxed bound from the start covers every position reached."""
     for fast, _, state in _random_states(rules, deals=6, steps=80):

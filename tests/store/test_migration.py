@@ -85,7 +85,13 @@ def test_every_game_figure_and_statistic_survives_the_upgrade(schema1_url: str) 
             old = before[game_id]
             # the row's figures are kept as they were
             assert (row.result, row.moves, row.undos, row.hints, row.pyramid_removed, row.ended_ms) == (
-                old["result"], old["moves"], old["undos"], old["hints"], old["pyramid_removed"], old["ended_ms"])
+                old["result"],
+                old["moves"],
+                old["undos"],
+                old["hints"],
+                old["pyramid_removed"],
+                old["ended_ms"],
+            )
             recorded = store.actions(game_id)
             assert {a.kind for a in recorded} <= ENTRY_KINDS
             assert row.version == len(recorded)
@@ -97,8 +103,9 @@ def test_every_game_figure_and_statistic_survives_the_upgrade(schema1_url: str) 
             assert [str(step.move) for step in session.game.history] == shown["removed"]
         for player_id, figures in EXPECTED["players"].items():
             assert [s.to_json() for s in compute(store.finished_games(player_id))] == figures["stats"]
-            assert [s.to_json() for s in compute(store.finished_games(player_id, since_reset=False))] == \
-                figures["all_time"]
+            assert [s.to_json() for s in compute(store.finished_games(player_id, since_reset=False))] == figures[
+                "all_time"
+            ]
         for code, entries in EXPECTED["leaderboard"].items():
             assert [{k: e[k] for k in ("id", "ms", "moves")} for e in store.leaderboard(code)] == entries
     finally:
@@ -117,11 +124,12 @@ def test_taps_become_the_moves_they_made(schema1_url: str) -> None:
         entries = [(a.kind, a.arg) for a in store.actions(pyramide["id"])]
         assert entries[-1] == ("move", f"{second}+{third}")
         assert all(kind == "move" for kind, _ in entries)  # stock taps became draws; no tap is left
-        (cells,) = [g for g in EXPECTED["rows"]["games"] if g["rules"] == "classic(cells=2)"
-                    and not g["imported"]]
+        (cells,) = [g for g in EXPECTED["rows"]["games"] if g["rules"] == "classic(cells=2)" and not g["imported"]]
         # the park into the second free cell keeps its cell
-        assert any(kind == "move" and arg is not None and arg.endswith(">cell2")
-                   for kind, arg in ((a.kind, a.arg) for a in store.actions(cells["id"])))
+        assert any(
+            kind == "move" and arg is not None and arg.endswith(">cell2")
+            for kind, arg in ((a.kind, a.arg) for a in store.actions(cells["id"]))
+        )
     finally:
         store.close()
 

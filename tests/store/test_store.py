@@ -14,18 +14,45 @@ from pyramid_solitaire.store.schema import LATEST, actions, current_version, gam
 from pyramid_solitaire.store.stats import compute, stats_for
 
 
-def game_row(player: str, game_id: str, *, code: str = "CL1-N-AAAAAAB", rules: str = "classic",
-             difficulty: str = "N", started: int = 1_000, ended: int | None = None, result: str | None = None,
-             moves: int = 0, undos: int = 0, hints: int = 0) -> GameRow:
-    return GameRow(id=game_id, player_id=player, rules=rules, preset=rules.split("(")[0], difficulty=difficulty,
-                   code=code, deal="(notation)", started_ms=started, ended_ms=ended, result=result, moves=moves,
-                   undos=undos, hints=hints, pyramid_removed=28 if result == "won" else 0, version=0)
+def game_row(
+    player: str,
+    game_id: str,
+    *,
+    code: str = "CL1-N-AAAAAAB",
+    rules: str = "classic",
+    difficulty: str = "N",
+    started: int = 1_000,
+    ended: int | None = None,
+    result: str | None = None,
+    moves: int = 0,
+    undos: int = 0,
+    hints: int = 0,
+) -> GameRow:
+    return GameRow(
+        id=game_id,
+        player_id=player,
+        rules=rules,
+        preset=rules.split("(")[0],
+        difficulty=difficulty,
+        code=code,
+        deal="(notation)",
+        started_ms=started,
+        ended_ms=ended,
+        result=result,
+        moves=moves,
+        undos=undos,
+        hints=hints,
+        pyramid_removed=28 if result == "won" else 0,
+        version=0,
+    )
 
 
-def finished(store: Store, player: str, game_id: str, result: str, started: int, seconds: float, moves: int,
-             **options: str) -> None:
-    row = game_row(player, game_id, started=started, ended=started + int(seconds * 1000), result=result,
-                   moves=moves, **options)
+def finished(
+    store: Store, player: str, game_id: str, result: str, started: int, seconds: float, moves: int, **options: str
+) -> None:
+    row = game_row(
+        player, game_id, started=started, ended=started + int(seconds * 1000), result=result, moves=moves, **options
+    )
     store.create_game(row)
 
 
@@ -44,10 +71,20 @@ def test_a_new_database_gets_the_latest_schema_and_reopening_changes_nothing(sto
 def test_actions_are_recorded_in_order_with_the_games_figures(store: Store) -> None:
     player = store.new_player()
     store.create_game(game_row(player, "g1"))
-    store.record("g1", 0, "move", "Ks", {"moves": 1, "undos": 0, "hints": 0, "pyramid_removed": 1,
-                                        "result": None, "ended_ms": None})
-    store.record("g1", 1, "hint", None, {"moves": 2, "undos": 0, "hints": 0, "pyramid_removed": 1,
-                                          "result": None, "ended_ms": None})
+    store.record(
+        "g1",
+        0,
+        "move",
+        "Ks",
+        {"moves": 1, "undos": 0, "hints": 0, "pyramid_removed": 1, "result": None, "ended_ms": None},
+    )
+    store.record(
+        "g1",
+        1,
+        "hint",
+        None,
+        {"moves": 2, "undos": 0, "hints": 0, "pyramid_removed": 1, "result": None, "ended_ms": None},
+    )
     assert [(a.seq, a.kind, a.arg) for a in store.actions("g1")] == [(1, "move", "Ks"), (2, "hint", None)]
     row = store.game("g1")
     assert row is not None and row.version == 2 and row.moves == 2 and row.pyramid_removed == 1
@@ -83,9 +120,21 @@ def test_statistics_count_streaks_times_and_moves_per_rule_set_and_difficulty(st
     finished(store, player, "d", "won", 600_000, 90, 48, difficulty="E")
     finished(store, player, "e", "won", 800_000, 120, 60, difficulty="N")
     stats = stats_for(store.finished_games(player), "classic", "E").to_json()
-    assert stats == {"rules": "classic", "difficulty": "E", "played": 4, "won": 3, "streak": 1, "best_streak": 2,
-                     "undos": 0, "hints": 0, "win_rate": 0.75, "average_seconds": 90.0, "best_seconds": 80.0,
-                     "average_moves": 47.3, "best_moves": 44}
+    assert stats == {
+        "rules": "classic",
+        "difficulty": "E",
+        "played": 4,
+        "won": 3,
+        "streak": 1,
+        "best_streak": 2,
+        "undos": 0,
+        "hints": 0,
+        "win_rate": 0.75,
+        "average_seconds": 90.0,
+        "best_seconds": 80.0,
+        "average_moves": 47.3,
+        "best_moves": 44,
+    }
     assert [(s.difficulty, s.played) for s in compute(store.finished_games(player))] == [("E", 4), ("N", 1)]
 
 
@@ -107,7 +156,10 @@ def test_the_leaderboard_ranks_wins_of_one_code_by_time_then_moves(store: Store)
     finished(store, first, "other-deal", "won", 1_000, 5, 5, code="CL1-N-AAAAAAC")
     board = store.leaderboard("CL1-N-AAAAAAB")
     assert [(e["id"], e["name"], e["ms"], e["moves"]) for e in board] == [
-        ("fast-fewer", None, 100_000, 45), ("fast", "Hana", 100_000, 50), ("slow", None, 200_000, 40)]
+        ("fast-fewer", None, 100_000, 45),
+        ("fast", "Hana", 100_000, 50),
+        ("slow", None, 200_000, 40),
+    ]
 
 
 def test_an_import_is_all_or_nothing(store: Store) -> None:
@@ -131,12 +183,15 @@ def _dead_port() -> int:
         return port
 
 
-@pytest.mark.parametrize(("url", "says"), [
-    (f"postgresql://who:hidden@127.0.0.1:{_dead_port()}/games", "cannot use the database postgresql://who:***@"),
-    ("mysql://localhost/games", "unsupported kind 'mysql'"),
-    ("sqlite://", "an SQLite URL is sqlite:///path"),
-    ("not a url", "not a database URL"),
-])
+@pytest.mark.parametrize(
+    ("url", "says"),
+    [
+        (f"postgresql://who:hidden@127.0.0.1:{_dead_port()}/games", "cannot use the database postgresql://who:***@"),
+        ("mysql://localhost/games", "unsupported kind 'mysql'"),
+        ("sqlite://", "an SQLite URL is sqlite:///path"),
+        ("not a url", "not a database URL"),
+    ],
+)
 def test_a_database_that_cannot_be_used_is_named_with_the_problem(url: str, says: str) -> None:
     with pytest.raises(StoreError) as info:
         Store(url)

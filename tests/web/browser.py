@@ -13,8 +13,16 @@ CHROMIUM = Path("/usr/bin/chromium")
 AXE = ROOT / ".cache" / "npm" / "node_modules" / "axe-core" / "axe.min.js"
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 #: Flags for a headless Chromium in a closed network, as root (see the env notes in the README).
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 DESKTOP = {"viewport": {"width": 1280, "height": 860}}
 

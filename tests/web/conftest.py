@@ -65,5 +65,3 @@ def desktop(browser: Browser) -> Iterator[tuple[Page, Errors]]:
     page = context.new_page()
     yield page, errors
     context.close()
-
-

@@ -33,7 +33,6 @@ class GamePage:
         page.on("requestfinished", lambda r: self.requests.append(f"<- {r.url.split('/', 3)[-1]}"))
         page.on("requestfailed", lambda r: self.requests.append(f"!! {r.url.split('/', 3)[-1]} {r.failure}"))
 
-
     def open(self, path: str = "/") -> GamePage:
         self.page.goto(self.base + path)
         self.page.wait_for_selector("body[data-ready=true]", timeout=TIMEOUT_MS)
@@ -53,24 +52,32 @@ class GamePage:
     def card(self, token: str) -> Locator:
         """The card ``token`` where it lies now (pyramid, jokers, stock side or a free cell; not the removed
         pile)."""
-        return self.page.locator(f'#pyramid [data-card="{token}"], #jokers [data-card="{token}"], '
-                                 f'#stock-area [data-card="{token}"], #cells [data-card="{token}"]')
+        return self.page.locator(
+            f'#pyramid [data-card="{token}"], #jokers [data-card="{token}"], '
+            f'#stock-area [data-card="{token}"], #cells [data-card="{token}"]'
+        )
 
     def classes(self, token: str) -> set[str]:
         return set((self.card(token).get_attribute("class") or "").split())
 
     def cards_with(self, class_name: str) -> list[str]:
         """Tokens of the cards shown with a class (usable, partner, selected, dead, hinted)."""
-        return list(self.page.eval_on_selector_all(
-            f"#pyramid .card.{class_name}, #jokers .card.{class_name}, #stock-area .card.{class_name}, "
-            f"#cells .card.{class_name}",
-            "els => els.map(e => e.dataset.card)"))
+        return list(
+            self.page.eval_on_selector_all(
+                f"#pyramid .card.{class_name}, #jokers .card.{class_name}, #stock-area .card.{class_name}, "
+                f"#cells .card.{class_name}",
+                "els => els.map(e => e.dataset.card)",
+            )
+        )
 
     def pyramid_cards(self) -> list[str | None]:
         """The face-up card of each pyramid slot still in place, in slot order (None when face down)."""
-        return list(self.page.eval_on_selector_all(
-            "#pyramid [data-slot]",
-            "els => els.sort((a, b) => a.dataset.slot - b.dataset.slot).map(e => e.dataset.card || null)"))
+        return list(
+            self.page.eval_on_selector_all(
+                "#pyramid [data-slot]",
+                "els => els.sort((a, b) => a.dataset.slot - b.dataset.slot).map(e => e.dataset.card || null)",
+            )
+        )
 
     def text(self, selector: str) -> str:
         return self.page.inner_text(selector).strip()
@@ -79,8 +86,11 @@ class GamePage:
         return self.text("#message")
 
     def waste_top(self) -> str | None:
-        token = self.page.get_attribute('#stock-area [data-key="waste"]', "data-card") \
-            if self.page.locator('#stock-area [data-key="waste"]').count() else None
+        token = (
+            self.page.get_attribute('#stock-area [data-key="waste"]', "data-card")
+            if self.page.locator('#stock-area [data-key="waste"]').count()
+            else None
+        )
         return token
 
     # --- acting -----------------------------------------------------------------------------------
@@ -114,15 +124,21 @@ class GamePage:
 
     def cells(self) -> list[str | None]:
         """Each free cell in order (フリーセル1, 2, …): the card in it, or None when empty."""
-        return list(self.page.eval_on_selector_all(
-            "#cells .card, #cells .cell-slot",
-            "els => els.sort((a, b) => a.dataset.cell - b.dataset.cell).map(e => e.dataset.card || null)"))
+        return list(
+            self.page.eval_on_selector_all(
+                "#cells .card, #cells .cell-slot",
+                "els => els.sort((a, b) => a.dataset.cell - b.dataset.cell).map(e => e.dataset.card || null)",
+            )
+        )
 
     def tap_cell(self, index: int | None = None) -> None:
         """Click free cell ``index`` (from 0; default: the first empty one), which must be empty, and
         wait for the answer."""
-        cell = (self.page.locator("#cells .cell-slot").first if index is None
-                else self.page.locator(f'#cells .cell-slot[aria-label="フリーセル{index + 1}（空き）"]'))
+        cell = (
+            self.page.locator("#cells .cell-slot").first
+            if index is None
+            else self.page.locator(f'#cells .cell-slot[aria-label="フリーセル{index + 1}（空き）"]')
+        )
         self._after(self.answered(), lambda: cell.click())
 
     def press(self, key: str) -> None:
@@ -163,7 +179,8 @@ class GamePage:
                 """token => [...document.querySelectorAll('#pyramid .card.usable, #jokers .card, '
                     + '#stock-area .stock-btn, #stock-area .card.usable, #cells .card, #cells .cell-slot')]
                     .findIndex(e => e.dataset.card === token)""",
-                token)
+                token,
+            )
             assert index >= 0, f"{token} is not among the cards the arrow keys reach"
             self.page.keyboard.press("Home")
             for _ in range(index):

@@ -20,9 +20,11 @@ def audit(page: Page) -> list[dict[str, Any]]:
     assert AXE.exists(), f"{AXE} is missing: scripts/test installs axe-core from npm"
     page.add_script_tag(path=str(AXE))
     result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
-    return [{"id": v["id"], "impact": v["impact"], "help": v["help"],
-             "nodes": [n["target"] for n in v["nodes"]][:5]}
-            for v in result["violations"] if v["impact"] in SERIOUS]
+    return [
+        {"id": v["id"], "impact": v["impact"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"]][:5]}
+        for v in result["violations"]
+        if v["impact"] in SERIOUS
+    ]
 
 
 def finished_game(page: Page, server: str) -> str:
@@ -53,8 +55,10 @@ def test_game_screen_has_no_serious_violations(browser: Browser, server: str) ->
 def test_the_layouts_of_giza_and_triangle_have_no_serious_violations(browser: Browser, server: str) -> None:
     """Giza's reserve piles (no stock) on a phone and Triangle's upside-down pyramid on a desktop; each
     reserve card's name says its pile."""
-    for options, code, name in ((PHONE, Deal.from_number(3, "giza").code, "giza-phone"),
-                                (DESKTOP, Deal.from_number(3, "triangle").code, "triangle-desktop")):
+    for options, code, name in (
+        (PHONE, Deal.from_number(3, "giza").code, "giza-phone"),
+        (DESKTOP, Deal.from_number(3, "triangle").code, "triangle-desktop"),
+    ):
         context, errors = open_context(browser, bypass_csp=True, **options)
         page = context.new_page()
         GamePage(page, server).open(f"/play/{code}")
@@ -68,8 +72,9 @@ def test_the_layouts_of_giza_and_triangle_have_no_serious_violations(browser: Br
         context.close()
 
 
-def test_the_waste_uses_left_are_clear_of_the_stock_label_and_read_with_the_waste(browser: Browser,
-                                                                                  server: str) -> None:
+def test_the_waste_uses_left_are_clear_of_the_stock_label_and_read_with_the_waste(
+    browser: Browser, server: str
+) -> None:
     """limited_waste on a phone: the count under the waste keeps clear of the stock's label (they
     overlapped when both sat on one line) and the waste card's name ends with it; the New Game dialog
     with its waste-use select passes the audit too."""
@@ -103,7 +108,8 @@ def test_free_cells_on_a_phone_keep_clear_of_the_stock_side_and_are_named(browse
         "#stock-area .card, #stock-area .slot-empty, #stock-area .stock-btn, #stock-area .stock-label, "
         "#cells .card, #cells .cell-slot",
         "els => els.map(e => { const r = e.getBoundingClientRect(); "
-        "return [e.closest('#cells') ? 'cell' : 'stock', r.left, r.top, r.right, r.bottom]; })")
+        "return [e.closest('#cells') ? 'cell' : 'stock', r.left, r.top, r.right, r.bottom]; })",
+    )
     cells = [b for b in boxes if b[0] == "cell"]
     stock = [b for b in boxes if b[0] == "stock"]
     assert len(cells) == 4
@@ -124,8 +130,10 @@ def test_free_cells_on_a_phone_keep_clear_of_the_stock_side_and_are_named(browse
 def test_rules_dialog_has_no_serious_violations(browser: Browser, server: str) -> None:
     """The Rules dialog open over the game, for Tut's Tomb (its fanned waste on the board) and for a
     game with options, on desktop and phone."""
-    for options, code, name in ((DESKTOP, Deal.from_number(2, "thirteen(jokers=2,triples=true)").code, "desktop"),
-                                (PHONE, Deal.from_number(1, "tuts_tomb").code, "phone")):
+    for options, code, name in (
+        (DESKTOP, Deal.from_number(2, "thirteen(jokers=2,triples=true)").code, "desktop"),
+        (PHONE, Deal.from_number(1, "tuts_tomb").code, "phone"),
+    ):
         context, errors = open_context(browser, bypass_csp=True, **options)
         page = context.new_page()
         game = GamePage(page, server).open(f"/play/{code}")

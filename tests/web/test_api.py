@@ -34,8 +34,10 @@ Json = dict[str, Any]
 
 SEED_001_ROW_7 = "Ks 6h 3c 7d Ts Qh 9c"
 SEED_001 = make_notation(row_of(7, SEED_001_ROW_7), ["Ad"])
-SEED_000 = ("Jd 6c 7h As 4d Qs 5h 3d 6h 8s Kh Kc Ad Ks 9c Qc 2c 8d Td Ts Js 7c Tc 3h 4h 3s Kd 7s 7d Ac 3c 4c 5c "
-            "8c Jc 2d 5d 6d 9d Qd Ah 2h 8h 9h Th Jh Qh 2s 4s 5s 6s 9s")
+SEED_000 = (
+    "Jd 6c 7h As 4d Qs 5h 3d 6h 8s Kh Kc Ad Ks 9c Qc 2c 8d Td Ts Js 7c Tc 3h 4h 3s Kd 7s 7d Ac 3c 4c 5c "
+    "8c Jc 2d 5d 6d 9d Qd Ah 2h 8h 9h Th Jh Qh 2s 4s 5s 6s 9s"
+)
 #: Qc at (5,1) with three aces under it; with Qh, Qs first in the stock, Ad+Qd takes the last ace it
 #: could meet (tests/test_game.py).
 DEAD_PYRAMID = {(5, 1): "Qc", (6, 1): "Ac", (6, 2): "Ah", (7, 1): "As", (7, 5): "Ad", (7, 6): "Qd"}
@@ -65,8 +67,9 @@ def new_game(client: TestClient, lang: str = "ja", **body: Any) -> Json:
     return game
 
 
-def post(client: TestClient, game: Json | str, action: str, body: Json | None = None,
-         lang: str = "ja") -> tuple[Json, Json]:
+def post(
+    client: TestClient, game: Json | str, action: str, body: Json | None = None, lang: str = "ja"
+) -> tuple[Json, Json]:
     """POST an action that must be answered 200; returns (game state, event)."""
     game_id = game if isinstance(game, str) else game["id"]
     response = client.post(f"/api/games/{game_id}/{action}?lang={lang}", json=body)
@@ -81,8 +84,7 @@ def move(client: TestClient, game: Json | str, notation: str, lang: str = "ja", 
     return post(client, game, "move", {"move": notation, **extra}, lang)
 
 
-def refused(client: TestClient, game: Json | str, notation: str, code: str, lang: str = "ja",
-            **extra: Any) -> Json:
+def refused(client: TestClient, game: Json | str, notation: str, code: str, lang: str = "ja", **extra: Any) -> Json:
     """POST a move the engine refuses: a 409 with the reason's code, and nothing written."""
     game_id = game if isinstance(game, str) else game["id"]
     before = state(client, game_id)
@@ -158,7 +160,7 @@ def play(client: TestClient, game: Json, notation: str) -> Json:
     else:
         first, *others = notation.split("+")
         offered = game["pairs"][first]
-        assert (offered["alone"] if not others else sorted(others) in [sorted(w) for w in offered["with"]]), notation
+        assert offered["alone"] if not others else sorted(others) in [sorted(w) for w in offered["with"]], notation
     after, event = move(client, game, notation)
     assert event["kind"] == ("removed" if notation not in ("draw", "recycle") else notation), event
     assert set(event["cards"]) == (set() if notation in ("draw", "recycle") else set(notation.split("+")))
@@ -199,8 +201,14 @@ def test_a_new_game_by_code_deals_exactly_that_deal(client: TestClient) -> None:
     assert game["number"] == 1 and game["difficulty"] == "R"
     assert game["status"] == "playing" and game["result"] is None
     assert [e["card"] for e in game["pyramid"]] == [str(c) for c in deal.pyramid]
-    assert game["stock"] == {"count": 24, "pass": 1, "passes": 3, "top": None, "usable": False,
-                             "label": "1/3周目 · 残り 24"}
+    assert game["stock"] == {
+        "count": 24,
+        "pass": 1,
+        "passes": 3,
+        "top": None,
+        "usable": False,
+        "label": "1/3周目 · 残り 24",
+    }
     assert game["waste"] == {"top": None, "count": 0, "uses_left": None}
     assert game["moves"] == 0 and game["version"] == 0
     # what the page may do: every legal removal is offered card by card, and the stock draws
@@ -284,7 +292,6 @@ def test_the_rules_catalogue_lists_every_preset_and_each_one_deals(client: TestC
             assert new_game(client, rules=alias)["preset"] == preset["id"]
 
 
-
 def dialog_options(preset: dict[str, Any]) -> dict[str, Any]:
     """The options the New Game dialog shows for a preset of /api/rules, by key, with their values."""
     return {option["key"]: option["value"] for option in preset["options"] if option["offered"]}
@@ -297,8 +304,16 @@ def test_the_new_game_dialog_learns_from_the_server_which_options_each_preset_of
     assert {name for name, p in presets.items() if "passes" not in dialog_options(p)} == {"giza", "apophis"}
     assert {name for name, p in presets.items() if "waste_uses" not in dialog_options(p)} == {"giza"}
     assert {name for name, p in presets.items() if "jokers" in dialog_options(p)} == {"thirteen"}
-    assert dialog_options(presets["thirteen"]) == {"passes": 4, "strict": False, "overlap": False, "open": False,
-                                            "jokers": 0, "triples": False, "waste_uses": None, "cells": 0}
+    assert dialog_options(presets["thirteen"]) == {
+        "passes": 4,
+        "strict": False,
+        "overlap": False,
+        "open": False,
+        "jokers": 0,
+        "triples": False,
+        "waste_uses": None,
+        "cells": 0,
+    }
     # each preset's own values, to preset the dialog's controls
     shown = {name: dialog_options(p) for name, p in presets.items()}
     assert {name: o["waste_uses"] for name, o in shown.items() if o.get("waste_uses")} == {"limited_waste": 12}
@@ -311,27 +326,34 @@ def test_the_new_game_dialog_learns_from_the_server_which_options_each_preset_of
 def test_a_new_game_of_a_preset_and_options_gets_its_rule_set_from_the_server(client: TestClient) -> None:
     """The dialog posts the preset and its options' values; the server writes the rule set (the options
     equal to the preset's are not written), so the browser holds no rule-string grammar."""
-    game = new_game(client, preset="thirteen", options={"jokers": 2, "triples": True, "passes": 4, "open": False},
-                    difficulty="R")
+    game = new_game(
+        client, preset="thirteen", options={"jokers": 2, "triples": True, "passes": 4, "open": False}, difficulty="R"
+    )
     assert game["rules"] == "thirteen(jokers=2,triples=true)"
     assert re.fullmatch(r"TH1J2T1-R-[A-Z]+", game["code"])
-    assert new_game(client, preset="classic", options={"passes": None}, difficulty="R")["rules"] \
+    assert (
+        new_game(client, preset="classic", options={"passes": None}, difficulty="R")["rules"]
         == "classic(passes=unlimited)"
+    )
     assert new_game(client, preset="pyramide-app", options={})["rules"] == "pyramide"  # an alias of a preset
 
 
-@pytest.mark.parametrize(("body", "said"), [
-    ({"preset": "nothing", "options": {}}, "nothing"),
-    ({"preset": "classic", "options": {"colour": True}}, "colour"),
-    ({"preset": "classic", "options": {"overlap": 3}}, "overlap"),
-    ({"preset": "classic", "options": {"cells": True}}, "cells"),
-    ({"preset": "classic", "options": {"cells": None}}, "cells"),
-    ({"preset": "classic", "options": {"cells": 9}}, "9"),
-    ({"preset": "classic(cells=1)", "options": {}}, "classic(cells=1)"),
-    ({"options": {"cells": 1}}, "preset"),
-])
-def test_a_preset_or_option_value_the_rules_lack_is_a_bad_rules_answer(client: TestClient, body: dict[str, Any],
-                                                                         said: str) -> None:
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        ({"preset": "nothing", "options": {}}, "nothing"),
+        ({"preset": "classic", "options": {"colour": True}}, "colour"),
+        ({"preset": "classic", "options": {"overlap": 3}}, "overlap"),
+        ({"preset": "classic", "options": {"cells": True}}, "cells"),
+        ({"preset": "classic", "options": {"cells": None}}, "cells"),
+        ({"preset": "classic", "options": {"cells": 9}}, "9"),
+        ({"preset": "classic(cells=1)", "options": {}}, "classic(cells=1)"),
+        ({"options": {"cells": 1}}, "preset"),
+    ],
+)
+def test_a_preset_or_option_value_the_rules_lack_is_a_bad_rules_answer(
+    client: TestClient, body: dict[str, Any], said: str
+) -> None:
     for lang in ("en", "ja"):
         response = client.post(f"/api/games?lang={lang}", json=body)
         assert response.status_code == 400 and response.json()["code"] == "bad-rules", response.text
@@ -389,8 +411,7 @@ def test_a_card_parked_in_the_free_cell_is_recorded_and_reloads_in_its_cell(clie
     assert refused(client, classic, "5c>cell", "no-cells")["message"]
 
 
-def test_a_card_goes_to_the_free_cell_named_and_stays_there_through_undo_reload_and_import(
-        client: TestClient) -> None:
+def test_a_card_goes_to_the_free_cell_named_and_stays_there_through_undo_reload_and_import(client: TestClient) -> None:
     """With two cells, a park into the second puts the card there, not in the first; the cell is part of
     the record (``9c>cell2``), so undo/redo, a reload from the store and an exported-then-imported game all
     show it in the same cell.  A taken cell is a refused move; a cell the game lacks is a 400/422."""
@@ -415,11 +436,13 @@ def test_a_card_goes_to_the_free_cell_named_and_stays_there_through_undo_reload_
     after, _ = move(client, game, "5c>cell")  # no cell named: the first empty one (the C key)
     assert slots(after) == ["5c", "9c"]
     before = state(client, game)
-    for body_, status, code in [({"move": "6h>cell", "cell": 2}, 400, "bad-cell"),
-                                ({"move": "6h>cell9"}, 400, "bad-cell"),
-                                ({"move": "6h+7d", "cell": 0}, 400, "bad-cell"),
-                                ({"move": "6h>cell", "cell": -1}, 422, "bad-request"),
-                                ({"move": "6h>cell", "cell": "x"}, 422, "bad-request")]:
+    for body_, status, code in [
+        ({"move": "6h>cell", "cell": 2}, 400, "bad-cell"),
+        ({"move": "6h>cell9"}, 400, "bad-cell"),
+        ({"move": "6h+7d", "cell": 0}, 400, "bad-cell"),
+        ({"move": "6h>cell", "cell": -1}, 422, "bad-request"),
+        ({"move": "6h>cell", "cell": "x"}, 422, "bad-request"),
+    ]:
         answer = error(client.post(f"/api/games/{game['id']}/move", json=body_), status, code)
         assert answer["details"].get("reason") or answer["details"].get("errors")
     assert still(state(client, game)) == still(before)
@@ -435,8 +458,10 @@ def test_a_card_goes_to_the_free_cell_named_and_stays_there_through_undo_reload_
     imported = other.get("/api/me").json()["unfinished"]
     copy = next(g for g in imported if g["code"] == game["code"])
     assert slots(other.get(f"/api/games/{copy['id']}").json()["game"]) == ["5c", "9c"]
-    bad = {**exported, "games": [{**g, "record": g["record"].replace("9c>cell2", "9c>cell3")}
-                                 for g in exported["games"]]}
+    bad = {
+        **exported,
+        "games": [{**g, "record": g["record"].replace("9c>cell2", "9c>cell3")} for g in exported["games"]],
+    }
     third = TestClient(client.app)
     new_game(third, code="CL1-R-AAAAAAB")
     mine = third.get("/api/me").json()
@@ -472,8 +497,12 @@ def test_the_state_carries_the_rule_fields_and_a_draw_of_three_fans_the_waste(cl
     assert {p["id"]: p["fields"]["draw"] for p in client.get("/api/rules").json()["presets"]}["tuts_tomb"] == 3
     deal = Deal.from_number(1, "tuts_tomb")
     game = new_game(client, code=deal.code)
-    assert game["rule_fields"] == {**{key: getattr(deal.rules, key) for key in game["rule_fields"]},
-                                   "preset": "tuts_tomb", "draw": 3, "passes": None}
+    assert game["rule_fields"] == {
+        **{key: getattr(deal.rules, key) for key in game["rule_fields"]},
+        "preset": "tuts_tomb",
+        "draw": 3,
+        "passes": None,
+    }
     assert game["waste_fan"] == []
     after = play(client, game, "draw")
     first, second, third = (str(c) for c in deal.stock[:3])
@@ -511,8 +540,10 @@ def test_seed_001_worked_example_from_the_state(client: TestClient) -> None:
     reason = pair_refusal(after, "Qh", "9c")
     assert reason["code"] == "sum" and sorted(reason["cards"]) == ["9c", "Qh"]
     assert reason["message"] == "合計が13になる必要があります：Q(12)+9=21"
-    assert pair_refusal(state(client, game, lang="en"), "Qh", "9c")["message"] == \
-        "The cards must add up to 13: Q(12)+9=21."
+    assert (
+        pair_refusal(state(client, game, lang="en"), "Qh", "9c")["message"]
+        == "The cards must add up to 13: Q(12)+9=21."
+    )
     body = refused(client, game, "Qh+9c", "sum")
     assert body["message"] == reason["message"]
     assert body["details"]["equation"] == "Q(12)+9=21" and body["details"]["total"] == 21
@@ -548,8 +579,7 @@ def test_pyramide_keeps_the_second_card_chosen_after_a_wrong_sum_and_classic_cle
     assert game["ui"] == {"keep_second": True}
     reason = pair_refusal(game, "7c", "7s")
     assert reason["code"] == "sum" and reason["message"] == "合計が13になる必要があります：7+7=14"
-    assert pair_refusal(state(client, game, lang="en"), "7c", "7s")["message"] == \
-        "The cards must add up to 13: 7+7=14."
+    assert pair_refusal(state(client, game, lang="en"), "7c", "7s")["message"] == "The cards must add up to 13: 7+7=14."
     # the kept card pairs on the next tap: 10♣ is no partner of 7, and 10♣ pairs with either three
     assert pair_refusal(game, "7s", "Tc")["code"] == "sum"
     assert partners(game, "Tc") == ["3h", "3s"]
@@ -577,8 +607,13 @@ def test_a_covered_card_in_classic_names_its_coverers_aloud(client: TestClient) 
     game = new_game(client, deal=SEED_001, rules="classic", lang="en")
     card = SEED_001.split()[slot(6, 2)]  # (6,2), under 6h and 3c in row 7
     reason = game["refusals"][card]
-    assert reason == {"code": "covered", "message": "This card is covered by 6♥ and 3♣.", "cards": [card],
-                      "quiet": False, "slot": slot(6, 2)}
+    assert reason == {
+        "code": "covered",
+        "message": "This card is covered by 6♥ and 3♣.",
+        "cards": [card],
+        "quiet": False,
+        "slot": slot(6, 2),
+    }
     assert sorted(entry(game, 6, 2)["covering"]) == ["3c", "6h"]
     body = refused(client, game, f"{card}+6h", "covered", lang="en")
     assert body["message"] == "This card is covered by 6♥ and 3♣."
@@ -593,8 +628,7 @@ def test_a_move_naming_a_removed_card_or_one_not_in_the_game_is_refused(client: 
     assert refused(client, game, "X1", "not-in-game", lang="en")["message"] == "This card is not in this game."
 
 
-def test_the_state_never_names_a_stock_card_and_moves_naming_one_answer_only_not_usable(
-        client: TestClient) -> None:
+def test_the_state_never_names_a_stock_card_and_moves_naming_one_answer_only_not_usable(client: TestClient) -> None:
     game = new_game(client, deal=SEED_001, rules="classic")
     stock_cards = SEED_001.split()[28:]
     assert not set(TOKEN_RE.findall(json.dumps(without_id({"game": game})))) & set(stock_cards)
@@ -639,8 +673,9 @@ def test_thirteen_answers_never_name_a_face_down_card(client: TestClient) -> Non
             now_hidden = hidden_tokens(answer["game"], deal.notation)
             assert_reveals_none(answer, now_hidden)
             assert not set(answer["game"]["names"]) & now_hidden
-        assert_reveals_none(client.get(f"/api/games/{game['id']}?lang=en").json(), hidden_tokens(
-            state(client, game), deal.notation))
+        assert_reveals_none(
+            client.get(f"/api/games/{game['id']}?lang=en").json(), hidden_tokens(state(client, game), deal.notation)
+        )
 
 
 def test_thirteen_a_face_down_slot_answers_the_same_whatever_card_lies_there(client: TestClient) -> None:
@@ -685,8 +720,9 @@ def test_the_stock_draws_recycles_and_is_refused_once_three_passes_are_used_up(c
     assert game["stock_move"] is None
     assert game["refusals"]["stock"]["code"] == "passes-used-up"
     assert game["refusals"]["stock"]["message"] == "3周めくり終えました"
-    assert state(client, game, lang="en")["refusals"]["stock"]["message"] == \
-        "All 3 passes through the stock are used up."
+    assert (
+        state(client, game, lang="en")["refusals"]["stock"]["message"] == "All 3 passes through the stock are used up."
+    )
     assert game["status"] == "playing"
     body = refused(client, game, "recycle", "passes-used-up")
     assert body["message"] == "3周めくり終えました"
@@ -780,14 +816,17 @@ def test_a_legal_move_in_notation_is_played_whatever_its_spelling(client: TestCl
     assert record.split("\n\n", 1)[1].split() == ["Ks", "7d+6h", "draw"]  # the record holds the canonical moves
 
 
-@pytest.mark.parametrize(("notation", "code"), [
-    ("Qh+9c", "sum"),
-    ("2c", "covered"),
-    ("Qh", "lone"),
-    ("Ks+Ks", "same-card"),
-    ("recycle", "stock-not-empty"),
-    ("Ad+Qh", "not-usable"),
-])
+@pytest.mark.parametrize(
+    ("notation", "code"),
+    [
+        ("Qh+9c", "sum"),
+        ("2c", "covered"),
+        ("Qh", "lone"),
+        ("Ks+Ks", "same-card"),
+        ("recycle", "stock-not-empty"),
+        ("Ad+Qh", "not-usable"),
+    ],
+)
 def test_an_illegal_move_is_409_and_changes_nothing(client: TestClient, notation: str, code: str) -> None:
     game = new_game(client, deal=SEED_001, rules="classic")
     move(client, game, "3c+Ts")
@@ -852,13 +891,27 @@ BAD_REQUESTS: list[tuple[str, str, Json, int, str]] = [
     ("POST", f"/api/games/{GAME}/move", {"json": {"move": "Ks", "cell": "0"}}, 422, "bad-request"),
     ("POST", f"/api/games/{GAME}/move", {"json": ["Ks"]}, 422, "bad-request"),
     ("POST", f"/api/games/{GAME}/move", {"json": {"move": "Ks" * 21}}, 422, "bad-request"),
-    ("POST", f"/api/games/{GAME}/move", {"content": b"{bad", "headers": {"content-type": "application/json"}},
-     422, "bad-json"),
-    ("POST", f"/api/games/{GAME}/move", {"content": b"move=Ks",
-                                         "headers": {"content-type": "application/x-www-form-urlencoded"}},
-     422, "bad-request"),
-    ("POST", f"/api/games/{GAME}/move", {"content": b'{"move": "' + b"K" * MAX_BODY + b'"}',
-                                         "headers": {"content-type": "application/json"}}, 413, "too-large"),
+    (
+        "POST",
+        f"/api/games/{GAME}/move",
+        {"content": b"{bad", "headers": {"content-type": "application/json"}},
+        422,
+        "bad-json",
+    ),
+    (
+        "POST",
+        f"/api/games/{GAME}/move",
+        {"content": b"move=Ks", "headers": {"content-type": "application/x-www-form-urlencoded"}},
+        422,
+        "bad-request",
+    ),
+    (
+        "POST",
+        f"/api/games/{GAME}/move",
+        {"content": b'{"move": "' + b"K" * MAX_BODY + b'"}', "headers": {"content-type": "application/json"}},
+        413,
+        "too-large",
+    ),
     ("POST", f"/api/games/{GAME}/move?lang=fr", {"json": {"move": "Ks"}}, 422, "bad-request"),
     ("POST", f"/api/games/{GAME}/move?version=-1", {"json": {"move": "Ks"}}, 422, "bad-request"),
     ("POST", f"/api/games/{GAME}/move?version=x", {"json": {"move": "Ks"}}, 422, "bad-request"),
@@ -876,10 +929,14 @@ BAD_REQUESTS: list[tuple[str, str, Json, int, str]] = [
 ]
 
 
-@pytest.mark.parametrize(("method", "path", "arguments", "status", "code"), BAD_REQUESTS,
-                         ids=[f"{m} {p} {s} {c} #{i}" for i, (m, p, _, s, c) in enumerate(BAD_REQUESTS)])
-def test_a_bad_request_is_refused_with_json_and_changes_nothing(client: TestClient, method: str, path: str,
-                                                                 arguments: Json, status: int, code: str) -> None:
+@pytest.mark.parametrize(
+    ("method", "path", "arguments", "status", "code"),
+    BAD_REQUESTS,
+    ids=[f"{m} {p} {s} {c} #{i}" for i, (m, p, _, s, c) in enumerate(BAD_REQUESTS)],
+)
+def test_a_bad_request_is_refused_with_json_and_changes_nothing(
+    client: TestClient, method: str, path: str, arguments: Json, status: int, code: str
+) -> None:
     game = new_game(client, deal=SEED_001, rules="classic")
     move(client, game, "6h+7d")
     before = state(client, game)
@@ -903,32 +960,39 @@ def test_a_chunked_body_of_unknown_size_is_refused(client: TestClient) -> None:
         yield b" " * MAX_BODY
         yield b'Ks"}'
 
-    response = client.post(f"/api/games/{game['id']}/move", content=chunks(),
-                           headers={"content-type": "application/json"})
+    response = client.post(
+        f"/api/games/{game['id']}/move", content=chunks(), headers={"content-type": "application/json"}
+    )
     assert error(response, 413, "too-large")["details"]["limit"] == MAX_BODY
     assert still(state(client, game)) == still(before)
 
 
 def test_validation_errors_say_where_and_what(client: TestClient) -> None:
     game = new_game(client, deal=SEED_001, rules="classic")
-    body = error(client.post(f"/api/games/{game['id']}/move?lang=en", json={"move": "Ks", "extra": 1}),
-                 422, "bad-request")
-    assert body["details"]["errors"] == [{"where": "body.extra", "type": "extra_forbidden",
-                                          "problem": "body.extra: Extra inputs are not permitted"}]
+    body = error(
+        client.post(f"/api/games/{game['id']}/move?lang=en", json={"move": "Ks", "extra": 1}), 422, "bad-request"
+    )
+    assert body["details"]["errors"] == [
+        {"where": "body.extra", "type": "extra_forbidden", "problem": "body.extra: Extra inputs are not permitted"}
+    ]
     assert body["message"] == "The request is not valid: body.extra: Extra inputs are not permitted"
     body = error(client.post(f"/api/games/{game['id']}/move", json={"move": "Ks", "extra": 1}), 422, "bad-request")
     assert body["message"] == "リクエストが正しくありません：body.extra は受け付けない項目です"
     body = error(client.post("/api/games", json={"code": "C" * 201}), 422, "bad-request")
     assert body["message"] == "リクエストが正しくありません：body.code が長すぎます（200文字まで）"
-    body = error(client.post(f"/api/games/{game['id']}/move", content=b"{bad",
-                             headers={"content-type": "application/json"}), 422, "bad-json")
+    body = error(
+        client.post(f"/api/games/{game['id']}/move", content=b"{bad", headers={"content-type": "application/json"}),
+        422,
+        "bad-json",
+    )
     assert body["message"].startswith("リクエストのJSONが読めません")
 
 
 def test_a_bad_code_names_the_problem_in_the_players_language(client: TestClient) -> None:
     body = error(client.post("/api/games?lang=en", json={"code": "CL1-Q-AAAAAAB"}), 400, "bad-code")
-    assert body["message"] == ("That deal code is not valid: unknown difficulty letter 'Q' "
-                               "(expected E, N, R, or X for a full code)")
+    assert body["message"] == (
+        "That deal code is not valid: unknown difficulty letter 'Q' (expected E, N, R, or X for a full code)"
+    )
     assert body["details"]["reason"] == "code.kind" and body["details"]["facts"] == {"letter": "Q"}
     body = error(client.post("/api/games", json={"code": "CL1-Q-AAAAAAB"}), 400, "bad-code")
     assert body["message"] == "配札コードが正しくありません：難易度の文字「Q」はありません（E、N、R、完全コードなら X）"
@@ -936,8 +1000,9 @@ def test_a_bad_code_names_the_problem_in_the_players_language(client: TestClient
     body = error(client.post("/api/games", json={"code": "NOTACODE"}), 400, "bad-code")
     assert body["message"].startswith("配札コードが正しくありません：「NOTACODE」は配札コードではありません")
     body = error(client.post("/api/games", json={"code": "CL1-R-"}), 400, "bad-code")
-    assert body["message"] == ("配札コードが正しくありません：配札コード「CL1-R-」の番号の部分が空です"
-                               "（例：CL1-N-AAAAAAJ）")
+    assert body["message"] == (
+        "配札コードが正しくありません：配札コード「CL1-R-」の番号の部分が空です（例：CL1-N-AAAAAAJ）"
+    )
 
 
 def test_english_messages_with_lang_en(client: TestClient) -> None:
@@ -956,8 +1021,18 @@ def test_english_messages_with_lang_en(client: TestClient) -> None:
 # --- headers and pages -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path", ["/api/rules", "/", "/play/CL1-R-AAAAAAB", "/static/js/main.js",
-                                  "/locales/ja.json", "/api/nothing", "/api/games/nope"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/rules",
+        "/",
+        "/play/CL1-R-AAAAAAB",
+        "/static/js/main.js",
+        "/locales/ja.json",
+        "/api/nothing",
+        "/api/games/nope",
+    ],
+)
 def test_every_answer_carries_the_security_headers(client: TestClient, path: str) -> None:
     headers = client.get(path).headers
     policy = headers["content-security-policy"]

@@ -30,10 +30,20 @@ def raw(client: TestClient, path: str, **headers: str) -> tuple[int, dict[str, s
         return response.status_code, dict(response.headers), body
 
 
-@pytest.mark.parametrize("path", ["/", "/static/css/app.css", "/static/js/main.js", "/static/js/cards.js",
-                                  "/locales/ja.json", "/static/art/cards.svg"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/",
+        "/static/css/app.css",
+        "/static/js/main.js",
+        "/static/js/cards.js",
+        "/locales/ja.json",
+        "/static/art/cards.svg",
+    ],
+)
 def test_text_goes_compressed_to_a_browser_that_accepts_it_and_plain_to_one_that_does_not(
-        client: TestClient, path: str) -> None:
+    client: TestClient, path: str
+) -> None:
     status, headers, body = raw(client, path, **{"accept-encoding": "gzip, deflate, br"})
     assert status == 200 and headers["content-encoding"] == "gzip" and "accept-encoding" in headers["vary"].lower()
     plain_status, plain_headers, plain = raw(client, path, **{"accept-encoding": "identity"})
@@ -70,13 +80,17 @@ def test_the_card_art_lives_at_an_address_with_its_hash_and_is_cached_for_a_year
     assert "{{ART}}" not in page
 
 
-@pytest.mark.parametrize(("path", "lang", "title"), [
-    ("/play/CL1-R-AAAAAAB/extra", "ja", "ページが見つかりません"),
-    ("/nothing-here", "ja", "ページが見つかりません"),
-    ("/nothing-here?lang=en", "en", "Page not found"),
-])
-def test_an_address_that_is_no_page_gets_the_apps_own_page(client: TestClient, path: str, lang: str,
-                                                           title: str) -> None:
+@pytest.mark.parametrize(
+    ("path", "lang", "title"),
+    [
+        ("/play/CL1-R-AAAAAAB/extra", "ja", "ページが見つかりません"),
+        ("/nothing-here", "ja", "ページが見つかりません"),
+        ("/nothing-here?lang=en", "en", "Page not found"),
+    ],
+)
+def test_an_address_that_is_no_page_gets_the_apps_own_page(
+    client: TestClient, path: str, lang: str, title: str
+) -> None:
     response = client.get(path)
     assert response.status_code == 404
     assert response.headers["content-type"].startswith("text/html")

@@ -18,8 +18,10 @@ from pyramid_solitaire.moves import Move
 from pyramid_solitaire.solver import solve
 
 SEED_001_ROW_7 = "Ks 6h 3c 7d Ts Qh 9c"
-SEED_000 = ("Jd 6c 7h As 4d Qs 5h 3d 6h 8s Kh Kc Ad Ks 9c Qc 2c 8d Td Ts Js 7c Tc 3h 4h 3s Kd 7s 7d Ac 3c 4c 5c "
-            "8c Jc 2d 5d 6d 9d Qd Ah 2h 8h 9h Th Jh Qh 2s 4s 5s 6s 9s")
+SEED_000 = (
+    "Jd 6c 7h As 4d Qs 5h 3d 6h 8s Kh Kc Ad Ks 9c Qc 2c 8d Td Ts Js 7c Tc 3h 4h 3s Kd 7s 7d Ac 3c 4c 5c "
+    "8c Jc 2d 5d 6d 9d Qd Ah 2h 8h 9h Th Jh Qh 2s 4s 5s 6s 9s"
+)
 #: Qc at (5,1) with three aces under it; Ad+Qd takes the last ace it could meet (tests/test_game.py).
 DEAD_PYRAMID = {(5, 1): "Qc", (6, 1): "Ac", (6, 2): "Ah", (7, 1): "As", (7, 5): "Ad", (7, 6): "Qd"}
 
@@ -185,8 +187,10 @@ def test_a_dead_card_gets_the_lock_and_one_tap_rewinds(desktop: tuple[Page, Erro
     # card under the lock's middle is the dead card itself (the lock lets pointers through)
     lock = page.locator('#locks [data-key="lock-Qc"]').bounding_box()
     assert lock is not None
-    under = page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('.card').dataset.card",
-                          [lock["x"] + lock["width"] / 2, lock["y"] + lock["height"] / 2])
+    under = page.evaluate(
+        "([x, y]) => document.elementFromPoint(x, y).closest('.card').dataset.card",
+        [lock["x"] + lock["width"] / 2, lock["y"] + lock["height"] / 2],
+    )
     assert under == "Qc"
     assert page.evaluate("() => getComputedStyle(document.getElementById('locks')).zIndex") == "80"
     screenshot(page, "dead-card")
@@ -227,8 +231,10 @@ def test_english_texts_and_card_names(desktop: tuple[Page, Errors], server: str)
     page.wait_for_function("() => document.getElementById('stock-label').textContent.startsWith('Pass')")
     assert game.text("#btn-new") == "New game"
     assert game.text("#stock-label") == "Pass 1/3 · 24 left"
-    assert game.text("#keys-help") == ("Arrows: move between usable cards · Enter/Space: select · D: stock · U: undo · "
-                                       "R: redo · H: hint · Esc: clear selection")  # classic: no free cell
+    assert game.text("#keys-help") == (
+        "Arrows: move between usable cards · Enter/Space: select · D: stock · U: undo · "
+        "R: redo · H: hint · Esc: clear selection"
+    )  # classic: no free cell
     assert game.card("6h").get_attribute("aria-label") == "6 of hearts, usable"
     game.tap("Qh")
     game.tap("9c")
@@ -247,9 +253,10 @@ def test_the_board_fits_phone_and_desktop(browser: Browser, server: str, size: s
     GamePage(page, server).open(f"/play/{seed_001_code()}")
     width = (PHONE if size == "phone" else DESKTOP)["viewport"]["width"]  # type: ignore[index]
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
-    boxes = page.eval_on_selector_all("#board .card, #board .stock-btn",
-                                      "els => els.map(e => { const r = e.getBoundingClientRect(); "
-                                      "return [r.left, r.right, r.width]; })")
+    boxes = page.eval_on_selector_all(
+        "#board .card, #board .stock-btn",
+        "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.right, r.width]; })",
+    )
     assert boxes and all(left >= 0 and right <= width for left, right, _ in boxes)
     assert min(w for _, _, w in boxes) >= (40 if size == "phone" else 70)  # readable cards
     screenshot(page, f"board-{size}")

@@ -21,7 +21,8 @@ def open_game(page: Page, server: str, rules: str = "cells") -> GamePage:
 
 
 def test_a_card_parked_by_tapping_a_cell_uncovers_its_partner_and_pairs_from_the_cell(
-        desktop: tuple[Page, Errors], server: str) -> None:
+    desktop: tuple[Page, Errors], server: str
+) -> None:
     page, errors = desktop
     game = open_game(page, server)
     assert game.cells() == [None]
@@ -55,8 +56,9 @@ def test_a_card_goes_to_the_cell_tapped_and_keeps_it_after_a_reload(desktop: tup
     page, errors = desktop
     game = open_game(page, server, "classic(cells=2)")
     assert game.cells() == [None, None]
-    shortcuts = page.eval_on_selector_all("#cells .cell-slot",
-                                          "els => els.map(e => e.getAttribute('aria-keyshortcuts'))")
+    shortcuts = page.eval_on_selector_all(
+        "#cells .cell-slot", "els => els.map(e => e.getAttribute('aria-keyshortcuts'))"
+    )
     assert shortcuts == ["C", None]  # the C key fills the first empty cell, and only that one says so
     game.tap("Kd")
     game.tap("5c")

@@ -12,8 +12,10 @@ from helpers import make_notation, row_of
 from pyramid_solitaire import Deal
 
 SEED_001_ROW_7 = "Ks 6h 3c 7d Ts Qh 9c"
-SEED_000 = ("Jd 6c 7h As 4d Qs 5h 3d 6h 8s Kh Kc Ad Ks 9c Qc 2c 8d Td Ts Js 7c Tc 3h 4h 3s Kd 7s 7d Ac 3c 4c 5c "
-            "8c Jc 2d 5d 6d 9d Qd Ah 2h 8h 9h Th Jh Qh 2s 4s 5s 6s 9s")
+SEED_000 = (
+    "Jd 6c 7h As 4d Qs 5h 3d 6h 8s Kh Kc Ad Ks 9c Qc 2c 8d Td Ts Js 7c Tc 3h 4h 3s Kd 7s 7d Ac 3c 4c 5c "
+    "8c Jc 2d 5d 6d 9d Qd Ah 2h 8h 9h Th Jh Qh 2s 4s 5s 6s 9s"
+)
 
 
 def count_posts(page: Page) -> list[str]:
@@ -95,8 +97,9 @@ def test_two_cards_off_the_sum_show_their_values_and_send_nothing(desktop: tuple
     assert list(errors) == []
 
 
-def test_in_pyramide_the_second_card_stays_chosen_after_a_refused_pair(desktop: tuple[Page, Errors],
-                                                                       server: str) -> None:
+def test_in_pyramide_the_second_card_stays_chosen_after_a_refused_pair(
+    desktop: tuple[Page, Errors], server: str
+) -> None:
     page, errors = desktop
     game = GamePage(page, server).open(f"/play/{Deal.from_notation(SEED_000, 'pyramide').code}")
     posts = count_posts(page)

@@ -30,8 +30,9 @@ def won_through_the_api(page: Page, server: str, code: str = CODE) -> dict[str, 
     return game
 
 
-def test_the_result_screen_shows_the_servers_figures_and_the_leaderboard(desktop: tuple[Page, Errors],
-                                                                         server: str) -> None:
+def test_the_result_screen_shows_the_servers_figures_and_the_leaderboard(
+    desktop: tuple[Page, Errors], server: str
+) -> None:
     page, errors = desktop
     game = GamePage(page, server).open(f"/play/{CODE}")
     page.click("#btn-records")
@@ -71,7 +72,9 @@ def test_the_records_dialog_resumes_and_replays_games(desktop: tuple[Page, Error
     assert figures[:6] == ["プレイ数", "1", "勝ち", "1", "勝率", "100%"]
     unfinished = page.locator("#records-unfinished li").all_inner_texts()
     assert [(text.split(" · ")[0], text.split("\n")[0].split(" · ")[-1]) for text in unfinished] == [
-        ("ピラミッド（アプリ版・無制限・得点あり）", "PY1-R-AAAAAAC"), ("クラシック（3周）", "CL1-R-AAAAAAB")]
+        ("ピラミッド（アプリ版・無制限・得点あり）", "PY1-R-AAAAAAC"),
+        ("クラシック（3周）", "CL1-R-AAAAAAB"),
+    ]
     last = page.locator("#records-finished li").all_inner_texts()[0]
     assert last.split(" · ")[0] == "クラシック（3周）" and "CL1-N-AAAAAAD" in last
     assert page.evaluate("() => document.activeElement.id") == "dlg-records-title"  # not the name box

@@ -83,8 +83,9 @@ def test_a_custom_deal_and_a_pasted_code_from_the_dialog(desktop: tuple[Page, Er
     assert list(errors) == []
 
 
-def test_bad_input_in_the_dialog_names_the_problem_and_keeps_the_game(desktop: tuple[Page, Errors],
-                                                                       server: str) -> None:
+def test_bad_input_in_the_dialog_names_the_problem_and_keeps_the_game(
+    desktop: tuple[Page, Errors], server: str
+) -> None:
     page, errors = desktop
     game = GamePage(page, server).open("/play/CL1-N-AAAAAAD")
     cards = game.pyramid_cards()
@@ -107,8 +108,9 @@ def test_bad_input_in_the_dialog_names_the_problem_and_keeps_the_game(desktop: t
 def test_saved_settings_the_server_refuses_still_open_a_game(desktop: tuple[Page, Errors], server: str) -> None:
     page, errors = desktop
     page.goto(server + "/static/favicon.svg")  # the site's storage, before its first game
-    page.evaluate("() => localStorage.setItem('pyramid.settings', "
-                  "JSON.stringify({rules: 'thirteen(jokers=9', difficulty: 'E'}))")
+    page.evaluate(
+        "() => localStorage.setItem('pyramid.settings', JSON.stringify({rules: 'thirteen(jokers=9', difficulty: 'E'}))"
+    )
     game = GamePage(page, server).open("/")
     assert game.message().startswith("ルールが正しくありません")  # the server's reason stays on screen
     assert page.url.startswith(f"{server}/play/CL")  # a classic game, of the default difficulty

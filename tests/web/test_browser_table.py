@@ -23,14 +23,23 @@ from pyramid_solitaire.solver import solve
 VIEWPORTS = [(1280, 720), (1366, 768), (1920, 1080), (390, 844), (844, 390), (360, 640), (320, 568)]
 #: Games with every setting that adds to the table: the most free cells, jokers, a reserve with cells,
 #: three waste piles with cells, a waste limit with cells, Giza with cells.
-WITH_SETTINGS = ["classic(cells=4)", "thirteen(jokers=2,triples=true)", "reserve(cells=2)", "apophis(cells=2)",
-                 "limited_waste(cells=3)", "giza(cells=2)", "tuts_tomb(cells=1)"]
+WITH_SETTINGS = [
+    "classic(cells=4)",
+    "thirteen(jokers=2,triples=true)",
+    "reserve(cells=2)",
+    "apophis(cells=2)",
+    "limited_waste(cells=3)",
+    "giza(cells=2)",
+    "tuts_tomb(cells=1)",
+]
 SEED_001_ROW_7 = "Ks 6h 3c 7d Ts Qh 9c"
 #: The removed pile as it shows: its top card, or its empty spot.
 PILE = "#removed > .card, #removed > .removed-slot"
 #: Parts that must be on screen: the table's cards, spots and labels, the message line and the controls.
-IN_VIEW = ("#board .card, #board .stock-btn, #board .slot-empty, #board .cell-slot, #board .table-label, "
-           "#message, #btn-hint, #btn-undo, #btn-redo, #btn-resign, .topnav button")
+IN_VIEW = (
+    "#board .card, #board .stock-btn, #board .slot-empty, #board .cell-slot, #board .table-label, "
+    "#message, #btn-hint, #btn-undo, #btn-redo, #btn-resign, .topnav button"
+)
 
 
 def is_phone(width: int) -> bool:
@@ -39,8 +48,14 @@ def is_phone(width: int) -> bool:
 
 def context_for(browser: Browser, width: int, height: int, **extra: Any) -> tuple[BrowserContext, Errors]:
     phone = is_phone(width)
-    return open_context(browser, viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone,
-                        device_scale_factor=2 if phone else 1, **extra)
+    return open_context(
+        browser,
+        viewport={"width": width, "height": height},
+        is_mobile=phone,
+        has_touch=phone,
+        device_scale_factor=2 if phone else 1,
+        **extra,
+    )
 
 
 def out_of_view(page: Page) -> list[str]:
@@ -84,8 +99,9 @@ def rule_sets() -> list[str]:
 
 
 @pytest.mark.parametrize(("width", "height"), VIEWPORTS, ids=[f"{w}x{h}" for w, h in VIEWPORTS])
-def test_the_whole_table_is_in_view_for_every_rule_set_and_setting(browser: Browser, server: str, width: int,
-                                                                   height: int, rule_sets: list[str]) -> None:
+def test_the_whole_table_is_in_view_for_every_rule_set_and_setting(
+    browser: Browser, server: str, width: int, height: int, rule_sets: list[str]
+) -> None:
     """Every rule set, and games with cells, jokers, a reserve and three waste piles, at every screen size,
     with normal and with large cards: nothing to scroll, every card, spot, label, the message line and
     the controls inside the window.  Motion is reduced so each table is measured as dealt."""
@@ -95,8 +111,9 @@ def test_the_whole_table_is_in_view_for_every_rule_set_and_setting(browser: Brow
     for large in (False, True):
         for rules in rule_sets:
             page.goto(f"{server}/static/favicon.svg")
-            page.evaluate("large => localStorage.setItem('pyramid.settings', JSON.stringify({largeCards: large}))",
-                          large)
+            page.evaluate(
+                "large => localStorage.setItem('pyramid.settings', JSON.stringify({largeCards: large}))", large
+            )
             game = GamePage(page, server).open(f"/play/{code_of(rules)}")
             if rules.startswith("tuts_tomb"):
                 game.tap_stock()  # a draw of three fans the waste
@@ -128,8 +145,9 @@ def centre(page: Page, selector: str) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
-def test_a_card_dragged_onto_its_partner_with_the_mouse_removes_the_pair(desktop: tuple[Page, Errors],
-                                                                         server: str) -> None:
+def test_a_card_dragged_onto_its_partner_with_the_mouse_removes_the_pair(
+    desktop: tuple[Page, Errors], server: str
+) -> None:
     page, errors = desktop
     game = seed_001(page, server)
     sent = posts(page)
@@ -176,12 +194,15 @@ def touch(page: Page, context: BrowserContext, points: list[tuple[float, float]]
 
 
 def path(start: tuple[float, float], end: tuple[float, float], steps: int = 8) -> list[tuple[float, float]]:
-    return [(start[0] + (end[0] - start[0]) * i / steps, start[1] + (end[1] - start[1]) * i / steps)
-            for i in range(steps + 1)]
+    return [
+        (start[0] + (end[0] - start[0]) * i / steps, start[1] + (end[1] - start[1]) * i / steps)
+        for i in range(steps + 1)
+    ]
 
 
 def test_cards_dragged_with_a_finger_go_to_their_partner_the_removed_pile_and_a_free_cell(
-        browser: Browser, server: str) -> None:
+    browser: Browser, server: str
+) -> None:
     context, errors = context_for(browser, 390, 844)
     page = context.new_page()
     game = seed_001(page, server)
@@ -210,8 +231,11 @@ def test_cards_dragged_with_a_finger_go_to_their_partner_the_removed_pile_and_a_
     second = page.locator('#cells .cell-slot[data-cell="1"]')
     box = second.bounding_box()
     assert box is not None
-    touch(page, context, path(centre(page, '#pyramid [data-card="9c"]'), (box["x"] + box["width"] / 2,
-                                                                            box["y"] + box["height"] / 2)))
+    touch(
+        page,
+        context,
+        path(centre(page, '#pyramid [data-card="9c"]'), (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)),
+    )
     page.wait_for_function("() => document.body.dataset.version === '1'")
     assert game.cells() == [None, "9c"]
     screenshot(page, "drag-to-cell-phone")
@@ -279,8 +303,9 @@ def watched(browser: Browser) -> Iterator[tuple[Page, Errors, BrowserContext]]:
     context.close()
 
 
-def test_with_reduced_motion_nothing_moves_not_even_a_win(watched: tuple[Page, Errors, BrowserContext],
-                                                          server: str) -> None:
+def test_with_reduced_motion_nothing_moves_not_even_a_win(
+    watched: tuple[Page, Errors, BrowserContext], server: str
+) -> None:
     page, errors, _ = watched
     code, solution = won_deal()
     game = GamePage(page, server).open(f"/play/{code}")
@@ -307,8 +332,11 @@ def test_motion_deal_fly_and_celebration_and_a_tap_ends_them(browser: Browser, s
     page.wait_for_function(DEALT)
     assert game.answered() == before and game.cards_with("selected") == []
     first, *rest = solution
-    shown = {token: page.locator(f'#pyramid [data-card="{token}"]').bounding_box() for token in first.split("+")
-             if first not in ("draw", "recycle")}
+    shown = {
+        token: page.locator(f'#pyramid [data-card="{token}"]').bounding_box()
+        for token in first.split("+")
+        if first not in ("draw", "recycle")
+    }
     game.play(Move.parse(first))
     # each card leaving flies from where it lay (a copy, the card itself is gone from the table)
     starts = page.evaluate("""() => [...document.querySelectorAll('.ghost')].map(g => {
@@ -340,8 +368,9 @@ def uses(page: Page, selector: str) -> list[str]:
     return found
 
 
-def test_cards_look_like_cards_and_the_backs_and_table_are_the_players_choice(desktop: tuple[Page, Errors],
-                                                                              server: str) -> None:
+def test_cards_look_like_cards_and_the_backs_and_table_are_the_players_choice(
+    desktop: tuple[Page, Errors], server: str
+) -> None:
     page, errors = desktop
     game = seed_001(page, server)  # 6h 3c 7d Ts 9c in row 7, Qh and Ks; plain deck order above
     # indices in two corners (the rank over its suit, the lower one turned round), pips on number cards
@@ -354,8 +383,9 @@ def test_cards_look_like_cards_and_the_backs_and_table_are_the_players_choice(de
     assert uses(page, '#pyramid [data-card="Ks"]').count("#h-k") == 2
     assert uses(page, '#pyramid [data-card="Ac"]').count("#s-c") == 3
     # the art's symbols are in the page (fetched once from its cached address)
-    assert page.evaluate("() => !!document.querySelector('.art-symbols #h-q') && !!document.querySelector("
-                         "'.art-symbols #back-red')")
+    assert page.evaluate(
+        "() => !!document.querySelector('.art-symbols #h-q') && !!document.querySelector('.art-symbols #back-red')"
+    )
     # the stock is a card's back, in the design chosen; the table's colour too
     assert uses(page, "#stock-area .stock-btn") == ["#back-blue"]
     felt = page.evaluate("() => getComputedStyle(document.body).backgroundImage")
@@ -412,15 +442,15 @@ def test_the_records_screen_fits_a_phone_and_shows_the_recent_games(browser: Bro
     code, solution = won_deal()
     game = GamePage(page, server).open(f"/play/{code}")
     for move in solution:
-        assert page.request.post(f"{server}/api/games/{game.answered().split('/')[0]}/move",
-                                 data={"move": move}).ok
+        assert page.request.post(f"{server}/api/games/{game.answered().split('/')[0]}/move", data={"move": move}).ok
     page.click("#btn-records")
     page.locator("#dlg-records").wait_for(state="visible")
     assert page.evaluate("() => document.activeElement.id") == "dlg-records-title"  # no keyboard popping up
     dialog = page.locator("#dlg-records")
     # nothing of the dialog is cut off sideways: every figure can be read
-    assert page.evaluate("() => { const d = document.getElementById('dlg-records');"
-                         " return d.scrollWidth <= d.clientWidth; }")
+    assert page.evaluate(
+        "() => { const d = document.getElementById('dlg-records'); return d.scrollWidth <= d.clientWidth; }"
+    )
     box = dialog.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
     figures = page.locator("#records-stats .stat-card dd").all_inner_texts()

@@ -33,9 +33,12 @@ def waste_top(game: Game) -> str | None:
 
 def fanned_waste(page: Page) -> list[str]:
     """The waste's cards as drawn, left to right: the cards under the top, then the top."""
-    return list(page.eval_on_selector_all(
-        '#stock-area [data-key^="waste-under-"], #stock-area [data-key="waste"]',
-        "els => els.sort((a, b) => parseFloat(a.style.left) - parseFloat(b.style.left)).map(e => e.dataset.card)"))
+    return list(
+        page.eval_on_selector_all(
+            '#stock-area [data-key^="waste-under-"], #stock-area [data-key="waste"]',
+            "els => els.sort((a, b) => parseFloat(a.style.left) - parseFloat(b.style.left)).map(e => e.dataset.card)",
+        )
+    )
 
 
 def test_a_verified_deal_is_won_by_clicking_the_solvers_solution(desktop: tuple[Page, Errors], server: str) -> None:
@@ -176,9 +179,12 @@ def test_every_preset_has_a_rules_text_in_both_languages(desktop: tuple[Page, Er
     page.click("#new-cancel")
     catalogue: list[dict[str, Any]] = page.request.get(f"{server}/api/rules").json()["presets"]
     assert [p["id"] for p in catalogue] == list(PRESETS)
-    games = [page.request.post(f"{server}/api/games", data={"rules": rules, "difficulty": "R"}).json()["game"]
-             for rules in [*PRESETS, "classic(passes=unlimited,strict=true,overlap=true)", "thirteen(triples=true)"]]
-    texts = page.evaluate("""async ([games, catalogue]) => {
+    games = [
+        page.request.post(f"{server}/api/games", data={"rules": rules, "difficulty": "R"}).json()["game"]
+        for rules in [*PRESETS, "classic(passes=unlimited,strict=true,overlap=true)", "thirteen(triples=true)"]
+    ]
+    texts = page.evaluate(
+        """async ([games, catalogue]) => {
         const { guide } = await import('/static/js/rules.js');
         const i18n = await import('/static/js/i18n.js');
         const out = {};
@@ -189,7 +195,9 @@ def test_every_preset_has_a_rules_text_in_both_languages(desktop: tuple[Page, Er
             out[lang] = games.map(g => [i18n.t(`rules_${g.preset}`), text(g)]);
         }
         return out;
-    }""", [games, catalogue])
+    }""",
+        [games, catalogue],
+    )
     for lang in ("ja", "en"):
         for game, (name, text) in zip(games, texts[lang], strict=True):
             assert not name.startswith("rules_"), name
@@ -200,8 +208,10 @@ def test_every_preset_has_a_rules_text_in_both_languages(desktop: tuple[Page, Er
     assert "残りのうち1枚を表向きで捨て札に置き、23枚を" in ja["pyramide"] and "10点" in ja["pyramide"]
     assert "直前の100回の操作まで" in ja["pyramide"]
     changed = ja["classic(passes=unlimited,strict=true,overlap=true)"]
-    assert ("このゲームのオプション：山札の周回（無制限）、52枚すべて取り除いてクリア（あり）、"
-            "覆っているカードとも組める（あり）") in changed
+    assert (
+        "このゲームのオプション：山札の周回（無制限）、52枚すべて取り除いてクリア（あり）、"
+        "覆っているカードとも組める（あり）"
+    ) in changed
     assert "そのカードとも組めます" in changed
     assert "3枚一緒に取り除くこともできます" in ja["thirteen(triples=true)"]
     for game in games:  # the sum, the values and the lone king follow the deck and the target

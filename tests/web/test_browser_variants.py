@@ -21,8 +21,11 @@ from pyramid_solitaire.solver import solve
 VARIANTS = {
     "spanish": ("スペイン式48枚（合計12）", "SP1", "組み合わせは A+Q、2+J、3+9、4+8、5+7、6+6 です。"),
     "fourteen": ("合計14（2枚ずつ）", "FT1", "Kも1枚では取り除けません。Aと組にして取り除きます。"),
-    "overlap": ("重なり取り（覆うカードと組める）", "OV1",
-                "自分を覆っているカードが残り1枚だけなら、そのカードとも組めます。"),
+    "overlap": (
+        "重なり取り（覆うカードと組める）",
+        "OV1",
+        "自分を覆っているカードが残り1枚だけなら、そのカードとも組めます。",
+    ),
     "six_rows": ("6段ピラミッド（21枚）", "SR1", "残りの31枚は裏向きのまま山札にします。"),
     "giza": ("ギザ（山札なし、8つの山）", "GZ1", "カードはこれで全部配られるので、山札はありません。"),
     "reserve": ("リザーブ（下に7枚）", "RV1", "次の7枚は表向きで、ピラミッドの下に1列に並べます。これがリザーブです。"),
@@ -34,8 +37,9 @@ VARIANTS = {
 
 
 @pytest.mark.parametrize("preset", sorted(VARIANTS))
-def test_a_verified_easy_deal_is_dealt_and_won_by_clicking(desktop: tuple[Page, Errors], server: str,
-                                                           preset: str) -> None:
+def test_a_verified_easy_deal_is_dealt_and_won_by_clicking(
+    desktop: tuple[Page, Errors], server: str, preset: str
+) -> None:
     page, errors = desktop
     name, letters, rule_line = VARIANTS[preset]
     game = GamePage(page, server).open("/")
@@ -108,8 +112,9 @@ def test_the_waste_use_limit_is_an_option_of_the_new_game_dialog(desktop: tuple[
     assert list(errors) == []
 
 
-def test_the_waste_uses_left_count_down_and_a_used_up_waste_is_refused(desktop: tuple[Page, Errors],
-                                                                         server: str) -> None:
+def test_the_waste_uses_left_count_down_and_a_used_up_waste_is_refused(
+    desktop: tuple[Page, Errors], server: str
+) -> None:
     page, errors = desktop
     code = Deal.from_notation(LIMITED_NOTATION, "classic(waste_uses=1)").code
     game = GamePage(page, server).open(f"/play/{code}")  # a shared link carries the limit

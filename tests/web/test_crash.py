@@ -50,8 +50,11 @@ OUTAGE_SECONDS = 2
 def app_process(db: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """``pyramid-solitaire serve`` as its own process; yields its URL and the process."""
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "pyramid_solitaire.cli", "serve", "--no-browser",
-                                "--port", str(port), "--db", db], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pyramid_solitaire.cli", "serve", "--no-browser", "--port", str(port), "--db", db],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + START_SECONDS
     while True:
@@ -91,8 +94,9 @@ def test_a_killed_server_keeps_every_answered_action_and_the_game_resumes(tmp_pa
         def burst() -> None:
             for index, move in enumerate(moves):
                 try:
-                    answer = client.post(f"/api/games/{game['id']}/move", json={"move": move},
-                                         params={"version": index})
+                    answer = client.post(
+                        f"/api/games/{game['id']}/move", json={"move": move}, params={"version": index}
+                    )
                 except httpx.TransportError:
                     return  # the server died under us: this one was never answered
                 assert answer.status_code == 200, answer.text
@@ -113,17 +117,18 @@ def test_a_killed_server_keeps_every_answered_action_and_the_game_resumes(tmp_pa
         record = client.get(f"/api/games/{game['id']}/record").text
         recorded = [str(entry) for entry in read_record(record).entries]
         # every answered move is there, in order; at most the one in flight was written besides
-        assert recorded[:len(acked)] == [move for _, move in acked]
+        assert recorded[: len(acked)] == [move for _, move in acked]
         assert len(acked) <= len(recorded) <= len(acked) + 1
         assert state["version"] == len(recorded)  # nothing half-written: the game row matches its actions
         replayed = Game(Deal.from_code(CODE))
-        for move in moves[:len(recorded)]:
+        for move in moves[: len(recorded)]:
             replayed.push(move)
         assert state["moves"] == replayed.moves
         # and the game goes on from there to the end
         for index in range(len(recorded), len(moves)):
-            answer = client.post(f"/api/games/{game['id']}/move", json={"move": moves[index]},
-                                 params={"version": index})
+            answer = client.post(
+                f"/api/games/{game['id']}/move", json={"move": moves[index]}, params={"version": index}
+            )
             assert answer.status_code == 200, answer.text
         assert answer.json()["game"]["status"] == "won"
 
@@ -139,11 +144,17 @@ def test_two_app_processes_on_postgresql_race_moves_with_one_winner(postgres: Po
             answers: list[Any] = [None, None]
             gate = threading.Barrier(2)
 
-            def race(slot: int, client: httpx.Client, version: int = version, gate: threading.Barrier = gate,
-                    answers: list[Any] = answers) -> None:
+            def race(
+                slot: int,
+                client: httpx.Client,
+                version: int = version,
+                gate: threading.Barrier = gate,
+                answers: list[Any] = answers,
+            ) -> None:
                 gate.wait()
-                answers[slot] = client.post(f"/api/games/{game['id']}/move", json={"move": "draw"},
-                                            params={"version": version})
+                answers[slot] = client.post(
+                    f"/api/games/{game['id']}/move", json={"move": "draw"}, params={"version": version}
+                )
 
             threads = [threading.Thread(target=race, args=(0, one)), threading.Thread(target=race, args=(1, two))]
             for thread in threads:
@@ -170,8 +181,13 @@ def test_a_bad_or_unreachable_database_stops_the_app_with_one_line(kind: str, tm
     else:
         db = f"postgresql://postgres@127.0.0.1:{free_port()}/games"
         says = "cannot use the database"
-    result = subprocess.run([sys.executable, "-m", "pyramid_solitaire.cli", "serve", "--no-browser", "--db", db,
-                             "--lang", "en"], capture_output=True, text=True, timeout=60, check=False)
+    result = subprocess.run(
+        [sys.executable, "-m", "pyramid_solitaire.cli", "serve", "--no-browser", "--db", db, "--lang", "en"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and says in lines[0], result.stderr
@@ -207,8 +223,11 @@ def load_with_fault(db: str, processes: int, fault: Callable[[list[load.App]], l
     deals = load.verified_deals(DEALS)
     apps = load.start_apps(db, processes)
     try:
-        seen = in_own_thread(lambda: asyncio.run(load.run([app.url for app in apps], deals, PLAYERS, SECONDS,
-                                                          (fault(apps), FAULT_AT), after=AFTER)))
+        seen = in_own_thread(
+            lambda: asyncio.run(
+                load.run([app.url for app in apps], deals, PLAYERS, SECONDS, (fault(apps), FAULT_AT), after=AFTER)
+            )
+        )
     finally:
         for app in apps:
             app.stop()

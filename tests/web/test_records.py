@@ -71,8 +71,19 @@ def test_a_game_resumes_after_a_restart_at_the_last_answered_action(db_url: str)
 
     restarted = TestClient(create_app(db_url), cookies=cookies)  # a new process on the same database
     after = restarted.get(f"/api/games/{game['id']}").json()["game"]
-    for key in ("pyramid", "stock", "waste", "drawn", "pairs", "selectable", "refusals", "moves", "undos", "version",
-                "usable"):
+    for key in (
+        "pyramid",
+        "stock",
+        "waste",
+        "drawn",
+        "pairs",
+        "selectable",
+        "refusals",
+        "moves",
+        "undos",
+        "version",
+        "usable",
+    ):
         assert after[key] == before[key], key
     listed = restarted.get("/api/me").json()["unfinished"]
     assert [g["id"] for g in listed] == [game["id"]]
@@ -84,8 +95,12 @@ def test_another_browser_cannot_read_or_change_a_game_by_its_id(client: TestClie
     game = start(client, code=WON_CODE)
     stranger = TestClient(client.app)
     start(stranger, code=WON_CODE)  # a player of its own
-    for answer in (stranger.get(f"/api/games/{game['id']}"), post(stranger, game, "undo"),
-                   post(stranger, game, "move", {"move": "draw"}), stranger.get(f"/api/games/{game['id']}/replay")):
+    for answer in (
+        stranger.get(f"/api/games/{game['id']}"),
+        post(stranger, game, "undo"),
+        post(stranger, game, "move", {"move": "draw"}),
+        stranger.get(f"/api/games/{game['id']}/replay"),
+    ):
         assert answer.status_code == 404
         assert answer.json()["code"] == "unknown-game"
     forged = TestClient(client.app, cookies={"pyramid_player": client.cookies["pyramid_player"][:-4] + "abcd"})
@@ -196,24 +211,76 @@ def test_export_and_import_round_trip_and_a_bad_file_adds_nothing(client: TestCl
     assert len(other.get("/api/me").json()["finished"]) == 1  # nothing added
 
 
-@pytest.mark.parametrize("broken", [
-    {"format": "something-else"},
-    {"format": "pyramid-solitaire-records", "version": 9, "games": []},
-    {"format": "pyramid-solitaire-records", "version": 1, "games": [{"code": "CL1-Q-AAAAAAB"}]},
-    {"format": "pyramid-solitaire-records", "version": 1, "games": [
-        {"code": "CL1-N-AAAAAAB", "rules": "classic", "difficulty": "N", "started_ms": 1, "ended_ms": None,
-         "result": None, "actions": [["move", "Xx+Yy", 2]]}]},
-    {"format": "pyramid-solitaire-records", "version": 2, "games": [
-        {"code": "CL1-N-AAAAAAB", "rules": "classic", "difficulty": "N", "started_ms": 1, "ended_ms": None,
-         "result": None, "record": "Rules: classic\nDeal: CL1-N-AAAAAAB\n\nXx+Yy\n"}]},
-    {"format": "pyramid-solitaire-records", "version": 2, "games": [
-        {"code": "CL1-N-AAAAAAB", "rules": "classic", "difficulty": "N", "started_ms": 1, "ended_ms": None,
-         "result": None, "record": "Rules: classic\nDeal: CL1-N-AAAAAAJ\n\ndraw\n"}]},
-    {"format": "pyramid-solitaire-records", "version": 2, "games": [
-        {"code": "CL1-N-AAAAAAB", "rules": "classic", "difficulty": "N", "started_ms": 1, "ended_ms": None,
-         "result": None, "record": "Rules: classic\nDeal: CL1-N-AAAAAAB\n\ndraw\n", "times": [1, 2]}]},
-    [1, 2, 3],
-])
+@pytest.mark.parametrize(
+    "broken",
+    [
+        {"format": "something-else"},
+        {"format": "pyramid-solitaire-records", "version": 9, "games": []},
+        {"format": "pyramid-solitaire-records", "version": 1, "games": [{"code": "CL1-Q-AAAAAAB"}]},
+        {
+            "format": "pyramid-solitaire-records",
+            "version": 1,
+            "games": [
+                {
+                    "code": "CL1-N-AAAAAAB",
+                    "rules": "classic",
+                    "difficulty": "N",
+                    "started_ms": 1,
+                    "ended_ms": None,
+                    "result": None,
+                    "actions": [["move", "Xx+Yy", 2]],
+                }
+            ],
+        },
+        {
+            "format": "pyramid-solitaire-records",
+            "version": 2,
+            "games": [
+                {
+                    "code": "CL1-N-AAAAAAB",
+                    "rules": "classic",
+                    "difficulty": "N",
+                    "started_ms": 1,
+                    "ended_ms": None,
+                    "result": None,
+                    "record": "Rules: classic\nDeal: CL1-N-AAAAAAB\n\nXx+Yy\n",
+                }
+            ],
+        },
+        {
+            "format": "pyramid-solitaire-records",
+            "version": 2,
+            "games": [
+                {
+                    "code": "CL1-N-AAAAAAB",
+                    "rules": "classic",
+                    "difficulty": "N",
+                    "started_ms": 1,
+                    "ended_ms": None,
+                    "result": None,
+                    "record": "Rules: classic\nDeal: CL1-N-AAAAAAJ\n\ndraw\n",
+                }
+            ],
+        },
+        {
+            "format": "pyramid-solitaire-records",
+            "version": 2,
+            "games": [
+                {
+                    "code": "CL1-N-AAAAAAB",
+                    "rules": "classic",
+                    "difficulty": "N",
+                    "started_ms": 1,
+                    "ended_ms": None,
+                    "result": None,
+                    "record": "Rules: classic\nDeal: CL1-N-AAAAAAB\n\ndraw\n",
+                    "times": [1, 2],
+                }
+            ],
+        },
+        [1, 2, 3],
+    ],
+)
 def test_malformed_records_are_refused_with_the_reason(client: TestClient, broken: Any) -> None:
     start(client, code=WON_CODE)
     answer = client.post("/api/me/import", json=broken)
@@ -260,13 +327,24 @@ def test_malformed_game_ids_are_unknown_games(client: TestClient, game_id: str) 
         assert body["code"] in ("unknown-game", "not-found") and len(body["details"].get("id", "")) <= 64
 
 
-@pytest.mark.parametrize(("lang", "message"), [
-    ("ja", "配札コードが正しくありません：「NOTACODE」は配札コードではありません："
-           "コードは「ルール-難易度-番号」の3つの部分を「-」でつなぎます（例：CL1-N-AAAAAAJ）"),
-    ("en", "That deal code is not valid: 'NOTACODE' is not a deal code: a code is three parts joined by '-', "
-           "rules-difficulty-number (e.g. CL1-N-AAAAAAJ)")])
+@pytest.mark.parametrize(
+    ("lang", "message"),
+    [
+        (
+            "ja",
+            "配札コードが正しくありません：「NOTACODE」は配札コードではありません："
+            "コードは「ルール-難易度-番号」の3つの部分を「-」でつなぎます（例：CL1-N-AAAAAAJ）",
+        ),
+        (
+            "en",
+            "That deal code is not valid: 'NOTACODE' is not a deal code: a code is three parts joined by '-', "
+            "rules-difficulty-number (e.g. CL1-N-AAAAAAJ)",
+        ),
+    ],
+)
 def test_a_leaderboard_of_text_that_is_no_code_is_refused_in_the_page_language(
-        client: TestClient, lang: str, message: str) -> None:
+    client: TestClient, lang: str, message: str
+) -> None:
     response = client.get(f"/api/leaderboard/NOTACODE?lang={lang}")
     assert response.status_code == 400
     body = response.json()
@@ -284,10 +362,16 @@ def test_an_export_file_of_version_1_taps_still_imports_as_moves(client: TestCli
     rows = fixture["rows"]
     owner = rows["games"][0]["player_id"]
     games = [g for g in rows["games"] if g["player_id"] == owner]
-    data = {"format": "pyramid-solitaire-records", "version": 1, "name": None, "games": [
-        {key: g[key] for key in ("code", "rules", "difficulty", "started_ms", "ended_ms", "result", "moves")}
-        | {"actions": [[a["kind"], a["arg"], a["at_ms"]] for a in rows["actions"] if a["game_id"] == g["id"]]}
-        for g in games]}
+    data = {
+        "format": "pyramid-solitaire-records",
+        "version": 1,
+        "name": None,
+        "games": [
+            {key: g[key] for key in ("code", "rules", "difficulty", "started_ms", "ended_ms", "result", "moves")}
+            | {"actions": [[a["kind"], a["arg"], a["at_ms"]] for a in rows["actions"] if a["game_id"] == g["id"]]}
+            for g in games
+        ],
+    }
     start(client, code=WON_CODE)
     assert client.post("/api/me/import", json=data).json() == {"imported": len(games), "already": 0}
     listed = client.get("/api/me").json()
@@ -295,13 +379,17 @@ def test_an_export_file_of_version_1_taps_still_imports_as_moves(client: TestCli
     for game in games:
         mine = shown[(game["code"], game["started_ms"])]
         assert (mine["result"], mine["moves"], mine["pyramid_removed"]) == (
-            game["result"], game["moves"], game["pyramid_removed"])
+            game["result"],
+            game["moves"],
+            game["pyramid_removed"],
+        )
         record = client.get(f"/api/games/{mine['id']}/record").text
         assert "tap" not in record.split("\n\n", 1)[1]
 
 
 def test_a_games_record_is_what_the_replay_command_reads_and_ends_where_the_game_is(
-        client: TestClient, tmp_path: Any) -> None:
+    client: TestClient, tmp_path: Any
+) -> None:
     """The record the web app gives (``/api/games/{id}/record``) is the ``Key: value`` + moves text of
     ``pyramid-solitaire replay``: replayed by the command line, through the engine alone, it ends where
     the game in the browser is — the same moves, undos, hints and cards left."""
@@ -321,10 +409,19 @@ def test_a_games_record_is_what_the_replay_command_reads_and_ends_where_the_game
     assert text.split("\n\n", 1)[1].split() == ["draw", "hint", "draw", "undo", "redo", "coach"]
     path = tmp_path / "game.txt"
     path.write_text(text, encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "pyramid_solitaire.cli", "replay", str(path), "--json"],
-                          capture_output=True, text=True, timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "pyramid_solitaire.cli", "replay", str(path), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     replayed = json.loads(done.stdout)
     assert (replayed["moves"], replayed["undos"], replayed["hints"], replayed["stock_left"]) == (
-        shown["moves"], shown["undos"], shown["hints"], shown["stock"]["count"])
+        shown["moves"],
+        shown["undos"],
+        shown["hints"],
+        shown["stock"]["count"],
+    )
     assert replayed["waste"][-1] == shown["waste"]["top"]

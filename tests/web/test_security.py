@@ -40,17 +40,18 @@ def test_a_request_from_another_site_cannot_change_a_game() -> None:
     client = TestClient(create_app())
     game = client.post("/api/games", json={"code": "CL1-R-AAAAAAB"}).json()["game"]
     evil = {"Origin": "https://evil.example"}
-    for answer in (client.post(f"/api/games/{game['id']}/move", json={"move": "draw"}, headers=evil),
-                   client.post("/api/games", json={"code": "CL1-R-AAAAAAB"}, headers=evil),
-                   client.put("/api/me", json={"name": "pwned"}, headers=evil),
-                   client.post("/api/stats/reset", headers=evil)):
+    for answer in (
+        client.post(f"/api/games/{game['id']}/move", json={"move": "draw"}, headers=evil),
+        client.post("/api/games", json={"code": "CL1-R-AAAAAAB"}, headers=evil),
+        client.put("/api/me", json={"name": "pwned"}, headers=evil),
+        client.post("/api/stats/reset", headers=evil),
+    ):
         assert answer.status_code == 403
         assert answer.json()["code"] == "cross-site"
         assert "content-security-policy" in answer.headers
     assert client.get(f"/api/games/{game['id']}").json()["game"]["version"] == 0
     assert client.get("/api/me").json()["player"]["name"] is None
-    same = client.post(f"/api/games/{game['id']}/move", json={"move": "draw"},
-                       headers={"Origin": "http://testserver"})
+    same = client.post(f"/api/games/{game['id']}/move", json={"move": "draw"}, headers={"Origin": "http://testserver"})
     assert same.status_code == 200  # the page's own requests carry its own origin
     assert client.get(f"/api/games/{game['id']}", headers=evil).status_code == 200  # reading is not changing
 
@@ -124,8 +125,7 @@ def nothing_ran(page: Page, errors: Errors, where: str) -> None:
     assert list(errors) == []
 
 
-def test_display_names_are_shown_as_text_on_the_leaderboard_and_in_the_records(browser: Browser,
-                                                                               server: str) -> None:
+def test_display_names_are_shown_as_text_on_the_leaderboard_and_in_the_records(browser: Browser, server: str) -> None:
     first_context, first_errors = open_context(browser, **DESKTOP)
     second_context, second_errors = open_context(browser, **DESKTOP)
     try:
@@ -173,14 +173,17 @@ def fail(*args: Any, **kwargs: Any) -> Any:
     raise RuntimeError(SECRET)
 
 
-@pytest.mark.parametrize(("method", "path", "lang", "breaks"), [
-    ("GET", "/api/rules", "ja", "rules_catalogue"),
-    ("POST", "/api/games?lang=en", "en", "_new_deal"),
-    ("GET", "/api/leaderboard/CL1-N-AAAAAAB?lang=en", "en", "store.leaderboard"),
-])
+@pytest.mark.parametrize(
+    ("method", "path", "lang", "breaks"),
+    [
+        ("GET", "/api/rules", "ja", "rules_catalogue"),
+        ("POST", "/api/games?lang=en", "en", "_new_deal"),
+        ("GET", "/api/leaderboard/CL1-N-AAAAAAB?lang=en", "en", "store.leaderboard"),
+    ],
+)
 def test_an_internal_failure_answers_a_plain_500_without_internals(
-        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
-        method: str, path: str, lang: str, breaks: str) -> None:
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, method: str, path: str, lang: str, breaks: str
+) -> None:
     app = create_app()
     if breaks.startswith("store."):
         monkeypatch.setattr(app.state.games.store, breaks.removeprefix("store."), fail)
@@ -191,8 +194,10 @@ def test_an_internal_failure_answers_a_plain_500_without_internals(
         answer = client.request(method, path, json={"code": "CL1-R-AAAAAAB"} if method == "POST" else None)
     assert answer.status_code == 500
     assert answer.headers["content-type"] == "application/json"
-    said = {"ja": "サーバーで問題が起きました。もう一度お試しください",
-            "en": "Something went wrong on the server; please try again"}
+    said = {
+        "ja": "サーバーで問題が起きました。もう一度お試しください",
+        "en": "Something went wrong on the server; please try again",
+    }
     assert answer.json() == {"code": "internal-error", "message": said[lang], "details": {}}
     for name, value in SECURITY_HEADERS.items():
         assert answer.headers[name] == value

@@ -14,8 +14,9 @@ from pyramid_solitaire.cli import main
 from pyramid_solitaire.web.server import DEFAULT_PORT, check_db_url, default_db_url
 
 
-def _serve(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-           *argv: str) -> tuple[int, str, str, list[dict[str, Any]]]:
+def _serve(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *argv: str
+) -> tuple[int, str, str, list[dict[str, Any]]]:
     started: list[dict[str, Any]] = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.append(options))
     monkeypatch.setattr(sys, "argv", ["pyramid-solitaire"])
@@ -24,8 +25,9 @@ def _serve(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
     return status, out, err, started
 
 
-def test_serve_takes_host_port_and_db(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-                                      tmp_path: Any) -> None:
+def test_serve_takes_host_port_and_db(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -43,16 +45,20 @@ def test_the_default_database_is_an_sqlite_file_in_the_users_data_folder() -> No
     assert check_db_url(url) == url
 
 
-@pytest.mark.parametrize(("url", "problem"), [
-    ("mysql://localhost/games", "unknown kind 'mysql'"),
-    ("games.sqlite3", "unknown kind '(none)'"),
-    ("sqlite://", "an SQLite URL is sqlite:///path"),
-    ("postgresql://", "names a host or a database"),
-    ("mysql://hana:s3cret@db.example/games", "'mysql://hana:***@db.example/games': unknown kind 'mysql'"),
-    ("postgresql://hana:s3cret@[db.example/games", "'postgresql://hana:***@[db.example/games'"),
-])
+@pytest.mark.parametrize(
+    ("url", "problem"),
+    [
+        ("mysql://localhost/games", "unknown kind 'mysql'"),
+        ("games.sqlite3", "unknown kind '(none)'"),
+        ("sqlite://", "an SQLite URL is sqlite:///path"),
+        ("postgresql://", "names a host or a database"),
+        ("mysql://hana:s3cret@db.example/games", "'mysql://hana:***@db.example/games': unknown kind 'mysql'"),
+        ("postgresql://hana:s3cret@[db.example/games", "'postgresql://hana:***@[db.example/games'"),
+    ],
+)
 def test_a_bad_database_url_stops_the_start_with_one_line(
-        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, url: str, problem: str) -> None:
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, url: str, problem: str
+) -> None:
     status, _, err, started = _serve(capsys, monkeypatch, "--db", url, "--no-browser", "--lang", "en")
     assert status == 2
     assert started == []
@@ -74,8 +80,9 @@ def test_a_taken_port_is_refused_by_name(capsys: pytest.CaptureFixture[str], mon
     assert err.strip() == f"pyramid-solitaire: error: {expected}"
 
 
-def test_without_a_port_the_next_free_one_is_taken(capsys: pytest.CaptureFixture[str],
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_a_port_the_next_free_one_is_taken(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     with socket.socket() as holder:
         holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         with contextlib.suppress(OSError):  # already taken by something else: the point holds either way
@@ -87,23 +94,34 @@ def test_without_a_port_the_next_free_one_is_taken(capsys: pytest.CaptureFixture
     assert f":{started[0]['port']}/" in out
 
 
-def test_an_unreachable_database_stops_the_start_with_one_line(capsys: pytest.CaptureFixture[str],
-                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unreachable_database_stops_the_start_with_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     with socket.socket() as probe:  # a port nothing listens on
         probe.bind(("127.0.0.1", 0))
         dead = probe.getsockname()[1]
-    status, _, err, started = _serve(capsys, monkeypatch, "--db", f"postgresql://someone:secret@127.0.0.1:{dead}/games",
-                                     "--no-browser", "--lang", "en")
+    status, _, err, started = _serve(
+        capsys,
+        monkeypatch,
+        "--db",
+        f"postgresql://someone:secret@127.0.0.1:{dead}/games",
+        "--no-browser",
+        "--lang",
+        "en",
+    )
     assert status == 2 and started == []
     line = err.strip()
     assert "\n" not in line
-    assert line.startswith(f"pyramid-solitaire: error: cannot use the database postgresql://someone:***@127.0.0.1:{dead}")
+    assert line.startswith(
+        f"pyramid-solitaire: error: cannot use the database postgresql://someone:***@127.0.0.1:{dead}"
+    )
     assert "secret" not in line  # the password is never printed
     assert "refused" in line.lower()
 
 
-def test_without_a_command_the_serve_options_still_apply(capsys: pytest.CaptureFixture[str],
-                                                         monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+def test_without_a_command_the_serve_options_still_apply(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
     started: list[dict[str, Any]] = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.append(options))
     with socket.socket() as probe:

@@ -70,7 +70,8 @@ def test_export_import_and_reset(capsys: pytest.CaptureFixture[str], tmp_path: P
 
 
 def test_an_import_on_a_fresh_install_makes_its_player_and_a_missing_file_fails(
-        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     played(db)
     exported = tmp_path / "records.json"
@@ -78,8 +79,10 @@ def test_an_import_on_a_fresh_install_makes_its_player_and_a_missing_file_fails(
     capsys.readouterr()
     fresh = f"sqlite:///{tmp_path / 'fresh.sqlite3'}"  # no player yet
     assert main(["stats", "--db", fresh, "--import", str(tmp_path / "missing.json")]) == 2
-    assert capsys.readouterr().err.strip() == \
-        f"pyramid-solitaire: エラー: {tmp_path / 'missing.json'} を読めません：ファイルがありません"
+    assert (
+        capsys.readouterr().err.strip()
+        == f"pyramid-solitaire: エラー: {tmp_path / 'missing.json'} を読めません：ファイルがありません"
+    )
     assert main(["stats", "--db", fresh, "--import", str(exported), "--json"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "2ゲームを読み込みました"
@@ -91,9 +94,11 @@ def test_bad_input_exits_2_with_one_line(capsys: pytest.CaptureFixture[str], tmp
     played(db)
     broken = tmp_path / "broken.json"
     broken.write_text('{"format": "pyramid-solitaire-records", "version": 1, "games": [{"code": "nope"}]}')
-    for argv, says in ((["--import", str(broken)], "game 1: bad deal code 'nope'"),
-                       (["--import", str(tmp_path / "missing.json")], "cannot read"),
-                       (["--player", "nobody"], "no player 'nobody'")):
+    for argv, says in (
+        (["--import", str(broken)], "game 1: bad deal code 'nope'"),
+        (["--import", str(tmp_path / "missing.json")], "cannot read"),
+        (["--player", "nobody"], "no player 'nobody'"),
+    ):
         assert main(["stats", "--db", db, *argv, "--lang", "en"]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and says in err[0], err

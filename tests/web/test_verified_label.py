@@ -62,8 +62,9 @@ def test_a_new_verified_game_is_one_the_solver_proves_winnable(client: TestClien
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
-def test_the_page_shows_no_verified_label_for_a_false_claim(desktop: tuple[Page, Errors], server: str,
-                                                            lang: str) -> None:
+def test_the_page_shows_no_verified_label_for_a_false_claim(
+    desktop: tuple[Page, Errors], server: str, lang: str
+) -> None:
     page, errors = desktop
     verified, random_label = LABELS[lang]
     game = GamePage(page, server).open("/")

@@ -73,8 +73,15 @@ def _moves(table: Table, actions: list[Action]) -> list[Move]:
     return out
 
 
-def solve_position(table: Table, position: Position, *, shortest: bool = False,
-                   time_limit: float | None = None, best: bool = True, cpu_time: bool = False) -> SolveResult:
+def solve_position(
+    table: Table,
+    position: Position,
+    *,
+    shortest: bool = False,
+    time_limit: float | None = None,
+    best: bool = True,
+    cpu_time: bool = False,
+) -> SolveResult:
     """Solve from ``position`` of ``table``'s deal.  ``best`` also finds the best reachable when the
     position cannot be won (otherwise ``max_pyramid_removed`` is only the best line the verdict saw).
     ``time_limit`` is in seconds of wall time, or of this process's CPU time with ``cpu_time`` (studies:
@@ -111,15 +118,21 @@ def solve_position(table: Table, position: Position, *, shortest: bool = False,
     )
 
 
-def solve(target: Deal | Game, *, shortest: bool = False, time_limit: float | None = None,
-          best: bool = True, cpu_time: bool = False) -> SolveResult:
+def solve(
+    target: Deal | Game,
+    *,
+    shortest: bool = False,
+    time_limit: float | None = None,
+    best: bool = True,
+    cpu_time: bool = False,
+) -> SolveResult:
     """Solve a deal from its start, or a game from its current position (see :func:`solve_position`)."""
     if isinstance(target, Game):
-        return solve_position(target.table, target.position, shortest=shortest, time_limit=time_limit, best=best,
-                              cpu_time=cpu_time)
+        return solve_position(
+            target.table, target.position, shortest=shortest, time_limit=time_limit, best=best, cpu_time=cpu_time
+        )
     table = Table(target)
-    return solve_position(table, table.start(), shortest=shortest, time_limit=time_limit, best=best,
-                          cpu_time=cpu_time)
+    return solve_position(table, table.start(), shortest=shortest, time_limit=time_limit, best=best, cpu_time=cpu_time)
 
 
 __all__ = ["SolveResult", "solve", "solve_position"]

@@ -99,10 +99,11 @@ class CellGame:
                 out.append(((slot, P + index), without & ~(1 << slot)))
         if len(usable) >= PAIR and self.pairs_ok:
             for i, a in enumerate(usable):
-                for b in usable[i + 1:]:
+                for b in usable[i + 1 :]:
                     if values[P + a] + values[P + b] == target:
-                        out.append(((P + min(a, b), P + max(a, b)),
-                                    settle(state & ~(1 << (a + shift)) & ~(1 << (b + shift)))))
+                        out.append(
+                            ((P + min(a, b), P + max(a, b)), settle(state & ~(1 << (a + shift)) & ~(1 << (b + shift))))
+                        )
         for i, place in enumerate(parked):  # a parked card: alone, with an exposed, stock-side or parked card
             value = values[place]
             without = state & ~(1 << (cell_shift + place))
@@ -115,7 +116,7 @@ class CellGame:
                 if values[P + index] + value == target:
                     other = P + index
                     out.append(((min(place, other), max(place, other)), settle(without & ~(1 << (index + shift)))))
-            for other in parked[i + 1:]:
+            for other in parked[i + 1 :]:
                 if values[other] + value == target:
                     out.append(((place, other), without & ~(1 << (cell_shift + other))))
         stock_action = self._stock_action(state, stock, ptr)
@@ -124,8 +125,7 @@ class CellGame:
             out.append(stock_action)
         if len(parked) < self.cells:
             parks = [slot for slot in shape.exposed] + [P + index for index in usable]
-            if parks and not removals and stock_action is None \
-                    and self.table.useful_park(space.unpack(state)) is None:
+            if parks and not removals and stock_action is None and self.table.useful_park(space.unpack(state)) is None:
                 parks = []  # parks that lead to no removal are no moves (Table.parks)
             for place in parks:
                 if values[place] == lone:
@@ -234,9 +234,10 @@ class CellGame:
         if counts & COUNT_MASK:  # a joker takes any usable card
             out.extend((pyramid & ~(1 << p), parked & ~(1 << p), counts - 1) for p in usable)
         if self.triples:
-            out.extend((pyramid & ~taken, parked & ~taken, after)
-                       for taken, after in bag_triples(values, target, usable, counts))
+            out.extend(
+                (pyramid & ~taken, parked & ~taken, after)
+                for taken, after in bag_triples(values, target, usable, counts)
+            )
         if parked.bit_count() < self.cells:
-            out.extend((pyramid & ~(1 << p), parked | 1 << p, counts) for p in usable
-                       if pyramid >> p & 1)
+            out.extend((pyramid & ~(1 << p), parked | 1 << p, counts) for p in usable if pyramid >> p & 1)
         return out

@@ -45,8 +45,9 @@ class Difficulty:
         return self.wins / self.playouts
 
 
-def sensible_choice(table: Table, pos: Position, rng: random.Random,
-                    memo: dict[Position, list[tuple[int, ...]]] | None = None) -> Action | None:
+def sensible_choice(
+    table: Table, pos: Position, rng: random.Random, memo: dict[Position, list[tuple[int, ...]]] | None = None
+) -> Action | None:
     """One move of the sensible player (see the module docstring).  ``memo`` keeps, per position, the
     removals it picks among (the playouts of one deal meet the same positions again and again); the
     random pick is made anew each time."""
@@ -73,9 +74,11 @@ def _sensible_removals(table: Table, pos: Position) -> list[tuple[int, ...]]:
         return []
     seen = table.visible(pos)
     before = (dead_slots(table, pos) & seen).bit_count()
-    safe = [a for a in removals
-            if (dead_slots(table, table.remove(pos, a), visible_only=False, known=seen) & seen).bit_count()
-            <= before]
+    safe = [
+        a
+        for a in removals
+        if (dead_slots(table, table.remove(pos, a), visible_only=False, known=seen) & seen).bit_count() <= before
+    ]
     pool = safe or removals
     with_pyramid = [a for a in pool if any(table.is_pyramid(p) for p in a)]
     return with_pyramid or pool
@@ -92,8 +95,9 @@ def careless_choice(table: Table, pos: Position, rng: random.Random) -> Action |
     return rng.choice(moves) if moves else None
 
 
-def playout(table: Table, rng: random.Random, careless: bool = False,
-            memo: dict[Position, list[tuple[int, ...]]] | None = None) -> bool:
+def playout(
+    table: Table, rng: random.Random, careless: bool = False, memo: dict[Position, list[tuple[int, ...]]] | None = None
+) -> bool:
     """One sensible (or careless) game from the start; True if won.  ``memo``: see sensible_choice."""
     pos = table.start()
     seen_positions: set[Position] = set()

@@ -59,20 +59,31 @@ class RelaxedGame:
         self._bag_uses = self._bag_use_table()
         #: with triples, for each slot where the two others of a triple with it may lie: every pyramid
         #: place but its own and those it is apart from (``SearchSpace._apart``; with free cells, every other)
-        self._triple_pool = [sum(1 << place for place in range(self.P)
-                                 if place != slot and (space.cells or not space._apart(slot, place)))
-                             for slot in range(self.P)]
+        self._triple_pool = [
+            sum(
+                1 << place
+                for place in range(self.P)
+                if place != slot and (space.cells or not space._apart(slot, place))
+            )
+            for slot in range(self.P)
+        ]
         #: the values that go only in pairs (no triple can take them), with the partner value, and the
         #: pyramid slots of each value
-        self._pairs_only = [(v, self.target - v) for v in range(1, MAX_VALUE)
-                            if v != self.lone and 0 < self.target - v < MAX_VALUE and self.target - v != v
-                            and (not self.triples or self.target - v < PAIR)]
-        self._slots_of = [sum(1 << slot for slot in range(self.P) if self.values[slot] == v)
-                          for v in range(MAX_VALUE)]
+        self._pairs_only = [
+            (v, self.target - v)
+            for v in range(1, MAX_VALUE)
+            if v != self.lone
+            and 0 < self.target - v < MAX_VALUE
+            and self.target - v != v
+            and (not self.triples or self.target - v < PAIR)
+        ]
+        self._slots_of = [sum(1 << slot for slot in range(self.P) if self.values[slot] == v) for v in range(MAX_VALUE)]
         #: for each slot, itself and the slots it covers, directly or through others: what a dead card
         #: keeps in place (the slots whose cover triangle holds it)
-        self._kept_by = [1 << slot | sum(1 << other for other in range(self.P) if self.triangle[other] >> slot & 1)
-                         for slot in range(self.P)]
+        self._kept_by = [
+            1 << slot | sum(1 << other for other in range(self.P) if self.triangle[other] >> slot & 1)
+            for slot in range(self.P)
+        ]
         #: the most cards of each value the bag can hold: the stock's (bag counts never exceed them)
         self._stock_has = [sum(1 for v in space.stock_values if v == value) for value in range(MAX_VALUE)]
         self._bounds: dict[int, int] = {}
@@ -139,8 +150,10 @@ class RelaxedGame:
             fewer = counts - 1
             out.extend((pyramid & ~(1 << slot), fewer) for slot in shape.exposed)
         if self.triples:
-            out.extend((pyramid & ~taken, spend(after))
-                       for taken, after in bag_triples(self.values, self.target, shape.exposed, counts))
+            out.extend(
+                (pyramid & ~taken, spend(after))
+                for taken, after in bag_triples(self.values, self.target, shape.exposed, counts)
+            )
         return out
 
     @staticmethod
@@ -364,8 +377,9 @@ class RelaxedGame:
                 lonely[need] = lonely.get(need, 0) | low
             else:
                 dead |= low
-        pools = [summed(tables, pyramid & pool) if pyramid >> slot & 1 else 0
-                 for slot, pool in enumerate(self._triple_pool)]
+        pools = [
+            summed(tables, pyramid & pool) if pyramid >> slot & 1 else 0 for slot, pool in enumerate(self._triple_pool)
+        ]
         tripled = 0
         rest = pyramid
         while rest:
@@ -374,8 +388,7 @@ class RelaxedGame:
             slot = low.bit_length() - 1
             if self._makes_a_triple(self.values[slot], pools[slot]):
                 tripled |= low
-        found = _Cards(caps, pools, dead, [(COUNT_BITS * need, mask) for need, mask in sorted(lonely.items())],
-                       tripled)
+        found = _Cards(caps, pools, dead, [(COUNT_BITS * need, mask) for need, mask in sorted(lonely.items())], tripled)
         self._cards[pyramid] = found
         return found
 
@@ -403,7 +416,6 @@ class RelaxedGame:
         return table
 
 
-
 class _Cards:
     """What :class:`RelaxedGame` keeps of one pyramid mask with triples, which no bag changes.
 
@@ -422,8 +434,9 @@ class _Cards:
     lonely: list[tuple[int, int]]
     tripled: int
 
-    def __init__(self, caps: list[tuple[int, int]], pools: list[int], dead: int,
-                 lonely: list[tuple[int, int]], tripled: int) -> None:
+    def __init__(
+        self, caps: list[tuple[int, int]], pools: list[int], dead: int, lonely: list[tuple[int, int]], tripled: int
+    ) -> None:
         self.caps = caps
         self.pools = pools
         self.dead = dead

@@ -95,8 +95,9 @@ def _depth_first(space: SearchSpace, start: int, counter: Counter, visit: Visit)
         if state in seen:
             continue
         # skipped if the same position with fewer recycles done, or fewer waste uses spent, was seen
-        if (_seen_with_fewer(seen, state, state >> rec_shift & rec_mask, rec_one)
-                or _seen_with_fewer(seen, state, state >> use_shift & use_mask, use_one)):
+        if _seen_with_fewer(seen, state, state >> rec_shift & rec_mask, rec_one) or _seen_with_fewer(
+            seen, state, state >> use_shift & use_mask, use_one
+        ):
             continue
         seen.add(state)
         counter.tick()

@@ -37,8 +37,7 @@ MAX_VALUE: Final = 16
 BAG_USES_SHIFT: Final = COUNT_BITS * MAX_VALUE
 
 
-def bag_triples(values: tuple[int, ...], target: int, cards: tuple[int, ...],
-                counts: int) -> list[tuple[int, int]]:
+def bag_triples(values: tuple[int, ...], target: int, cards: tuple[int, ...], counts: int) -> list[tuple[int, int]]:
     """The relaxed games' triples with bag cards: one of the usable ``cards`` with two cards of the bag
     ``counts``, or two of them with one; each as (mask of the cards it takes, counts after)."""
     out = []
@@ -53,7 +52,7 @@ def bag_triples(values: tuple[int, ...], target: int, cards: tuple[int, ...],
             if have_low and have_high and (low != high or have_low >= PAIR):
                 out.append((1 << place, counts - (1 << (COUNT_BITS * low)) - (1 << (COUNT_BITS * high))))
     for i, a in enumerate(cards):  # two usable cards and one from the bag
-        for b in cards[i + 1:]:
+        for b in cards[i + 1 :]:
             need = target - values[a] - values[b]
             if 0 < need < MAX_VALUE and counts >> (COUNT_BITS * need) & COUNT_MASK:
                 out.append((1 << a | 1 << b, counts - (1 << (COUNT_BITS * need))))
@@ -84,7 +83,7 @@ class SearchSpace:
         self.S = table.stock_size
         self.pyramid_full = (1 << self.P) - 1
         self.values = table.values
-        self.stock_values = table.values[self.P:self.P + self.S]
+        self.stock_values = table.values[self.P : self.P + self.S]
         self.target = rules.target
         self.lone = rules.target if rules.lone_kings else -1
         #: ``generic`` asks Table.actions for every position instead (slow; the tests compare the two).
@@ -128,13 +127,18 @@ class SearchSpace:
         self._count_tables = self._value_count_tables(self.P, self.S)
         # Strict rules where at most one stock-side card is ever usable (the waste top): every stock
         # card must go with a pyramid card (or alone, a king), so see :meth:`_stock_starved`.
-        self.one_stock_card = (rules.strict and not rules.drawn_spot and not rules.stock_top_usable
-                               and not rules.jokers and not rules.triples and rules.waste_piles == 1
-                               and not self.cells)
+        self.one_stock_card = (
+            rules.strict
+            and not rules.drawn_spot
+            and not rules.stock_top_usable
+            and not rules.jokers
+            and not rules.triples
+            and rules.waste_piles == 1
+            and not self.cells
+        )
         #: value counts of pyramid masks (per-byte tables): the starved-stock cut reads them, and the
         #: relaxed game with triples (its bag cut and triple pools); neither cut exists elsewhere
-        self._pyramid_tables = (self._value_count_tables(0, self.P) if self.one_stock_card or rules.triples
-                                else [])
+        self._pyramid_tables = self._value_count_tables(0, self.P) if self.one_stock_card or rules.triples else []
         #: called for each new state of the relaxed game (the search's deadline check), if set
         self.poll: Callable[[], None] | None = None
         self._hopeless: dict[int, bool] = {}
@@ -156,16 +160,27 @@ class SearchSpace:
         recycles done are left out (they change nothing, and their count is not bounded: it would spill
         out of its bits into the next field)."""
         recycles = 0 if self.unlimited else pos.recycles
-        return (pos.pyramid | pos.stock << self.stock_shift | pos.ptr << self.ptr_shift
-                | recycles << self.rec_shift | pos.waste_used << self.use_shift | pos.jokers << self.jok_shift
-                | pos.cells << self.cell_shift)
+        return (
+            pos.pyramid
+            | pos.stock << self.stock_shift
+            | pos.ptr << self.ptr_shift
+            | recycles << self.rec_shift
+            | pos.waste_used << self.use_shift
+            | pos.jokers << self.jok_shift
+            | pos.cells << self.cell_shift
+        )
 
     def unpack(self, state: int) -> Position:
         """The position of a packed integer."""
-        return Position(state & self.pyramid_full, state >> self.stock_shift & self.stock_mask,
-                        state >> self.ptr_shift & ((1 << PTR_BITS) - 1),
-                        state >> self.rec_shift & ((1 << REC_BITS) - 1), state >> self.jok_shift & self.jok_mask,
-                        state >> self.use_shift & ((1 << USE_BITS) - 1), state >> self.cell_shift)
+        return Position(
+            state & self.pyramid_full,
+            state >> self.stock_shift & self.stock_mask,
+            state >> self.ptr_shift & ((1 << PTR_BITS) - 1),
+            state >> self.rec_shift & ((1 << REC_BITS) - 1),
+            state >> self.jok_shift & self.jok_mask,
+            state >> self.use_shift & ((1 << USE_BITS) - 1),
+            state >> self.cell_shift,
+        )
 
     def canonical(self, state: int) -> int:
         """The one state standing for every position that plays exactly like ``state``.
@@ -233,8 +248,16 @@ class SearchSpace:
         def waste(place: int) -> bool:
             return first <= place < below and not cells >> place & 1
 
-        return [(action, after + one if (isinstance(action, tuple) and any(waste(p) for p in action))
-                 or (isinstance(action, int) and waste(action)) else after) for action, after in out]
+        return [
+            (
+                action,
+                after + one
+                if (isinstance(action, tuple) and any(waste(p) for p in action))
+                or (isinstance(action, int) and waste(action))
+                else after,
+            )
+            for action, after in out
+        ]
 
     def _successors(self, state: int, shortest: bool, waste_ok: bool) -> list[tuple[Action, int]]:
         """Legal (action, next state) pairs, the most promising first.
@@ -292,10 +315,11 @@ class SearchSpace:
                     out.append(((slot, P + index), without & ~(1 << slot)))
         if len(usable) >= PAIR and self.pairs_ok:
             for i, a in enumerate(usable):
-                for b in usable[i + 1:]:
+                for b in usable[i + 1 :]:
                     if values[P + a] + values[P + b] == self.target:
-                        out.append(((P + min(a, b), P + max(a, b)),
-                                    settle(state & ~(1 << (a + shift)) & ~(1 << (b + shift)))))
+                        out.append(
+                            ((P + min(a, b), P + max(a, b)), settle(state & ~(1 << (a + shift)) & ~(1 << (b + shift))))
+                        )
         jokers = state >> self.jok_shift
         if jokers:
             self._joker_moves(state, jokers, shape.exposed, usable, out)
@@ -306,8 +330,7 @@ class SearchSpace:
             # a king on top of the stock is removed, not drawn, when steps count (see above)
             if not (shortest and self.stock_top_usable and values[P + top] == self.lone):
                 dealt = top + 1 if self.draw_count == 1 else dealt_to(stock, ptr, self.draw_count)
-                out.append((DRAW_ACTION, state & ~(((1 << PTR_BITS) - 1) << self.ptr_shift)
-                            | dealt << self.ptr_shift))
+                out.append((DRAW_ACTION, state & ~(((1 << PTR_BITS) - 1) << self.ptr_shift) | dealt << self.ptr_shift))
         elif stock & ((1 << ptr) - 1):
             rec = state >> self.rec_shift & ((1 << REC_BITS) - 1)
             if self.max_recycles is None or rec < self.max_recycles:
@@ -344,8 +367,9 @@ class SearchSpace:
         """The stock pointer after a draw from ``ptr``."""
         return dealt_to(stock, ptr, self.draw_count)
 
-    def _joker_moves(self, state: int, jokers: int, exposed: tuple[int, ...], usable: list[int],
-                     out: list[tuple[Action, int]]) -> None:
+    def _joker_moves(
+        self, state: int, jokers: int, exposed: tuple[int, ...], usable: list[int], out: list[tuple[Action, int]]
+    ) -> None:
         """A joker with any one usable card (never with the other joker)."""
         P = self.P
         base = self.table.joker_base
@@ -359,8 +383,7 @@ class SearchSpace:
             for index in usable:
                 out.append(((P + index, place), self._settle(without & ~(1 << (P + index)))))
 
-    def _triple_moves(self, state: int, shape: PyramidShape, usable: list[int],
-                      out: list[tuple[Action, int]]) -> None:
+    def _triple_moves(self, state: int, shape: PyramidShape, usable: list[int], out: list[tuple[Action, int]]) -> None:
         """Three usable cards summing to the target, at least one from the stock side (the pyramid-only
         triples are in the shape's removals)."""
         P = self.P
@@ -371,13 +394,13 @@ class SearchSpace:
         for place in stock_places:
             need = target - values[place]
             for i, a in enumerate(exposed):
-                for b in exposed[i + 1:]:
+                for b in exposed[i + 1 :]:
                     if values[a] + values[b] == need:
                         out.append(((a, b, place), self._settle(state & ~(1 << a) & ~(1 << b) & ~(1 << place))))
         if len(stock_places) >= PAIR and self.pairs_ok:
             ordered = sorted(stock_places)
             for i, x in enumerate(ordered):
-                for y in ordered[i + 1:]:
+                for y in ordered[i + 1 :]:
                     need = target - values[x] - values[y]
                     for slot in shape.by_need.get(target - need, ()):
                         out.append(((slot, x, y), self._settle(state & ~(1 << slot) & ~(1 << x) & ~(1 << y))))
@@ -406,8 +429,12 @@ class SearchSpace:
         lone = self.lone
         stock_king_at_once = self.strict or not shortest
         for action in actions:
-            if isinstance(action, tuple) and len(action) == 1 and values[action[0]] == lone and (
-                    action[0] < self.P or (pos.cells >> action[0] & 1 and stock_king_at_once)):
+            if (
+                isinstance(action, tuple)
+                and len(action) == 1
+                and values[action[0]] == lone
+                and (action[0] < self.P or (pos.cells >> action[0] & 1 and stock_king_at_once))
+            ):
                 return [action]
         parks = [a for a in actions if isinstance(a, int) and values[a] != lone]
         return [a for a in actions if not isinstance(a, int)] + parks
@@ -528,8 +555,9 @@ class SearchSpace:
         """The relaxed game's most pyramid cards removed in all from ``state`` (``counts`` its bag):
         :meth:`relaxed_max`, or with free cells :meth:`.cells.CellGame.reach`."""
         if self._cell_game is not None:
-            return self._cell_game.reach(state & self.pyramid_full, state >> self.cell_shift & self.board_places,
-                                         counts)
+            return self._cell_game.reach(
+                state & self.pyramid_full, state >> self.cell_shift & self.board_places, counts
+            )
         return self.relaxed_max(state & self.pyramid_full, counts)
 
     def reaches(self, state: int, counts: int, k: int) -> bool:
@@ -566,8 +594,9 @@ class SearchSpace:
         key = counts << self.P | pyramid
         found = self._hopeless.get(key)
         if found is None:
-            found = (not self._relaxed_game.reaches(pyramid, counts, self.P)
-                     or (self.one_stock_card and self._stock_starved(pyramid, counts)))
+            found = not self._relaxed_game.reaches(pyramid, counts, self.P) or (
+                self.one_stock_card and self._stock_starved(pyramid, counts)
+            )
             self._hopeless[key] = found
         return found
 

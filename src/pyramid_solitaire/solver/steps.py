@@ -34,7 +34,6 @@ class PyramidSteps(NamedTuple):
     ident: int
 
 
-
 class StepsBound:
     """The A* bound of one deal's search space, with its memos (see the module docstring)."""
 

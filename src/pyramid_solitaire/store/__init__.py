@@ -46,11 +46,18 @@ _PASSWORD_RE: Final = re.compile(r"(://[^:/@]*:)[^@]*@")
 SUMMARY: Final = ("moves", "undos", "hints", "pyramid_removed", "result", "ended_ms")
 #: The two statements of :meth:`Store.record`, built once: building a statement and its cache key
 #: on every action cost more than the commit's sync to disk (0.5 of 0.77 ms, docs/performance.md).
-_ADVANCE: Final = (games.update()
-                   .where(and_(games.c.id == bindparam("game_id"), games.c.version == bindparam("before")))
-                   .values(version=bindparam("after"), **{name: bindparam(name) for name in SUMMARY}))
-_APPEND: Final = actions.insert().values(game_id=bindparam("game_id"), seq=bindparam("after"),
-                                         kind=bindparam("kind"), arg=bindparam("arg"), at_ms=bindparam("at_ms"))
+_ADVANCE: Final = (
+    games.update()
+    .where(and_(games.c.id == bindparam("game_id"), games.c.version == bindparam("before")))
+    .values(version=bindparam("after"), **{name: bindparam(name) for name in SUMMARY})
+)
+_APPEND: Final = actions.insert().values(
+    game_id=bindparam("game_id"),
+    seq=bindparam("after"),
+    kind=bindparam("kind"),
+    arg=bindparam("arg"),
+    at_ms=bindparam("at_ms"),
+)
 
 
 class StoreError(Problem, RuntimeError):
@@ -58,8 +65,14 @@ class StoreError(Problem, RuntimeError):
 
 
 #: Why a folder could not be made, by errno name, as ``store.folder.<name>`` says it (others: ``other``).
-_FOLDER_KEYS: Final = {"EACCES": "denied", "EPERM": "denied", "EROFS": "read-only", "ENOTDIR": "not-dir",
-                       "EEXIST": "exists", "ENOSPC": "full"}
+_FOLDER_KEYS: Final = {
+    "EACCES": "denied",
+    "EPERM": "denied",
+    "EROFS": "read-only",
+    "ENOTDIR": "not-dir",
+    "EEXIST": "exists",
+    "ENOSPC": "full",
+}
 
 
 class Conflict(RuntimeError):
@@ -173,8 +186,9 @@ class Store:
                 Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 kind = _FOLDER_KEYS.get(errno.errorcode.get(exc.errno or 0, ""), "other")
-                raise StoreError(f"store.folder.{kind}", path=database,
-                                 reason=exc.strerror or type(exc).__name__) from None
+                raise StoreError(
+                    f"store.folder.{kind}", path=database, reason=exc.strerror or type(exc).__name__
+                ) from None
             options["connect_args"] = {"timeout": SQLITE_BUSY_MS / 1000}
         elif parsed.get_backend_name() == "postgresql":
             options["pool_pre_ping"] = True
@@ -266,8 +280,11 @@ class Store:
     def actions(self, game_id: str) -> list[Action]:
         """The game's actions in order."""
         with self._tx() as connection:
-            rows = connection.execute(select(actions.c.seq, actions.c.kind, actions.c.arg, actions.c.at_ms)
-                                      .where(actions.c.game_id == game_id).order_by(actions.c.seq)).all()
+            rows = connection.execute(
+                select(actions.c.seq, actions.c.kind, actions.c.arg, actions.c.at_ms)
+                .where(actions.c.game_id == game_id)
+                .order_by(actions.c.seq)
+            ).all()
         return [Action(int(r.seq), str(r.kind), r.arg, int(r.at_ms)) for r in rows]
 
     def record(self, game_id: str, version: int, kind: str, arg: str | None, summary: dict[str, Any]) -> None:
@@ -276,12 +293,14 @@ class Store:
         figures = {name: summary[name] for name in SUMMARY}
         try:
             with self._tx() as connection:
-                changed = connection.execute(_ADVANCE, {"game_id": game_id, "before": version, "after": version + 1,
-                                                        **figures}).rowcount
+                changed = connection.execute(
+                    _ADVANCE, {"game_id": game_id, "before": version, "after": version + 1, **figures}
+                ).rowcount
                 if changed != 1:
                     raise Conflict(game_id)
-                connection.execute(_APPEND, {"game_id": game_id, "after": version + 1, "kind": kind, "arg": arg,
-                                             "at_ms": now_ms()})
+                connection.execute(
+                    _APPEND, {"game_id": game_id, "after": version + 1, "kind": kind, "arg": arg, "at_ms": now_ms()}
+                )
         except IntegrityError:
             raise Conflict(game_id) from None
 
@@ -293,16 +312,31 @@ class Store:
         added = 0
         with self._tx() as connection:
             for row, recorded in records:
-                if connection.execute(select(games.c.id).where(and_(
-                        games.c.player_id == row.player_id, games.c.code == row.code,
-                        games.c.started_ms == row.started_ms)).limit(1)).first() is not None:
+                if (
+                    connection.execute(
+                        select(games.c.id)
+                        .where(
+                            and_(
+                                games.c.player_id == row.player_id,
+                                games.c.code == row.code,
+                                games.c.started_ms == row.started_ms,
+                            )
+                        )
+                        .limit(1)
+                    ).first()
+                    is not None
+                ):
                     continue
                 added += 1
                 connection.execute(games.insert().values(**row.__dict__))
                 if recorded:
-                    connection.execute(actions.insert(), [
-                        {"game_id": row.id, "seq": a.seq, "kind": a.kind, "arg": a.arg, "at_ms": a.at_ms}
-                        for a in recorded])
+                    connection.execute(
+                        actions.insert(),
+                        [
+                            {"game_id": row.id, "seq": a.seq, "kind": a.kind, "arg": a.arg, "at_ms": a.at_ms}
+                            for a in recorded
+                        ],
+                    )
         return added
 
     def games_of(self, player_id: str, finished: bool, limit: int = 50) -> list[GameRow]:
@@ -310,14 +344,20 @@ class Store:
         condition = games.c.result.is_not(None) if finished else games.c.result.is_(None)
         order = games.c.ended_ms.desc() if finished else games.c.started_ms.desc()
         with self._tx() as connection:
-            rows = connection.execute(select(games).where(and_(games.c.player_id == player_id, condition))
-                                      .order_by(order).limit(limit)).mappings().all()
+            rows = (
+                connection.execute(
+                    select(games).where(and_(games.c.player_id == player_id, condition)).order_by(order).limit(limit)
+                )
+                .mappings()
+                .all()
+            )
         return [GameRow(**r) for r in rows]
 
     # --- statistics and leaderboards ---------------------------------------------------------------------
 
-    def finished_games(self, player_id: str, since_reset: bool = True, rules: str | None = None,
-                       difficulty: str | None = None) -> list[GameRow]:
+    def finished_games(
+        self, player_id: str, since_reset: bool = True, rules: str | None = None, difficulty: str | None = None
+    ) -> list[GameRow]:
         """The player's finished games in the order they ended (counted since the last reset); only those
         of one rule set and difficulty when they are given (a result screen's figures)."""
         query = select(games).where(and_(games.c.player_id == player_id, games.c.result.is_not(None)))
@@ -341,12 +381,14 @@ class Store:
         """Everyone's wins of one deal code, fastest first, then fewest moves (seed 000)."""
         if "\x00" in code:  # as in game(): no code holds NUL
             return []
-        seconds = (games.c.ended_ms - games.c.started_ms)
-        query = (select(games.c.id, games.c.player_id, players.c.name, seconds.label("ms"), games.c.moves,
-                        games.c.ended_ms)
-                 .join(players, players.c.id == games.c.player_id)
-                 .where(and_(games.c.code == code, games.c.result == Outcome.WON.value))
-                 .order_by(seconds, games.c.moves, games.c.ended_ms).limit(limit))
+        seconds = games.c.ended_ms - games.c.started_ms
+        query = (
+            select(games.c.id, games.c.player_id, players.c.name, seconds.label("ms"), games.c.moves, games.c.ended_ms)
+            .join(players, players.c.id == games.c.player_id)
+            .where(and_(games.c.code == code, games.c.result == Outcome.WON.value))
+            .order_by(seconds, games.c.moves, games.c.ended_ms)
+            .limit(limit)
+        )
         with self._tx() as connection:
             return [dict(r) for r in connection.execute(query).mappings().all()]
 
@@ -357,9 +399,12 @@ class Store:
 
     def players(self) -> list[dict[str, Any]]:
         """Every player with the number of games (the ``stats`` command lists them)."""
-        query = (select(players.c.id, players.c.name, func.count(games.c.id).label("games"))
-                 .select_from(players.outerjoin(games, games.c.player_id == players.c.id))
-                 .group_by(players.c.id, players.c.name).order_by(players.c.created_ms))
+        query = (
+            select(players.c.id, players.c.name, func.count(games.c.id).label("games"))
+            .select_from(players.outerjoin(games, games.c.player_id == players.c.id))
+            .group_by(players.c.id, players.c.name)
+            .order_by(players.c.created_ms)
+        )
         with self._tx() as connection:
             return [dict(r) for r in connection.execute(query).mappings().all()]
 
@@ -381,5 +426,4 @@ def _reason(exc: SQLAlchemyError) -> str:
     return text[0] if text else type(original).__name__
 
 
-__all__ = ["RESULTS", "Action", "Conflict", "GameRow", "Store", "StoreError", "hide_password", "now_ms",
-           "unrecordable"]
+__all__ = ["RESULTS", "Action", "Conflict", "GameRow", "Store", "StoreError", "hide_password", "now_ms", "unrecordable"]

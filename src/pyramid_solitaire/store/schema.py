@@ -55,18 +55,21 @@ RULES_LENGTH: Final = 200
 CODE_LENGTH: Final = 120
 
 schema_version = Table(
-    "schema_version", metadata,
+    "schema_version",
+    metadata,
     Column("version", Integer, nullable=False),
 )
 
 meta = Table(
-    "meta", metadata,
+    "meta",
+    metadata,
     Column("key", String(64), primary_key=True),
     Column("value", Text, nullable=False),
 )
 
 players = Table(
-    "players", metadata,
+    "players",
+    metadata,
     Column("id", String(64), primary_key=True),
     Column("name", String(40), nullable=True),
     Column("created_ms", BigInteger, nullable=False),
@@ -74,7 +77,8 @@ players = Table(
 )
 
 games = Table(
-    "games", metadata,
+    "games",
+    metadata,
     Column("id", String(64), primary_key=True),
     Column("player_id", String(64), ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
     Column("rules", String(RULES_LENGTH), nullable=False),
@@ -96,7 +100,8 @@ Index("games_player", games.c.player_id, games.c.ended_ms)
 Index("games_code", games.c.code, games.c.result)
 
 actions = Table(
-    "actions", metadata,
+    "actions",
+    metadata,
     Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     Column("seq", Integer, primary_key=True),
     Column("kind", String(16), nullable=False),
@@ -124,14 +129,23 @@ def _v2(connection: Connection) -> None:
     game_ids = [row.id for row in connection.execute(select(games.c.id, games.c.code).order_by(games.c.id))]
     for game_id in game_ids:
         code = connection.execute(select(games.c.code).where(games.c.id == game_id)).scalar_one()
-        recorded = connection.execute(select(actions.c.kind, actions.c.arg, actions.c.at_ms)
-                                      .where(actions.c.game_id == game_id).order_by(actions.c.seq)).all()
+        recorded = connection.execute(
+            select(actions.c.kind, actions.c.arg, actions.c.at_ms)
+            .where(actions.c.game_id == game_id)
+            .order_by(actions.c.seq)
+        ).all()
         made = entries_of(Game(Deal.from_code(code)), [(r.kind, r.arg) for r in recorded])
         connection.execute(actions.delete().where(actions.c.game_id == game_id))
-        rows = [{"game_id": game_id, "seq": seq, "kind": entry if isinstance(entry, str) else "move",
-                 "arg": None if isinstance(entry, str) else str(entry),
-                 "at_ms": recorded[index].at_ms}
-                for seq, (index, entry) in enumerate(made, start=1)]
+        rows = [
+            {
+                "game_id": game_id,
+                "seq": seq,
+                "kind": entry if isinstance(entry, str) else "move",
+                "arg": None if isinstance(entry, str) else str(entry),
+                "at_ms": recorded[index].at_ms,
+            }
+            for seq, (index, entry) in enumerate(made, start=1)
+        ]
         if rows:
             connection.execute(actions.insert(), rows)
         connection.execute(games.update().where(games.c.id == game_id).values(version=len(rows)))

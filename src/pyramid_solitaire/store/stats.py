@@ -49,13 +49,15 @@ class Stats:
         data = asdict(self)
         del data["win_seconds"], data["win_moves"]
         seconds, moves = self.win_seconds, self.win_moves
-        data.update({
-            "win_rate": round(self.won / self.played, 4) if self.played else None,
-            "average_seconds": round(sum(seconds) / len(seconds), 1) if seconds else None,
-            "best_seconds": round(min(seconds), 1) if seconds else None,
-            "average_moves": round(sum(moves) / len(moves), 1) if moves else None,
-            "best_moves": min(moves) if moves else None,
-        })
+        data.update(
+            {
+                "win_rate": round(self.won / self.played, 4) if self.played else None,
+                "average_seconds": round(sum(seconds) / len(seconds), 1) if seconds else None,
+                "best_seconds": round(min(seconds), 1) if seconds else None,
+                "average_moves": round(sum(moves) / len(moves), 1) if moves else None,
+                "best_moves": min(moves) if moves else None,
+            }
+        )
         return data
 
 

@@ -70,8 +70,16 @@ def study_deal(number: int, rules: str, time_limit: float) -> Row:
     # waited for a core (several workers, or other work, on a loaded machine)
     result = solve(deal, time_limit=time_limit, cpu_time=True)
     difficulty = rate(deal).rating if result.winnable else None
-    return Row(number, deal.code, VERDICTS[result.winnable], result.length, result.max_pyramid_removed,
-               difficulty, time.monotonic() - started, result.nodes)
+    return Row(
+        number,
+        deal.code,
+        VERDICTS[result.winnable],
+        result.length,
+        result.max_pyramid_removed,
+        difficulty,
+        time.monotonic() - started,
+        result.nodes,
+    )
 
 
 def worker_version() -> str:
@@ -82,10 +90,20 @@ def worker_version() -> str:
 # --- the study ---------------------------------------------------------------------------------------
 
 
-def run_study(rules: Rules | str, out: Path | str, *, start: int = 0, deals: int = DEFAULT_DEALS,
-              workers: int | None = None, dask: str | None = None, time_limit: float = DEFAULT_TIME_LIMIT,
-              progress: TextIO | None = None, dask_timeout: float | None = None,
-              retry_unknown: bool = False, lang: str = "en") -> Summary:
+def run_study(
+    rules: Rules | str,
+    out: Path | str,
+    *,
+    start: int = 0,
+    deals: int = DEFAULT_DEALS,
+    workers: int | None = None,
+    dask: str | None = None,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    progress: TextIO | None = None,
+    dask_timeout: float | None = None,
+    retry_unknown: bool = False,
+    lang: str = "en",
+) -> Summary:
     """Solve deals ``start .. start+deals-1`` under ``rules`` into the results file ``out`` (resuming it),
     on ``workers`` local processes (default: every core) or the Dask scheduler at ``dask``; show
     progress on ``progress`` when given, in ``lang``.  ``retry_unknown`` solves again the deals the file
@@ -123,8 +141,11 @@ def run_study(rules: Rules | str, out: Path | str, *, start: int = 0, deals: int
             if client is not None:
                 client.close()
             raise
-    bar = (Progress(deals, done_before, progress, text(lang, "study.progress.label", rules=str(rules)), lang)
-           if progress is not None else None)
+    bar = (
+        Progress(deals, done_before, progress, text(lang, "study.progress.label", rules=str(rules)), lang)
+        if progress is not None
+        else None
+    )
     solved = 0
     if client is not None:
         rows = dask_results(study_deal, todo, str(rules), time_limit, client)
@@ -147,6 +168,26 @@ def run_study(rules: Rules | str, out: Path | str, *, start: int = 0, deals: int
     return Summary.of(str(rules), start, (results.rows[n] for n in numbers), solved)
 
 
-__all__ = ["DEFAULT_DEALS", "DEFAULT_TIME_LIMIT", "FIELDS", "HEADER", "LOST", "UNKNOWN", "WON", "Progress",
-           "ResultsFile", "Row", "RowError", "StudyError", "Summary", "check_dask_address", "default_workers",
-           "percentile", "read_results", "replace_file", "run_study", "study_deal", "wilson_interval"]
+__all__ = [
+    "DEFAULT_DEALS",
+    "DEFAULT_TIME_LIMIT",
+    "FIELDS",
+    "HEADER",
+    "LOST",
+    "UNKNOWN",
+    "WON",
+    "Progress",
+    "ResultsFile",
+    "Row",
+    "RowError",
+    "StudyError",
+    "Summary",
+    "check_dask_address",
+    "default_workers",
+    "percentile",
+    "read_results",
+    "replace_file",
+    "run_study",
+    "study_deal",
+    "wilson_interval",
+]

@@ -47,6 +47,7 @@ def check_dask_address(address: str) -> None:
     if not 1 <= int(match.group(3)) <= 65535:
         raise StudyError("study.dask-port", address=address)
 
+
 def dask_client(address: str, timeout: float | None = None) -> Any:
     """A ``distributed.Client`` for the scheduler at ``address`` whose workers run this version."""
     # Run on the workers by reference, so it is defined at the package's own path, pyramid_solitaire.study,
@@ -56,8 +57,9 @@ def dask_client(address: str, timeout: float | None = None) -> Any:
     check_dask_address(address)
     security = dask_security(address)
     try:
-        client = _distributed().Client(address, timeout=timeout or DASK_CONNECT_SECONDS, set_as_default=False,
-                                       security=security)
+        client = _distributed().Client(
+            address, timeout=timeout or DASK_CONNECT_SECONDS, set_as_default=False, security=security
+        )
     except (OSError, TimeoutError) as exc:
         raise StudyError("study.dask-unreachable", address=address, reason=_one_line(exc)) from None
     try:
@@ -99,8 +101,9 @@ def dask_security(address: str) -> Any:
         value = getattr(security, field)
         # Dask also takes a certificate's text in place of its path (Security.temporary() does so).
         if value and "-----BEGIN" not in value and not os.path.isfile(value):
-            raise StudyError("study.dask-tls-not-file", what=Problem(what), address=address, value=value,
-                             variable=variable)
+            raise StudyError(
+                "study.dask-tls-not-file", what=Problem(what), address=address, value=value, variable=variable
+            )
     return security
 
 
@@ -117,8 +120,9 @@ def _one_line(exc: BaseException) -> str:
     return said or type(exc).__name__
 
 
-def dask_results(job: Job, numbers: Iterable[int], rules: str, time_limit: float,
-                 client: Any) -> Generator[Row, None, None]:
+def dask_results(
+    job: Job, numbers: Iterable[int], rules: str, time_limit: float, client: Any
+) -> Generator[Row, None, None]:
     """Rows of ``numbers`` as they finish, each from ``job``, on the cluster of ``client``."""
     todo = iter(numbers)
     first = [client.submit(job, n, rules, time_limit, pure=False) for n in islice(todo, DASK_IN_FLIGHT)]
@@ -135,5 +139,13 @@ def dask_results(job: Job, numbers: Iterable[int], rules: str, time_limit: float
         running.clear()
 
 
-__all__ = ["DASK_ADDRESS_RE", "DASK_CONNECT_SECONDS", "DASK_IN_FLIGHT", "DASK_TLS_SETTINGS", "check_dask_address",
-           "dask_client", "dask_results", "dask_security"]
+__all__ = [
+    "DASK_ADDRESS_RE",
+    "DASK_CONNECT_SECONDS",
+    "DASK_IN_FLIGHT",
+    "DASK_TLS_SETTINGS",
+    "check_dask_address",
+    "dask_client",
+    "dask_results",
+    "dask_security",
+]

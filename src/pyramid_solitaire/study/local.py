@@ -31,8 +31,9 @@ def _process_context() -> Any:
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
-def local_results(job: Job, numbers: Iterable[int], rules: str, time_limit: float,
-                  workers: int) -> Generator[Row, None, None]:
+def local_results(
+    job: Job, numbers: Iterable[int], rules: str, time_limit: float, workers: int
+) -> Generator[Row, None, None]:
     """Rows of ``numbers`` as they finish, each from ``job``, on ``workers`` processes (1: this process)."""
     if workers == 1:
         for number in numbers:
@@ -42,8 +43,9 @@ def local_results(job: Job, numbers: Iterable[int], rules: str, time_limit: floa
     others = set(multiprocessing.active_children())
     pool = ProcessPoolExecutor(workers, mp_context=_process_context())
     try:
-        pending: set[Future[Row]] = {pool.submit(job, n, rules, time_limit)
-                                     for n in islice(todo, workers * IN_FLIGHT_PER_WORKER)}
+        pending: set[Future[Row]] = {
+            pool.submit(job, n, rules, time_limit) for n in islice(todo, workers * IN_FLIGHT_PER_WORKER)
+        }
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:

@@ -36,8 +36,16 @@ class Progress:
         rate = (self.done - self.first) / elapsed if elapsed > 0 else 0.0
         left = _duration((self.total - self.done) / rate) if rate > 0 else "?"
         share = 100 * self.done / self.total if self.total else 100.0
-        return text(self.lang, "study.progress", label=self.label, done=self.done, total=self.total,
-                    share=f"{share:.1f}", rate=f"{rate:.2f}", left=left)
+        return text(
+            self.lang,
+            "study.progress",
+            label=self.label,
+            done=self.done,
+            total=self.total,
+            share=f"{share:.1f}",
+            rate=f"{rate:.2f}",
+            left=left,
+        )
 
     def update(self, done: int, *, force: bool = False) -> None:
         """Record ``done`` deals and show the bar if it is time to."""

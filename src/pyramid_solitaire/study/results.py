@@ -71,8 +71,18 @@ class Row:
 
     def to_line(self) -> str:
         """The row as a CSV line, without the line end."""
-        return ",".join([str(self.number), self.code, self.verdict, _blank(self.length), str(self.best),
-                         _blank(self.difficulty), f"{self.seconds:.{SECONDS_DECIMALS}f}", str(self.nodes)])
+        return ",".join(
+            [
+                str(self.number),
+                self.code,
+                self.verdict,
+                _blank(self.length),
+                str(self.best),
+                _blank(self.difficulty),
+                f"{self.seconds:.{SECONDS_DECIMALS}f}",
+                str(self.nodes),
+            ]
+        )
 
     @classmethod
     def from_line(cls, line: str) -> Row:
@@ -84,9 +94,16 @@ class Row:
         number, code, verdict, length, best, difficulty, seconds, nodes = cells
         if verdict not in VERDICTS.values():
             raise RowError("study.row.verdict", verdict=verdict)
-        row = cls(_whole("number", number), code, verdict, None if length == "" else _whole("length", length),
-                  _whole("best", best), None if difficulty == "" else _decimal("difficulty", difficulty),
-                  _decimal("seconds", seconds), _whole("nodes", nodes))
+        row = cls(
+            _whole("number", number),
+            code,
+            verdict,
+            None if length == "" else _whole("length", length),
+            _whole("best", best),
+            None if difficulty == "" else _decimal("difficulty", difficulty),
+            _decimal("seconds", seconds),
+            _whole("nodes", nodes),
+        )
         if not 0 <= row.number <= MAX_NUMBER:
             raise RowError("study.row.number", number=row.number, most=MAX_NUMBER)
         if not code.endswith(number_letters(row.number)):
@@ -197,8 +214,9 @@ class ResultsFile:
             except RowError as exc:
                 raise StudyError("study.bad-row", path=str(path), line=line_number, problem=exc) from None
             if not row.code.startswith(self.prefix):
-                raise StudyError("study.other-rules", path=str(path), line=line_number, code=row.code,
-                                 rules=str(self.rules))
+                raise StudyError(
+                    "study.other-rules", path=str(path), line=line_number, code=row.code, rules=str(self.rules)
+                )
             self._keep(row)
 
     def _keep(self, row: Row) -> None:
@@ -295,5 +313,21 @@ def read_results(path: Path | str, rules: Rules | str) -> dict[int, Row]:
     return results.rows
 
 
-__all__ = ["ARCHIVE_PRESET", "ARCHIVE_SUFFIX", "FIELDS", "HEADER", "LOST", "SECONDS_DECIMALS", "TIMING_FIELDS",
-           "UNKNOWN", "VERDICTS", "WON", "Job", "ResultsFile", "Row", "RowError", "read_results", "replace_file"]
+__all__ = [
+    "ARCHIVE_PRESET",
+    "ARCHIVE_SUFFIX",
+    "FIELDS",
+    "HEADER",
+    "LOST",
+    "SECONDS_DECIMALS",
+    "TIMING_FIELDS",
+    "UNKNOWN",
+    "VERDICTS",
+    "WON",
+    "Job",
+    "ResultsFile",
+    "Row",
+    "RowError",
+    "read_results",
+    "replace_file",
+]

@@ -53,8 +53,16 @@ class Summary:
         """Count ``rows``."""
         rows = list(rows)
         verdicts = [row.verdict for row in rows]
-        return cls(rules, start, len(rows), verdicts.count(WON), verdicts.count(LOST), verdicts.count(UNKNOWN),
-                   tuple(row.seconds for row in rows), solved)
+        return cls(
+            rules,
+            start,
+            len(rows),
+            verdicts.count(WON),
+            verdicts.count(LOST),
+            verdicts.count(UNKNOWN),
+            tuple(row.seconds for row in rows),
+            solved,
+        )
 
     @property
     def decided(self) -> int:
@@ -73,16 +81,40 @@ class Summary:
 
     def lines(self, lang: str = "en") -> list[str]:
         """The summary as printed by ``pyramid-solitaire study``, in ``lang``."""
-        out = [text(lang, "study.summary.deals", rules=self.rules, first=self.start,
-                    last=self.start + self.deals - 1, deals=self.deals, solved=self.solved),
-               text(lang, "study.summary.verdicts", won=self.won, lost=self.lost, unknown=self.unknown)]
+        out = [
+            text(
+                lang,
+                "study.summary.deals",
+                rules=self.rules,
+                first=self.start,
+                last=self.start + self.deals - 1,
+                deals=self.deals,
+                solved=self.solved,
+            ),
+            text(lang, "study.summary.verdicts", won=self.won, lost=self.lost, unknown=self.unknown),
+        ]
         if self.win_rate is not None and self.interval is not None:
             low, high = self.interval
-            out.append(text(lang, "study.summary.win-rate", rate=f"{100 * self.win_rate:.2f}",
-                            low=f"{100 * low:.2f}", high=f"{100 * high:.2f}", decided=self.decided))
+            out.append(
+                text(
+                    lang,
+                    "study.summary.win-rate",
+                    rate=f"{100 * self.win_rate:.2f}",
+                    low=f"{100 * low:.2f}",
+                    high=f"{100 * high:.2f}",
+                    decided=self.decided,
+                )
+            )
         if self.seconds:
-            out.append(text(lang, "study.summary.seconds", median=f"{statistics.median(self.seconds):.4f}",
-                            p90=f"{percentile(self.seconds, 0.9):.4f}", max=f"{max(self.seconds):.4f}"))
+            out.append(
+                text(
+                    lang,
+                    "study.summary.seconds",
+                    median=f"{statistics.median(self.seconds):.4f}",
+                    p90=f"{percentile(self.seconds, 0.9):.4f}",
+                    max=f"{max(self.seconds):.4f}",
+                )
+            )
         return out
 
 

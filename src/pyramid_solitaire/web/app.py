@@ -30,9 +30,24 @@ from .routes.games import MoveBody, NewGame, rules_catalogue
 from .routes.pages import LOCALES, STATIC
 
 __all__ = [
-    "COMPRESS_FROM", "LOCALES", "MAX_BODY", "MAX_IMPORT", "SAFE_METHODS", "SECURITY_HEADERS", "STATIC",
-    "VALIDATION_TYPES", "Answer", "ApiError", "Guard", "MoveBody", "NewGame", "Reason", "create_app", "invalid_part",
-    "record_headers", "rules_catalogue",
+    "COMPRESS_FROM",
+    "LOCALES",
+    "MAX_BODY",
+    "MAX_IMPORT",
+    "SAFE_METHODS",
+    "SECURITY_HEADERS",
+    "STATIC",
+    "VALIDATION_TYPES",
+    "Answer",
+    "ApiError",
+    "Guard",
+    "MoveBody",
+    "NewGame",
+    "Reason",
+    "create_app",
+    "invalid_part",
+    "record_headers",
+    "rules_catalogue",
 ]
 
 
@@ -42,8 +57,13 @@ def create_app(db: str | Store | None = None, limiter: RateLimiter | None = None
     if db is None:
         db = f"sqlite:///{Path(tempfile.mkdtemp(prefix='pyramid-')) / 'games.sqlite3'}"
     store = db if isinstance(db, Store) else Store(db)
-    app = FastAPI(title="pyramid-solitaire", version=__version__, docs_url="/api/docs", redoc_url=None,
-                  openapi_url="/api/openapi.json")
+    app = FastAPI(
+        title="pyramid-solitaire",
+        version=__version__,
+        docs_url="/api/docs",
+        redoc_url=None,
+        openapi_url="/api/openapi.json",
+    )
     app.state.games = Games(store)
     app.state.assets = Assets(STATIC, LOCALES)
 

@@ -27,8 +27,14 @@ from starlette.responses import Response
 #: Media types kept compressed too.
 TEXT_TYPES: Final = ("text/", "application/javascript", "application/json", "image/svg+xml")
 #: Media types by file suffix, named here so that every machine serves them alike.
-KNOWN_TYPES: Final = {".js": "application/javascript", ".mjs": "application/javascript", ".svg": "image/svg+xml",
-                      ".json": "application/json", ".css": "text/css", ".html": "text/html"}
+KNOWN_TYPES: Final = {
+    ".js": "application/javascript",
+    ".mjs": "application/javascript",
+    ".svg": "image/svg+xml",
+    ".json": "application/json",
+    ".css": "text/css",
+    ".html": "text/html",
+}
 #: The files whose address carries their hash, with a year's cache.
 ART: Final = ("art/cards.svg",)
 ART_CACHE: Final = "public, max-age=31536000, immutable"
@@ -82,10 +88,12 @@ class Assets:
                 self.files[path.relative_to(static).as_posix()] = Asset.of(path.read_bytes(), media_type_of(path))
         self.art = {name: self.files[name].etag.strip('"') for name in ART if name in self.files}
         page = (static / "index.html").read_text(encoding="utf-8")
-        self.index = Asset.of(page.replace(ART_PLACEHOLDER, self.art_url("art/cards.svg")).encode(),
-                              "text/html; charset=utf-8")
-        self.locales = {path.stem: Asset.of(path.read_bytes(), "application/json")
-                        for path in sorted(locales.glob("*.json"))}
+        self.index = Asset.of(
+            page.replace(ART_PLACEHOLDER, self.art_url("art/cards.svg")).encode(), "text/html; charset=utf-8"
+        )
+        self.locales = {
+            path.stem: Asset.of(path.read_bytes(), "application/json") for path in sorted(locales.glob("*.json"))
+        }
 
     def art_url(self, name: str) -> str:
         """The address of an art file, with its hash in it."""
@@ -138,19 +146,23 @@ font-weight="700" fill="currentColor">?</text></svg>
 
 #: The not-found page's words.
 NOT_FOUND_TEXTS: Final = {
-    "ja": {"title": "ページが見つかりません",
-           "text": "このアドレスにはページがありません。配札のリンクなら、コードが正しいか確かめてください。",
-           "home": "ゲームに戻る"},
-    "en": {"title": "Page not found", "text": "There is no page at this address. If it was a link to a deal, "
-                                              "check that its code is complete.", "home": "Back to the game"},
+    "ja": {
+        "title": "ページが見つかりません",
+        "text": "このアドレスにはページがありません。配札のリンクなら、コードが正しいか確かめてください。",
+        "home": "ゲームに戻る",
+    },
+    "en": {
+        "title": "Page not found",
+        "text": "There is no page at this address. If it was a link to a deal, check that its code is complete.",
+        "home": "Back to the game",
+    },
 }
 
 
 def not_found_page(lang: str) -> Response:
     """The app's own 404 page for a browser, in ``lang``."""
     html = NOT_FOUND_PAGE.format(lang=lang, **NOT_FOUND_TEXTS[lang])
-    return Response(html, status_code=404, media_type="text/html; charset=utf-8",
-                    headers={"Cache-Control": "no-store"})
+    return Response(html, status_code=404, media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-store"})
 
 
 def browser_lang(request: Request) -> str:

@@ -55,12 +55,26 @@ Player = Annotated[str | None, Depends(player_of)]
 
 def set_player_cookie(request: Request, response: Response, games: Games, player_id: str) -> None:
     """Give the browser its player: the signed id in an HttpOnly, same-site cookie that lasts ``COOKIE_MAX_AGE``."""
-    response.set_cookie(COOKIE, games.sign(player_id), max_age=COOKIE_MAX_AGE, httponly=True, samesite="lax",
-                        secure=request.url.scheme == "https", path="/")
+    response.set_cookie(
+        COOKIE,
+        games.sign(player_id),
+        max_age=COOKIE_MAX_AGE,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+        path="/",
+    )
 
 
 def leaderboard(store: Store, code: str, player_id: str | None, limit: int = LEADERBOARD_SIZE) -> list[dict[str, Any]]:
     """A deal's fastest wins, ranked, marking the player's own."""
-    return [{"rank": rank, "name": entry["name"], "seconds": round(entry["ms"] / 1000, 1),
-             "moves": entry["moves"], "you": entry["player_id"] == player_id}
-            for rank, entry in enumerate(store.leaderboard(code, limit), start=1)]
+    return [
+        {
+            "rank": rank,
+            "name": entry["name"],
+            "seconds": round(entry["ms"] / 1000, 1),
+            "moves": entry["moves"],
+            "you": entry["player_id"] == player_id,
+        }
+        for rank, entry in enumerate(store.leaderboard(code, limit), start=1)
+    ]

@@ -43,8 +43,13 @@ class ApiError(Exception):
         self.details = dict(details or {})
         if isinstance(reason, Problem):  # what went wrong, for a program: the reason's code and facts
             self.details.setdefault("reason", reason.key)
-            self.details.setdefault("facts", {k: v if isinstance(v, (int, float, str, bool)) or v is None else str(v)
-                                              for k, v in reason.details.items()})
+            self.details.setdefault(
+                "facts",
+                {
+                    k: v if isinstance(v, (int, float, str, bool)) or v is None else str(v)
+                    for k, v in reason.details.items()
+                },
+            )
         elif isinstance(reason, Refusal):
             self.details.update(reason.to_json("en")["details"])
 
@@ -56,22 +61,46 @@ class ApiError(Exception):
         if isinstance(self.reason, Problem):
             return text(lang, "error.with-reason", error=error, reason=self.reason.message(lang))
         if isinstance(self.reason, list):
-            return text(lang, "error.with-reason", error=error,
-                        reason=text(lang, "parts_sep").join(invalid_part(lang, part) for part in self.reason))
+            return text(
+                lang,
+                "error.with-reason",
+                error=error,
+                reason=text(lang, "parts_sep").join(invalid_part(lang, part) for part in self.reason),
+            )
         return error
 
     def response(self, lang: str) -> JSONResponse:
         """The JSON answer ``{code, message, details}``."""
-        return JSONResponse({"code": self.code, "message": self.message(lang), "details": self.details},
-                            status_code=self.status)
+        return JSONResponse(
+            {"code": self.code, "message": self.message(lang), "details": self.details}, status_code=self.status
+        )
 
 
 #: Pydantic's validation error types the catalogue words (``validation.<type>``); others: ``validation.other``.
-VALIDATION_TYPES: Final = frozenset({
-    "missing", "extra_forbidden", "string_too_long", "string_too_short", "string_type", "int_type", "int_parsing",
-    "int_from_float", "greater_than_equal", "less_than_equal", "literal_error", "json_invalid", "model_type",
-    "model_attributes_type", "dict_type", "bool_type", "bool_parsing", "float_type", "list_type", "none_required",
-})
+VALIDATION_TYPES: Final = frozenset(
+    {
+        "missing",
+        "extra_forbidden",
+        "string_too_long",
+        "string_too_short",
+        "string_type",
+        "int_type",
+        "int_parsing",
+        "int_from_float",
+        "greater_than_equal",
+        "less_than_equal",
+        "literal_error",
+        "json_invalid",
+        "model_type",
+        "model_attributes_type",
+        "dict_type",
+        "bool_type",
+        "bool_parsing",
+        "float_type",
+        "list_type",
+        "none_required",
+    }
+)
 
 
 def invalid_part(lang: str, error: dict[str, Any]) -> str:
@@ -81,8 +110,12 @@ def invalid_part(lang: str, error: dict[str, Any]) -> str:
     if "expected" in context:
         context["expected"] = str(context["expected"]).replace("'", "")
     blanks = dict.fromkeys(("max_length", "min_length", "ge", "le", "expected"), "")
-    return text(lang, f"validation.{kind}", where=error["where"] or text(lang, "validation.body"),
-                **{**blanks, **{k: str(v) for k, v in context.items()}})
+    return text(
+        lang,
+        f"validation.{kind}",
+        where=error["where"] or text(lang, "validation.body"),
+        **{**blanks, **{k: str(v) for k, v in context.items()}},
+    )
 
 
 def refused(exc: IllegalMoveError) -> ApiError:
@@ -91,6 +124,7 @@ def refused(exc: IllegalMoveError) -> ApiError:
 
 
 # --- the exception handlers -----------------------------------------------------------------------
+
 
 async def api_error(request: Request, exc: ApiError) -> JSONResponse:
     return exc.response(lang_of(request))
@@ -112,8 +146,10 @@ async def internal(request: Request, exc: Exception) -> JSONResponse:
 
 async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
     lang = lang_of(request)
-    errors = [{"where": ".".join(str(p) for p in e.get("loc", ())), "type": e.get("type", ""),
-               "ctx": e.get("ctx", {})} for e in exc.errors()]
+    errors = [
+        {"where": ".".join(str(p) for p in e.get("loc", ())), "type": e.get("type", ""), "ctx": e.get("ctx", {})}
+        for e in exc.errors()
+    ]
     code = "bad-json" if any(e["type"] == "json_invalid" for e in errors) else "bad-request"
     # each error for a program (where and its kind) and for a person (in the request's language)
     shown = [{"where": e["where"], "type": e["type"], "problem": invalid_part(lang, e)} for e in errors]

@@ -75,10 +75,25 @@ class Games:
         """Start and record a new game."""
         session = Session(Game(deal), player_id=player_id)
         session.started = time.time()
-        self.store.create_game(GameRow(
-            id=session.id, player_id=player_id, rules=str(deal.rules), preset=deal.rules.preset,
-            difficulty=deal.difficulty, code=deal.code, deal=deal.notation, started_ms=int(session.started * 1000),
-            ended_ms=None, result=None, moves=0, undos=0, hints=0, pyramid_removed=0, version=0))
+        self.store.create_game(
+            GameRow(
+                id=session.id,
+                player_id=player_id,
+                rules=str(deal.rules),
+                preset=deal.rules.preset,
+                difficulty=deal.difficulty,
+                code=deal.code,
+                deal=deal.notation,
+                started_ms=int(session.started * 1000),
+                ended_ms=None,
+                result=None,
+                moves=0,
+                undos=0,
+                hints=0,
+                pyramid_removed=0,
+                version=0,
+            )
+        )
         self._keep(session)
         return session
 
@@ -150,8 +165,7 @@ def entry_of(action: Action) -> Entry:
 def record_headers(session: Session) -> dict[str, str]:
     """The headers of a game's record as the web app writes it: the rules and deal, then when it started
     and ended (milliseconds since 1970) and how."""
-    headers = {"Rules": str(session.deal.rules), "Deal": session.deal.code,
-               "Started": str(int(session.started * 1000))}
+    headers = {"Rules": str(session.deal.rules), "Deal": session.deal.code, "Started": str(int(session.started * 1000))}
     if session.over and session.finished is not None:
         headers.update({"Ended": str(int(session.finished * 1000)), "Result": session.status})
     return headers
@@ -164,7 +178,7 @@ def rebuild(row: GameRow, store: Store, steps: int | None = None) -> Session:
     session.started = row.started_ms / 1000
     recorded = store.actions(row.id)
     if steps is not None:
-        recorded = recorded[:max(0, steps)]
+        recorded = recorded[: max(0, steps)]
     session.replay([entry_of(a) for a in recorded])
     if session.over:
         ended = row.ended_ms if steps is None or steps >= row.version else (recorded[-1].at_ms if recorded else None)

@@ -19,9 +19,11 @@ SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
 COMPRESS_FROM: Final = 1024
 #: Headers on every answer: nothing from other origins, no framing, no sniffing.
 SECURITY_HEADERS: Final = {
-    "Content-Security-Policy": ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-                                "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
-                                "form-action 'self'; frame-ancestors 'none'"),
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+        "form-action 'self'; frame-ancestors 'none'"
+    ),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",

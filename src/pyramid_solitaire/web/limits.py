@@ -37,8 +37,9 @@ ADDRESS_LIMIT: Final = Limit(rate=50, burst=300)
 class RateLimiter:
     """Token buckets by client key."""
 
-    def __init__(self, player: Limit = PLAYER_LIMIT, address: Limit = ADDRESS_LIMIT,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, player: Limit = PLAYER_LIMIT, address: Limit = ADDRESS_LIMIT, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.limits = {"player": player, "address": address}
         self.clock = clock
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()

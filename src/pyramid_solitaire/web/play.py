@@ -46,8 +46,14 @@ BEST_REACHABLE_SECONDS: Final = 3.0
 COACH_SECONDS: Final = 3.0
 LANGS: Final = ("ja", "en")
 #: What each entry's event is called in an answer (a move's is its kind: removed, parked, draw, recycle).
-EVENT_KINDS: Final[dict[str, str]] = {Event.UNDO: "undone", Event.REDO: "redone", Event.REWIND: "rewound",
-                                      Event.HINT: "hint", Event.COACH: "coach", Event.RESIGN: "resigned"}
+EVENT_KINDS: Final[dict[str, str]] = {
+    Event.UNDO: "undone",
+    Event.REDO: "redone",
+    Event.REWIND: "rewound",
+    Event.HINT: "hint",
+    Event.COACH: "coach",
+    Event.RESIGN: "resigned",
+}
 
 
 class BadCell(Problem, ValueError):
@@ -156,18 +162,26 @@ class Session:
         advice = coach_hint(self.game, time_limit=time_limit)
         self.game.count_coach_hint()
         move = advice.move
-        return {"kind": "coach", "move": None if move is None else str(move),
-                "cards": [] if move is None else [str(c) for c in move.cards],
-                "winnable": advice.winnable, "best_reachable": advice.best_reachable,
-                "uses_hidden_cards": advice.uses_hidden_cards}
+        return {
+            "kind": "coach",
+            "move": None if move is None else str(move),
+            "cards": [] if move is None else [str(c) for c in move.cards],
+            "winnable": advice.winnable,
+            "best_reachable": advice.best_reachable,
+            "uses_hidden_cards": advice.uses_hidden_cards,
+        }
 
     def summary(self) -> dict[str, Any]:
         """What the store keeps of the game besides its entries: counters and, once over, the result."""
         game = self.game
-        return {"moves": game.moves, "undos": game.undos, "hints": self.hints_used,
-                "pyramid_removed": self.pyramid_removed,
-                "result": self.status if self.over else None,
-                "ended_ms": int(self.finished * 1000) if self.over and self.finished is not None else None}
+        return {
+            "moves": game.moves,
+            "undos": game.undos,
+            "hints": self.hints_used,
+            "pyramid_removed": self.pyramid_removed,
+            "result": self.status if self.over else None,
+            "ended_ms": int(self.finished * 1000) if self.over and self.finished is not None else None,
+        }
 
     # --- the clock and the end ------------------------------------------------------------------------
 
@@ -210,31 +224,38 @@ class Session:
         tokens = self.tokens
         for entry in view["pyramid"]:
             entry["covering"] = [tokens[place] for place in coverers.get(entry["slot"], ())]
-        view.update({
-            "id": self.id,
-            "version": self.version,
-            "lang": lang,
-            "preset": game.rules.preset,
-            "drawn_spot": game.rules.drawn_spot,
-            "has_stock": table.stock_size > 0,
-            "rule_fields": self.rule_fields,
-            "waste_fan": fan,
-            "number": self.deal.number,
-            "difficulty": self.deal.difficulty,
-            "removed": {"count": len(removed), "top": removed[-2:]},
-            "names": {token: table.cards[place].name(lang) for token, place in self.places.items() if token in shown},
-            "target": table.target,
-            "values": {token: None if table.is_joker(self.places[token]) else table.values[self.places[token]]
-                       for token in sorted(visible)},
-            "ui": {"keep_second": manner(game.rules).keep_second},
-            "elapsed": round(self.elapsed(), 1),
-            "result": self._result() if self.over else None,
-        })
+        view.update(
+            {
+                "id": self.id,
+                "version": self.version,
+                "lang": lang,
+                "preset": game.rules.preset,
+                "drawn_spot": game.rules.drawn_spot,
+                "has_stock": table.stock_size > 0,
+                "rule_fields": self.rule_fields,
+                "waste_fan": fan,
+                "number": self.deal.number,
+                "difficulty": self.deal.difficulty,
+                "removed": {"count": len(removed), "top": removed[-2:]},
+                "names": {
+                    token: table.cards[place].name(lang) for token, place in self.places.items() if token in shown
+                },
+                "target": table.target,
+                "values": {
+                    token: None if table.is_joker(self.places[token]) else table.values[self.places[token]]
+                    for token in sorted(visible)
+                },
+                "ui": {"keep_second": manner(game.rules).keep_second},
+                "elapsed": round(self.elapsed(), 1),
+                "result": self._result() if self.over else None,
+            }
+        )
         view.update(self._choices(lang, view, visible, coverers))
         return view
 
-    def _choices(self, lang: str, view: dict[str, Any], visible: set[str],
-                 coverers: dict[int, list[int]]) -> dict[str, Any]:
+    def _choices(
+        self, lang: str, view: dict[str, Any], visible: set[str], coverers: dict[int, list[int]]
+    ) -> dict[str, Any]:
         """``pairs``, ``selectable``, ``refusals`` and ``stock_move``: what every tap would do now."""
         game = self.game
         table = game.table
@@ -245,8 +266,12 @@ class Session:
             return {"code": reason.code, "message": reason.message(lang), "cards": cards, "quiet": False, **extra}
 
         if game.over:
-            return {"pairs": {}, "selectable": [], "stock_move": None,
-                    "refusals": {"game-over": refusal(Refusal("game-over"), [])}}
+            return {
+                "pairs": {},
+                "selectable": [],
+                "stock_move": None,
+                "refusals": {"game-over": refusal(Refusal("game-over"), [])},
+            }
         token = self.tokens
         removals = table.removals(pos)
         pairs: dict[str, dict[str, Any]] = {}
@@ -268,8 +293,9 @@ class Session:
             covering = tuple(table.cards[place] for place in coverers.get(slot, ()))
             reason = Refusal("covered", {"covering": covering}) if covering else Refusal("not-usable")
             key = entry["card"] or f"#{slot}"
-            refusals[key] = refusal(reason, [entry["card"]] if entry["card"] else [], slot=slot,
-                                    quiet=quiet and reason.code == "covered")
+            refusals[key] = refusal(
+                reason, [entry["card"]] if entry["card"] else [], slot=slot, quiet=quiet and reason.code == "covered"
+            )
         for shown in sorted((visible | set(self.waste_fan())) - set(refusals)):
             place = self.places[shown]
             if place not in chosen_set and not table.is_pyramid(place):
@@ -303,8 +329,12 @@ class Session:
                     why = Refusal("joker-cell")
                 if why is not None:
                     refusals[f"{token[place]}>cell"] = refusal(why, [token[place]])
-        return {"pairs": pairs, "selectable": [token[p] for p in chosen], "refusals": refusals,
-                "stock_move": stock_move}
+        return {
+            "pairs": pairs,
+            "selectable": [token[p] for p in chosen],
+            "refusals": refusals,
+            "stock_move": stock_move,
+        }
 
     def waste_fan(self) -> list[str]:
         """The waste's top cards as a draw of several cards (``draw=3``) leaves them fanned, bottom first;
@@ -312,7 +342,7 @@ class Session:
         table = self.game.table
         if table.rules.draw <= 1:
             return []
-        return [str(table.cards[p]) for p in table.waste(self.game.position)[-table.rules.draw:]]
+        return [str(table.cards[p]) for p in table.waste(self.game.position)[-table.rules.draw :]]
 
     def _result(self) -> dict[str, Any]:
         game = self.game
@@ -344,8 +374,12 @@ def _visible_coverers(game: Game) -> dict[int, list[int]]:
 def _shown_tokens(view: dict[str, Any]) -> set[str]:
     """Every card token the view shows (so names never reveal a hidden card)."""
     shown = {entry["card"] for entry in view["pyramid"] if entry["card"]}
-    for token in (view["stock"]["top"], view["drawn"], view["waste"]["top"],
-                  *(pile["top"] for pile in view["waste_piles"])):
+    for token in (
+        view["stock"]["top"],
+        view["drawn"],
+        view["waste"]["top"],
+        *(pile["top"] for pile in view["waste_piles"]),
+    ):
         if token:
             shown.add(token)
     shown.update(view["jokers"])

@@ -52,7 +52,7 @@ def check_db_url(url: str) -> str:
             raise ServeError("serve.no-kind", url=shown, known=known)
         raise ServeError("serve.unknown-kind", url=shown, kind=parts.scheme, known=known)
     if parts.scheme == "sqlite":
-        path = url[len("sqlite:///"):] if url.startswith("sqlite:///") else ""
+        path = url[len("sqlite:///") :] if url.startswith("sqlite:///") else ""
         if not path:
             raise ServeError("store.sqlite-url", url=shown)
     elif not hostname and not parts.path.strip("/"):
@@ -87,8 +87,13 @@ def pick_port(host: str, port: int | None) -> int:
     raise ServeError("serve.ports-taken", first=DEFAULT_PORT, last=DEFAULT_PORT + PORT_TRIES - 1)
 
 
-def serve(host: str = DEFAULT_HOST, port: int | None = None, db: str | None = None, browser: bool = True,
-          lang: str = DEFAULT_LANG) -> None:
+def serve(
+    host: str = DEFAULT_HOST,
+    port: int | None = None,
+    db: str | None = None,
+    browser: bool = True,
+    lang: str = DEFAULT_LANG,
+) -> None:
     """Run the app until interrupted, saying where in ``lang`` (a refusal is a :class:`ServeError`, which the
     caller writes in the same language)."""
     import uvicorn

@@ -37,8 +37,9 @@ READS: Final = (1, 2)
 MAX_GAMES: Final = 5_000
 MAX_ACTIONS: Final = 5_000
 #: The action kinds of a version-1 file.
-ACTION_KINDS: Final = frozenset({"tap", "stock", "move", "undo", "redo", "rewind", "hint", "coach", "deselect",
-                                 "resign", "cell"})
+ACTION_KINDS: Final = frozenset(
+    {"tap", "stock", "move", "undo", "redo", "rewind", "hint", "coach", "deselect", "resign", "cell"}
+)
 #: The kinds whose action names a card, a slot, a move or a free cell (a cell tap may name none); the others
 #: are recorded without an argument.
 ARGUMENT_KINDS: Final = frozenset({"tap", "move", "cell"})
@@ -79,18 +80,28 @@ def _outcome(result: str | None) -> Problem:
 def export_records(store: Store, player_id: str) -> dict[str, Any]:
     """Every game of the player, oldest first, with its actions."""
     player = store.player(player_id) or {}
-    rows = sorted(store.games_of(player_id, finished=True, limit=MAX_GAMES)
-                  + store.games_of(player_id, finished=False, limit=MAX_GAMES), key=lambda r: (r.started_ms, r.id))
+    rows = sorted(
+        store.games_of(player_id, finished=True, limit=MAX_GAMES)
+        + store.games_of(player_id, finished=False, limit=MAX_GAMES),
+        key=lambda r: (r.started_ms, r.id),
+    )
     out = []
     for row in rows:
         recorded = store.actions(row.id)
         session = rebuild(row, store)
-        out.append({
-            "code": row.code, "rules": row.rules, "difficulty": row.difficulty,
-            "started_ms": row.started_ms, "ended_ms": row.ended_ms, "result": row.result, "moves": row.moves,
-            "record": format_record(record_headers(session), [entry_of(a) for a in recorded]),
-            "times": [a.at_ms for a in recorded],
-        })
+        out.append(
+            {
+                "code": row.code,
+                "rules": row.rules,
+                "difficulty": row.difficulty,
+                "started_ms": row.started_ms,
+                "ended_ms": row.ended_ms,
+                "result": row.result,
+                "moves": row.moves,
+                "record": format_record(record_headers(session), [entry_of(a) for a in recorded]),
+                "times": [a.at_ms for a in recorded],
+            }
+        )
     return {"format": FORMAT, "version": FORMAT_VERSION, "name": player.get("name"), "games": out}
 
 
@@ -123,8 +134,7 @@ def check_records(data: Any, player_id: str) -> list[tuple[GameRow, list[Action]
     return out
 
 
-def _entries_v2(game: dict[str, Any], nth: int, deal: Deal, started: int,
-                session: Session) -> list[tuple[Entry, int]]:
+def _entries_v2(game: dict[str, Any], nth: int, deal: Deal, started: int, session: Session) -> list[tuple[Entry, int]]:
     """A version-2 game: its record, played through the engine, and the time of each entry."""
     text = _field(game, "record", str, nth)
     try:
@@ -143,8 +153,9 @@ def _entries_v2(game: dict[str, Any], nth: int, deal: Deal, started: int,
             session.check_cell(entry)
             play_entry(session.game, entry)
         except (IllegalMoveError, ValueError) as exc:
-            raise RecordsImportError("import.entry-refused", game=nth, entry=number, move=str(entry),
-                                     problem=_why(exc)) from None
+            raise RecordsImportError(
+                "import.entry-refused", game=nth, entry=number, move=str(entry), problem=_why(exc)
+            ) from None
         session.version += 1
     return list(zip(record.entries, times, strict=True))
 
@@ -156,11 +167,16 @@ def _entries_v1(game: dict[str, Any], nth: int, session: Session) -> list[tuple[
     if len(recorded) > MAX_ACTIONS:
         raise RecordsImportError("import.too-many-actions", game=nth, most=MAX_ACTIONS)
     for seq, entry in enumerate(recorded, start=1):
-        if (not isinstance(entry, list) or len(entry) != 3 or not isinstance(entry[0], str)
-                or entry[0] not in ACTION_KINDS
-                or not (entry[1] is None or (entry[0] in ARGUMENT_KINDS and isinstance(entry[1], str)
-                                             and len(entry[1]) <= 64))
-                or not _is_time(entry[2])):
+        if (
+            not isinstance(entry, list)
+            or len(entry) != 3
+            or not isinstance(entry[0], str)
+            or entry[0] not in ACTION_KINDS
+            or not (
+                entry[1] is None or (entry[0] in ARGUMENT_KINDS and isinstance(entry[1], str) and len(entry[1]) <= 64)
+            )
+            or not _is_time(entry[2])
+        ):
             raise RecordsImportError("import.action-form", game=nth, action=seq)
     try:
         made = entries_of(session.game, [(kind, arg) for kind, arg, _ in recorded], strict=True)
@@ -194,18 +210,34 @@ def _check_game(game: dict[str, Any], nth: int, player_id: str, version: int) ->
         raise RecordsImportError("import.ended", game=nth)
     session = Session(Game(deal), id=secrets.token_urlsafe(16), player_id=player_id)
     timed = _entries_v1(game, nth, session) if version == 1 else _entries_v2(game, nth, deal, started, session)
-    actions = [Action(seq, entry if isinstance(entry, str) else "move", None if isinstance(entry, str) else str(entry),
-                      at_ms) for seq, (entry, at_ms) in enumerate(timed, start=1)]
+    actions = [
+        Action(seq, entry if isinstance(entry, str) else "move", None if isinstance(entry, str) else str(entry), at_ms)
+        for seq, (entry, at_ms) in enumerate(timed, start=1)
+    ]
     final = session.status if session.over else None
     if final != result:
         raise RecordsImportError("import.end", game=nth, final=_outcome(final), result=_outcome(result))
     if game.get("moves") not in (None, session.game.moves):
         raise RecordsImportError("import.moves", game=nth, made=session.game.moves, moves=str(game.get("moves")))
     summary = session.summary()
-    row = GameRow(id=session.id, player_id=player_id, rules=str(deal.rules), preset=deal.rules.preset,
-                  difficulty=deal.difficulty, code=deal.code, deal=deal.notation, started_ms=started, ended_ms=ended,
-                  result=result, moves=summary["moves"], undos=summary["undos"], hints=summary["hints"],
-                  pyramid_removed=summary["pyramid_removed"], version=len(actions), imported=1)
+    row = GameRow(
+        id=session.id,
+        player_id=player_id,
+        rules=str(deal.rules),
+        preset=deal.rules.preset,
+        difficulty=deal.difficulty,
+        code=deal.code,
+        deal=deal.notation,
+        started_ms=started,
+        ended_ms=ended,
+        result=result,
+        moves=summary["moves"],
+        undos=summary["undos"],
+        hints=summary["hints"],
+        pyramid_removed=summary["pyramid_removed"],
+        version=len(actions),
+        imported=1,
+    )
     return row, actions
 
 

@@ -41,6 +41,7 @@ COMMANDS: Final = ("undo", "redo", "rewind", "hint", "coach", "resign")
 
 # --- request bodies -----------------------------------------------------------------------------------
 
+
 class NewGame(BaseModel):
     """A new game: a rule set and difficulty, or a deal code, or a custom deal in notation."""
 
@@ -48,8 +49,10 @@ class NewGame(BaseModel):
     rules: str = Field("classic", max_length=200, description="rule set, e.g. classic or thirteen(jokers=2)")
     preset: str | None = Field(None, max_length=40, description="instead of rules: a preset id, with `options`")
     options: dict[str, bool | int | str | None] = Field(
-        default_factory=dict, max_length=40,
-        description="with `preset`: option values by key as /api/rules lists them (null = unlimited)")
+        default_factory=dict,
+        max_length=40,
+        description="with `preset`: option values by key as /api/rules lists them (null = unlimited)",
+    )
     difficulty: Literal["E", "N", "R"] = "R"
     code: str | None = Field(None, max_length=200, description="a deal code; its rules apply")
     deal: str | None = Field(None, max_length=2000, description="a custom deal in notation")
@@ -65,6 +68,7 @@ class MoveBody(BaseModel):
 
 
 # --- what the handlers share ----------------------------------------------------------------------
+
 
 def _new_deal(body: NewGame) -> Deal:
     try:
@@ -109,12 +113,27 @@ def rules_catalogue() -> dict[str, Any]:
                 continue
             value = getattr(rules, field)
             choices = list(option.choices) + ([] if value in option.choices or isinstance(value, bool) else [value])
-            options.append({"key": option.key, "field": field, "label": option.label, "value": value,
-                            "kind": "flag" if isinstance(value, bool) else "choice", "choices": choices,
-                            "offered": option.offered_by(rules)})
-        presets.append({"id": name, "rules": str(rules),
-                        "aliases": sorted(a for a, p in PRESET_ALIASES.items() if p == name),
-                        "fields": dataclasses.asdict(rules), "has_stock": rules.stock_size > 0, "options": options})
+            options.append(
+                {
+                    "key": option.key,
+                    "field": field,
+                    "label": option.label,
+                    "value": value,
+                    "kind": "flag" if isinstance(value, bool) else "choice",
+                    "choices": choices,
+                    "offered": option.offered_by(rules),
+                }
+            )
+        presets.append(
+            {
+                "id": name,
+                "rules": str(rules),
+                "aliases": sorted(a for a, p in PRESET_ALIASES.items() if p == name),
+                "fields": dataclasses.asdict(rules),
+                "has_stock": rules.stock_size > 0,
+                "options": options,
+            }
+        )
     return {"presets": presets, "default": "classic"}
 
 
@@ -135,8 +154,9 @@ def add_records(games: Games, state: dict[str, Any], session: Session) -> None:
     state["result"]["leaderboard"] = leaderboard(games.store, session.deal.code, session.player_id)
 
 
-def act(games: Games, game_id: str, player: str | None, entry: Entry, version: int | None, lang: str,
-        request: Request) -> Answer:
+def act(
+    games: Games, game_id: str, player: str | None, entry: Entry, version: int | None, lang: str, request: Request
+) -> Answer:
     """Load, check the version the client acted on, play, record, answer.
 
     The game cached in this process is played without reading its row first: the write itself only
@@ -178,6 +198,7 @@ def load(games: Games, game_id: str, player: str | None) -> Session:
 
 # --- the routes -----------------------------------------------------------------------------------
 
+
 @router.get("/api/rules")
 def get_rules() -> dict[str, Any]:
     """The rule sets the New Game dialog offers."""
@@ -197,8 +218,9 @@ def new_game(body: NewGame, request: Request, games: GamesDep, player: Player, l
     if player_id is None:
         player_id = games.store.new_player()
     session = games.create(deal, player_id)
-    response = Answer({"game": session.state(lang), "event": {"kind": "dealt", "cards": []}}, status_code=201,
-                      request=request)
+    response = Answer(
+        {"game": session.state(lang), "event": {"kind": "dealt", "cards": []}}, status_code=201, request=request
+    )
     if made:
         set_player_cookie(request, response, games, player_id)
     return response
@@ -213,8 +235,9 @@ def get_game(game_id: str, request: Request, games: GamesDep, player: Player, la
 
 
 @router.get("/api/games/{game_id}/replay")
-def replay_game(game_id: str, games: GamesDep, player: Player, step: Annotated[int, Query(ge=0, le=100_000)] = 0,
-                lang: Lang = "ja") -> dict[str, Any]:
+def replay_game(
+    game_id: str, games: GamesDep, player: Player, step: Annotated[int, Query(ge=0, le=100_000)] = 0, lang: Lang = "ja"
+) -> dict[str, Any]:
     """The game as it stood after its first ``step`` actions (to replay a game move by move)."""
     try:
         session, total = games.load_at(game_id, player, step)
@@ -229,8 +252,11 @@ def best(game_id: str, games: GamesDep, player: Player) -> dict[str, Any]:
     with games.lock(game_id):
         session = load(games, game_id, player)
     session.find_best()
-    return {"best_removed": session.best_removed, "best_exact": session.best_exact,
-            "pyramid_size": session.game.table.board_size}
+    return {
+        "best_removed": session.best_removed,
+        "best_exact": session.best_exact,
+        "pyramid_size": session.game.table.board_size,
+    }
 
 
 @router.get("/api/games/{game_id}/record")
@@ -241,13 +267,23 @@ def game_record(game_id: str, games: GamesDep, player: Player) -> Response:
         session = load(games, game_id, player)
         recorded = games.store.actions(game_id)
     text = format_record(record_headers(session), [entry_of(a) for a in recorded])
-    return Response(text, media_type="text/plain; charset=utf-8",
-                    headers={"Content-Disposition": f'attachment; filename="{session.deal.code}.txt"'})
+    return Response(
+        text,
+        media_type="text/plain; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{session.deal.code}.txt"'},
+    )
 
 
 @router.post("/api/games/{game_id}/move", response_class=Answer)
-def move(game_id: str, body: Annotated[MoveBody, Body()], request: Request, games: GamesDep, player: Player,
-         version: Version = None, lang: Lang = "ja") -> Answer:
+def move(
+    game_id: str,
+    body: Annotated[MoveBody, Body()],
+    request: Request,
+    games: GamesDep,
+    player: Player,
+    version: Version = None,
+    lang: Lang = "ja",
+) -> Answer:
     """Play a move in notation (a removal, a park, a draw or a recycle); a move the engine refuses is
     a 409 and changes nothing."""
     try:
@@ -265,13 +301,14 @@ def move(game_id: str, body: Annotated[MoveBody, Body()], request: Request, game
 
 def command(name: str) -> None:
     """Route ``POST /api/games/{game_id}/<name>``: the event ``name`` played like a move."""
-    def handler(game_id: str, request: Request, games: GamesDep, player: Player, version: Version = None,
-                lang: Lang = "ja") -> Answer:
+
+    def handler(
+        game_id: str, request: Request, games: GamesDep, player: Player, version: Version = None, lang: Lang = "ja"
+    ) -> Answer:
         return act(games, game_id, player, name, version, lang, request)
 
     handler.__doc__ = f"{name.capitalize()}: one event of the game's record (a 409 when refused)."
-    router.add_api_route(f"/api/games/{{game_id}}/{name}", handler, methods=["POST"], name=name,
-                         response_class=Answer)
+    router.add_api_route(f"/api/games/{{game_id}}/{name}", handler, methods=["POST"], name=name, response_class=Answer)
 
 
 for name in COMMANDS:

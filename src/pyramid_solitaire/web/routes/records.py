@@ -40,9 +40,18 @@ class NameBody(BaseModel):
 
 def game_summary(row: GameRow) -> dict[str, Any]:
     """What the lists of unfinished and finished games show."""
-    return {"id": row.id, "code": row.code, "rules": row.rules, "difficulty": row.difficulty,
-            "started_ms": row.started_ms, "ended_ms": row.ended_ms, "result": row.result, "moves": row.moves,
-            "pyramid_removed": row.pyramid_removed, "steps": row.version}
+    return {
+        "id": row.id,
+        "code": row.code,
+        "rules": row.rules,
+        "difficulty": row.difficulty,
+        "started_ms": row.started_ms,
+        "ended_ms": row.ended_ms,
+        "result": row.result,
+        "moves": row.moves,
+        "pyramid_removed": row.pyramid_removed,
+        "steps": row.version,
+    }
 
 
 def me(player: str | None) -> str:
@@ -60,9 +69,11 @@ def get_me(games: GamesDep, player: Player) -> dict[str, Any]:
         return {"player": None, "unfinished": [], "finished": []}
     store = games.store
     info = store.player(player) or {}
-    return {"player": {"name": info.get("name")},
-            "unfinished": [game_summary(r) for r in store.games_of(player, finished=False, limit=LISTED)],
-            "finished": [game_summary(r) for r in store.games_of(player, finished=True, limit=LISTED)]}
+    return {
+        "player": {"name": info.get("name")},
+        "unfinished": [game_summary(r) for r in store.games_of(player, finished=False, limit=LISTED)],
+        "finished": [game_summary(r) for r in store.games_of(player, finished=True, limit=LISTED)],
+    }
 
 
 @router.put("/api/me")
@@ -90,8 +101,9 @@ def reset_stats(games: GamesDep, player: Player) -> dict[str, Any]:
 
 
 @router.get("/api/leaderboard/{code}")
-def get_leaderboard(code: str, games: GamesDep, player: Player,
-                    limit: Annotated[int, Query(ge=1, le=100)] = 20) -> dict[str, Any]:
+def get_leaderboard(
+    code: str, games: GamesDep, player: Player, limit: Annotated[int, Query(ge=1, le=100)] = 20
+) -> dict[str, Any]:
     """Everyone's wins of one deal, fastest first, then fewest moves; a text that is no deal code is a 400."""
     try:
         Deal.from_code(code)
@@ -105,8 +117,11 @@ def get_leaderboard(code: str, games: GamesDep, player: Player,
 def export(games: GamesDep, player: Player) -> Any:
     """Every game of the player as a JSON file."""
     data = export_records(games.store, me(player))
-    return Response(json.dumps(data, ensure_ascii=False), media_type="application/json",
-                    headers={"Content-Disposition": 'attachment; filename="pyramid-records.json"'})
+    return Response(
+        json.dumps(data, ensure_ascii=False),
+        media_type="application/json",
+        headers={"Content-Disposition": 'attachment; filename="pyramid-records.json"'},
+    )
 
 
 @router.post("/api/me/import")
