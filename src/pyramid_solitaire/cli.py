@@ -2,6 +2,7 @@
 winnability, stats.
 
 Bad input (notation, codes, moves, records, rule sets) prints one line naming the problem and exits 2.
+The long-running ``study`` and ``winnability`` commands are in :mod:`.cli_study`.
 """
 
 from __future__ import annotations
@@ -10,38 +11,19 @@ import argparse
 import json
 import os
 import secrets
-import signal
 import sys
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from pathlib import Path
-from types import FrameType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any
 
+from .cli_common import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_REFUSED, PROG, UsageError
+from .cli_study import add_study_parser, add_winnability_parser
 from .deal import MAX_NUMBER, CodeError, Deal, DealError, parse_deal
 from .game import Game
 from .messages import DEFAULT_LANG, LANGS, Problem, file_problem, speak_argparse, text
 from .record import read_record, replay
 from .rules import find_rules
-from .study import DEFAULT_DEALS, DEFAULT_TIME_LIMIT, run_study
 from .terminal import play, render
-
-if TYPE_CHECKING:
-    from .winnability import PlanRow, RowStatus
-
-T = TypeVar("T")
-
-EXIT_REFUSED = 1
-EXIT_BAD_INPUT = 2
-EXIT_INTERRUPTED = 130
-#: What a shell reports for a process ended by SIGPIPE (128 + 13); ``head`` closing early is not an error.
-EXIT_BROKEN_PIPE = 141
-PROG = "pyramid-solitaire"
-
-
-class UsageError(Problem):
-    """Bad input from the command line; printed as one line in the chosen language, exit status 2."""
 
 
 def _deal_from_args(args: argparse.Namespace) -> Deal:
@@ -180,128 +162,6 @@ def cmd_solve(args: argparse.Namespace) -> int:
                     moves="; ".join(str(m) for m in result.solution),
                 )
             )
-    return 0
-
-
-@contextmanager
-def _terminate_as_interrupt() -> Iterator[None]:
-    """Let SIGTERM (``kill``, a job scheduler, a container stopping) end a long run as Ctrl-C does: every
-    finished deal saved, the workers stopped, exit status 130.  Without it the process died at once
-    and left its worker processes running."""
-
-    def interrupt(signum: int, frame: FrameType | None) -> None:
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
-def _long_run(results: str, job: Callable[[], T], lang: str) -> T | None:
-    """Run a study-like ``job`` under :func:`_terminate_as_interrupt`: an interruption (Ctrl-C or
-    SIGTERM) says where the results are and gives ``None``; a StudyError goes to :func:`main`."""
-    try:
-        with _terminate_as_interrupt():
-            return job()
-    except KeyboardInterrupt:
-        print(f"{PROG}: " + text(lang, "cli.interrupted", results=results), file=sys.stderr)
-        return None
-
-
-def cmd_study(args: argparse.Namespace) -> int:
-    """Solve deals S..S+N-1 into a resumable CSV file and print the win rate and times."""
-    summary = _long_run(
-        args.out,
-        lambda: run_study(
-            args.rules,
-            args.out,
-            start=args.start,
-            deals=args.deals,
-            workers=args.workers,
-            dask=args.dask,
-            time_limit=args.time_limit,
-            progress=sys.stderr,
-            retry_unknown=args.retry_unknown,
-            lang=args.lang,
-        ),
-        args.lang,
-    )
-    if summary is None:
-        return EXIT_INTERRUPTED
-    print("\n".join(summary.lines(args.lang)))
-    return 0
-
-
-def cmd_winnability_run(args: argparse.Namespace) -> int:
-    """Run the winnability plan (issue 6) into a folder of results files, resuming them."""
-    from .winnability import default_plan, plan_status, run_plan
-
-    plan = default_plan()
-
-    def job() -> tuple[list[tuple[PlanRow, int]], list[RowStatus]]:
-        solved = run_plan(
-            plan,
-            args.dir,
-            upto=args.upto,
-            workers=args.workers,
-            dask=args.dask,
-            time_limit=args.time_limit,
-            progress=sys.stderr,
-            retry_unknown=args.retry_unknown,
-            lang=args.lang,
-        )
-        return solved, plan_status(plan, args.dir)
-
-    done = _long_run(args.dir, job, args.lang)
-    if done is None:
-        return EXIT_INTERRUPTED
-    for (row, count), status in zip(*done, strict=True):
-        print(
-            text(
-                args.lang,
-                "cli.winnability.done" if status.complete else "cli.winnability.in-progress",
-                rules=row.rules,
-                done=f"{status.done:,}",
-                target=f"{row.target:,}",
-                solved=f"{count:,}",
-            )
-        )
-    return 0
-
-
-def cmd_winnability_table(args: argparse.Namespace) -> int:
-    """Write the winnability table (docs/winnability.md) from the plan's results files."""
-    from .winnability import default_plan, render_table
-
-    page = render_table(default_plan(), args.dir)  # docs/winnability.md: a page of the (English) docs
-    if args.out in (None, "-"):
-        sys.stdout.write(page)
-        return 0
-    from .study import replace_file
-
-    try:  # through a temporary file: a failed write leaves the old page, never half of the new one
-        replace_file(Path(args.out), page.encode("utf-8"))
-    except OSError as exc:
-        raise UsageError("cli.file", problem=file_problem("write", args.out, exc)) from None
-    return 0
-
-
-def cmd_winnability_pack(args: argparse.Namespace) -> int:
-    """Write the .csv.xz archive of every results file of the plan (what the repository keeps)."""
-    from .winnability import default_plan, pack_plan
-
-    try:
-        packed = pack_plan(default_plan(), args.dir)
-    except OSError as exc:
-        raise UsageError(
-            "cli.pack.cannot-write", folder=args.dir, problem=file_problem("write", args.dir, exc)
-        ) from None
-    for name, rows, size in packed:
-        print(text(args.lang, "cli.pack.file", name=name, rows=f"{rows:,}", size=f"{size:,}"))
-    if not packed:
-        print(text(args.lang, "cli.pack.nothing", folder=args.dir))
     return 0
 
 
@@ -450,17 +310,44 @@ def build_parser(lang: str = DEFAULT_LANG) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=PROG, description=h("description"))
     parser.add_argument("--lang", choices=LANGS, default=DEFAULT_LANG, help=h("lang"))
     sub = parser.add_subparsers(dest="command", title=h("commands"))
+    children = [
+        *_add_deal_parser(sub, h),
+        *_add_replay_parser(sub, h),
+        *_add_solve_parser(sub, h),
+        *add_study_parser(sub, h),
+        *add_winnability_parser(sub, h),
+        *_add_serve_parser(sub, h),
+        *_add_stats_parser(sub, h),
+        *_add_play_parser(sub, h),
+    ]
+    for child in children:
+        child.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help=h("lang"))
+    return parser
 
+
+def _add_deal_parser(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], h: Callable[..., str]
+) -> list[argparse.ArgumentParser]:
     deal = sub.add_parser("deal", help=h("deal"), description=h("deal"))
     _add_deal_options(deal, h)
     deal.add_argument("--json", action="store_true", help=h("deal-json"))
     deal.set_defaults(func=cmd_deal)
+    return [deal]
 
+
+def _add_replay_parser(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], h: Callable[..., str]
+) -> list[argparse.ArgumentParser]:
     rep = sub.add_parser("replay", help=h("replay"), description=h("replay"))
     rep.add_argument("file", nargs="?", help=h("replay-file"))
     rep.add_argument("--json", action="store_true", help=h("replay-json"))
     rep.set_defaults(func=cmd_replay)
+    return [rep]
 
+
+def _add_solve_parser(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], h: Callable[..., str]
+) -> list[argparse.ArgumentParser]:
     sol = sub.add_parser("solve", help=h("solve"), description=h("solve"))
     _add_deal_options(sol, h)
     sol.add_argument("--deals-file", metavar="FILE", help=h("deals-file"))
@@ -468,56 +355,24 @@ def build_parser(lang: str = DEFAULT_LANG) -> argparse.ArgumentParser:
     sol.add_argument("--time-limit", type=float, metavar="S", help=h("time-limit"))
     sol.add_argument("--jsonl", action="store_true", help=h("jsonl"))
     sol.set_defaults(func=cmd_solve)
+    return [sol]
 
-    stu = sub.add_parser("study", help=h("study"), description=h("study"))
-    stu.add_argument("--rules", required=True, metavar="R", help=h("rules"))
-    stu.add_argument("--deals", type=int, default=DEFAULT_DEALS, metavar="N", help=h("deals", n=DEFAULT_DEALS))
-    stu.add_argument("--start", type=int, default=0, metavar="S", help=h("start"))
-    stu.add_argument("--workers", type=int, metavar="K", help=h("workers"))
-    stu.add_argument("--dask", metavar="tcp://HOST:PORT", help=h("dask"))
-    stu.add_argument(
-        "--time-limit",
-        type=float,
-        default=DEFAULT_TIME_LIMIT,
-        metavar="S",
-        help=h("cpu-time-limit", seconds=f"{DEFAULT_TIME_LIMIT:g}"),
-    )
-    stu.add_argument("--out", required=True, metavar="FILE", help=h("out"))
-    stu.add_argument("--retry-unknown", action="store_true", help=h("retry-unknown"))
-    stu.set_defaults(func=cmd_study)
 
-    win = sub.add_parser("winnability", help=h("winnability"), description=h("winnability"))
-    win_sub = win.add_subparsers(dest="action", required=True, metavar="{run,table,pack}")
-    win_run = win_sub.add_parser("run", help=h("winnability-run"), description=h("winnability-run"))
-    win_run.add_argument("--dir", required=True, metavar="DIR", help=h("dir-existing"))
-    win_run.add_argument("--upto", type=int, metavar="N", help=h("upto"))
-    engine = win_run.add_mutually_exclusive_group()
-    engine.add_argument("--workers", type=int, metavar="K", help=h("workers"))
-    engine.add_argument("--dask", metavar="tcp://HOST:PORT", help=h("dask"))
-    win_run.add_argument(
-        "--time-limit",
-        type=float,
-        default=DEFAULT_TIME_LIMIT,
-        metavar="S",
-        help=h("cpu-time-limit", seconds=f"{DEFAULT_TIME_LIMIT:g}"),
-    )
-    win_run.add_argument("--retry-unknown", action="store_true", help=h("retry-unknown"))
-    win_run.set_defaults(func=cmd_winnability_run)
-    win_table = win_sub.add_parser("table", help=h("winnability-table"), description=h("winnability-table"))
-    win_table.add_argument("--dir", required=True, metavar="DIR", help=h("dir"))
-    win_table.add_argument("--out", metavar="FILE", help=h("table-out"))
-    win_table.set_defaults(func=cmd_winnability_table)
-    win_pack = win_sub.add_parser("pack", help=h("winnability-pack"), description=h("winnability-pack"))
-    win_pack.add_argument("--dir", required=True, metavar="DIR", help=h("dir"))
-    win_pack.set_defaults(func=cmd_winnability_pack)
-
+def _add_serve_parser(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], h: Callable[..., str]
+) -> list[argparse.ArgumentParser]:
     srv = sub.add_parser("serve", help=h("serve"), description=h("serve"))
     srv.add_argument("--host", default="127.0.0.1", help=h("host"))
     srv.add_argument("--port", type=int, help=h("port"))
     srv.add_argument("--db", metavar="URL", help=h("db"))
     srv.add_argument("--no-browser", action="store_true", help=h("no-browser"))
     srv.set_defaults(func=cmd_serve)
+    return [srv]
 
+
+def _add_stats_parser(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], h: Callable[..., str]
+) -> list[argparse.ArgumentParser]:
     st = sub.add_parser("stats", help=h("stats"), description=h("stats"))
     st.add_argument("--db", metavar="URL", help=h("stats-db"))
     st.add_argument("--player", metavar="ID", help=h("player"))
@@ -526,13 +381,16 @@ def build_parser(lang: str = DEFAULT_LANG) -> argparse.ArgumentParser:
     st.add_argument("--import", dest="import_file", metavar="FILE", help=h("import"))
     st.add_argument("--reset", action="store_true", help=h("reset"))
     st.set_defaults(func=cmd_stats)
+    return [st]
 
+
+def _add_play_parser(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], h: Callable[..., str]
+) -> list[argparse.ArgumentParser]:
     pl = sub.add_parser("play", help=h("play"), description=h("play"))
     _add_deal_options(pl, h)
     pl.set_defaults(func=cmd_play)
-    for child in (deal, rep, sol, stu, win, win_run, win_table, win_pack, pl, srv, st):
-        child.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help=h("lang"))
-    return parser
+    return [pl]
 
 
 def _commands(parser: argparse.ArgumentParser) -> set[str]:

@@ -1,51 +1,25 @@
-"""The winnability table (issue 6, ``docs/winnability.md``): a fixed plan of studies, run resumably, and
-the Markdown table written from their results files.
-
-**The plan** (:func:`default_plan`) is data: six headline rule sets of :data:`HEADLINE_TARGET` deals
-each, the other games of the family (issue 8) of :data:`FAMILY_TARGET` each, then the grid over
-``classic`` — passes × overlap × win condition × stock model — of :data:`GRID_TARGET` deals each.
-Every row is one study of deals ``0 .. target-1`` of the documented
-shuffle into its own results file in one folder, named by :func:`file_name` after the rule set's
-canonical string.  A grid cell that plays exactly as a headline rule set (:func:`plays_the_same`:
-equal options but for the preset's name, and the same deals) takes its figures from that rule set's
-file instead of solving the same deals again: ``classic`` itself, and ``classic(stock_top=true)``,
-which is ``msc``.
-
-**Running** (:func:`run_plan`) goes through the rows in order, each up to its target or ``upto``
-deals, and skips rows already done; every study resumes its file (:func:`.study.run_study`), so the
-plan can be stopped at any moment and continued over many sessions.
-
-**The table** (:func:`render_table`) is computed from the results files alone: for each row, the
-deals ``0 .. n-1`` done without a gap (up to the target), their verdicts, the win rate with its 95%
-Wilson interval and the seconds per deal; rows short of their target say so.
-
-**The consistency check** (:func:`check_consistency`, shown on the page) compares the files with each
-other.  Where one rule set allows every line of another and its goal is no harder
-(:func:`at_least_as_free`: more passes, overlap pairs, a usable stock card, triples, free cells, more
-waste uses, the pyramid alone to clear, on the same deals), it must win every deal the other wins, and
-its best count can be no lower.  The files were solved one by one, so this checks the solver
-against itself over hundreds of thousands of deals, at no cost; two files of the same game solved
-apart (``overlap`` and ``classic(overlap=true)``) must agree deal for deal.
+"""The winnability plan (see the package's docstring and ``docs/study.md``): the rule sets of the table and
+their targets as data (:func:`default_plan`), when one rule set may use another's results file
+(:func:`plays_the_same`) or must do at least as well (:func:`at_least_as_free`), running the plan
+resumably (:func:`run_plan`) and packing its files (:func:`pack_plan`), and what the table shows of
+each row: its state (:func:`plan_status`) and the consistency check (:func:`check_consistency`).
+The Markdown page itself is written by :mod:`.table`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import platform
 import re
-import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date
 from itertools import product
 from pathlib import Path
 from typing import Final, TextIO
 
-from . import __version__
-from .deal import Deal
-from .messages import text
-from .rules import Rules, RulesError, find_rules
-from .study import (
+from ..deal import Deal
+from ..messages import text
+from ..rules import Rules, RulesError, find_rules
+from ..study import (
     DEFAULT_TIME_LIMIT,
     UNKNOWN,
     WON,
@@ -54,7 +28,6 @@ from .study import (
     StudyError,
     Summary,
     check_dask_address,
-    percentile,
     run_study,
 )
 
@@ -88,16 +61,11 @@ GRID_STOCK_TOP: Final = (False, True)
 GRID_TARGET: Final = 20_000
 #: Deal numbers whose cards two rule sets must share for one to use the other's results file.
 SAME_PLAY_DEALS: Final = (0, 1, 2, 3, 4)
-#: Share of deals at or under the second figure of the seconds column.
-P90: Final = 0.9
-#: Unknown deals listed by number for one rule set; the rest are counted.
-UNKNOWN_SHOWN: Final = 100
 RESULTS_SUFFIX: Final = ".csv"
 #: ``classic(passes=1,strict=true)`` → ``classic-passes-1-strict-true``: each bracket, comma and ``=``
 #: becomes ``-`` and the closing bracket goes (option keys and values never hold a ``-``).
 _NAME_MAP: Final = str.maketrans({"(": "-", ",": "-", "=": "-", ")": None})
 _SAFE_NAME_RE: Final = re.compile(r"^[a-z0-9_-]+$")
-DEFAULT_DOC: Final = "docs/winnability.md"
 HEADLINE, FAMILY, GRID = "headline", "family", "grid"
 
 
@@ -341,7 +309,7 @@ def pack_plan(plan: Sequence[PlanRow], directory: Path | str) -> list[tuple[str,
     return packed
 
 
-# --- the table ---------------------------------------------------------------------------------------
+# --- the rows' state and their consistency (what the table shows) --------------------------------
 
 
 @dataclass(frozen=True)
@@ -450,219 +418,3 @@ def _win(rules: Rules) -> str:
 
 def _stock(rules: Rules) -> str:
     return "stock card usable" if rules.stock_top_usable else "waste top only"
-
-
-def _percent(share: float) -> str:
-    return f"{100 * share:.2f}%"
-
-
-def _figures(status: RowStatus) -> list[str]:
-    """The columns after the row's name: deals, won, lost, unknown, rate, interval, seconds, file."""
-    target = status.row.target
-    if status.complete:
-        deals = f"{target:,}"
-    elif status.done or status.started:
-        deals = f"{status.done:,} of {target:,} — in progress"
-    else:
-        deals = "not run yet"
-    file_cell = f"`{status.row.file_name}`"
-    summary = status.summary
-    if summary is None:
-        return [deals, "—", "—", "—", "—", "—", "—", file_cell]
-    rate = "—" if summary.win_rate is None else _percent(summary.win_rate)
-    interval = "—" if summary.interval is None else f"{_percent(summary.interval[0])}–{_percent(summary.interval[1])}"
-    seconds = f"{statistics.median(summary.seconds):.3f} / {percentile(summary.seconds, P90):.3f}"
-    return [deals, f"{summary.won:,}", f"{summary.lost:,}", f"{summary.unknown:,}", rate, interval, seconds, file_cell]
-
-
-_FIGURE_HEADS: Final = [
-    "deals",
-    "won",
-    "lost",
-    "unknown",
-    "win rate",
-    "95% interval",
-    "s per deal (median / p90)",
-    "results file",
-]
-
-
-def _table(heads: list[str], rows: list[list[str]]) -> list[str]:
-    return [
-        "| " + " | ".join(heads) + " |",
-        "|" + "---|" * len(heads),
-        *("| " + " | ".join(cells) + " |" for cells in rows),
-    ]
-
-
-def render_table(
-    plan: Sequence[PlanRow], directory: Path | str, *, written: str | None = None, solver: str | None = None
-) -> str:
-    """``docs/winnability.md``: the plan's figures as Markdown, computed from the results files in
-    ``directory`` (``written``: the date shown, default today; ``solver``: the solver's state shown,
-    default :func:`.native.state`)."""
-    from . import native
-
-    files = _read_files(plan, _folder(directory))
-    statuses = _statuses(plan, files)
-    written = written or date.today().isoformat()
-    solver = solver or native.state()
-    short = [s for s in statuses if not s.complete]
-    headline = [s for s in statuses if s.row.section == HEADLINE]
-    family = [s for s in statuses if s.row.section == FAMILY]
-    grid = [s for s in statuses if s.row.section == GRID]
-    lines = [
-        "# Winnability: how often each rule set can be won",
-        "",
-        f"Written by `pyramid-solitaire winnability table` on {written} (pyramid-solitaire {__version__}, "
-        f"Python {platform.python_version()}, solver {solver}) from the results files of "
-        "`pyramid-solitaire winnability run`; every figure is computed from those files. Do not edit by hand: "
-        "regenerate it.",
-        "",
-        "Each row counts deals 0 .. n-1 of the documented shuffle (docs/deals.md), n being the deals done "
-        "from 0 without a gap, up to the row's target. Each deal has the exact solver's verdict: *won* (it "
-        "found a win), *lost* (it searched every position), *unknown* (its time limit ran out). The win rate "
-        "is won / (won + lost): unknown deals are left out of it, counted in their own column and listed "
-        "below. The interval is the 95% Wilson score interval. Seconds per deal (solving, and rating won "
-        "deals) are the median and the nearest-rank 90th percentile, as measured on the machines that ran "
-        "the studies.",
-        "",
-    ]
-    if short:
-        lines.append(
-            f"**Not finished: {len(short)} of {len(statuses)} rule sets are short of their target** "
-            "(marked *in progress* or *not run yet* below); their figures are over the deals done so far."
-        )
-    else:
-        lines.append(f"Every one of the {len(statuses)} rule sets has reached its target.")
-    lines += [
-        "",
-        "## Regenerate",
-        "",
-        "```sh",
-        f"pyramid-solitaire winnability run --dir {directory}      # resumable; --upto N, --workers K, --dask URL",
-        f"pyramid-solitaire winnability table --dir {directory} --out {DEFAULT_DOC}",
-        f"pyramid-solitaire winnability pack --dir {directory}     # the .csv.xz archives the repository keeps",
-        "```",
-        "",
-        "The first solves what is missing (stop it at any time, run it again to continue); the second "
-        "writes this page; the third snapshots every results file as `.csv.xz`. The repository holds "
-        "those archives, so in a fresh clone the second command rewrites this page from them without "
-        "solving a deal, and the first resumes where they end. See docs/study.md, *The winnability table*.",
-    ]
-    if headline:
-        lines += ["", f"## Rule sets ({headline[0].row.target:,} deals each)", ""]
-        lines += _table(["rule set", *_FIGURE_HEADS], [[f"`{s.row.rules}`", *_figures(s)] for s in headline])
-    if family:
-        lines += [
-            "",
-            f"## The seeds' other rule sets and the rest of the Pyramid family ({family[0].row.target:,} deals each)",
-            "",
-        ]
-        lines += _table(["rule set", *_FIGURE_HEADS], [[f"`{s.row.rules}`", *_figures(s)] for s in family])
-        reused = [s.row for s in family if s.row.reused]
-        if reused:
-            lines += [
-                "",
-                "Rule sets that play exactly as one above take their deals from its file (the first "
-                f"{family[0].row.target:,} of them) rather than solving them again:",
-                "",
-            ]
-            lines += [_family_reuse_note(row) for row in reused]
-    if grid:
-        lines += ["", f"## The grid over `{GRID_BASE}` ({grid[0].row.target:,} deals each)", ""]
-        lines += _table(
-            ["passes", "overlap", "win condition", "stock model", *_FIGURE_HEADS],
-            [
-                [_passes(s.row.rules), _overlap(s.row.rules), _win(s.row.rules), _stock(s.row.rules), *_figures(s)]
-                for s in grid
-            ],
-        )
-        reused = [s.row for s in grid if s.row.reused]
-        if reused:
-            lines += [
-                "",
-                "Cells that are a rule set above take their deals from its file (the first "
-                f"{grid[0].row.target:,} of them) rather than solving them again:",
-                "",
-            ]
-            lines += [_reuse_note(row) for row in reused]
-    lines += ["", "## Consistency", ""]
-    consistency = _consistency(plan, files)
-    lines.append(
-        "Where one rule set allows every line of play of another, with a goal no harder (more passes, "
-        "overlap pairs, a usable stock card, triples, free cells, more waste uses, the pyramid alone to "
-        "clear; the same deals), it must win every deal the other wins, and remove no fewer pyramid "
-        "cards at best. The files were solved one by one, so this checks the solver against "
-        f"itself: {consistency.pairs:,} such pairs of results files, {consistency.deals:,} deals decided "
-        "in both compared."
-    )
-    lines.append("")
-    if not consistency.breaches:
-        lines.append("No deal breaks it.")
-    else:
-        count = len(consistency.breaches)
-        lines.append(
-            f"**{count:,} {'deal breaks' if count == 1 else 'deals break'} it** — a solver fault to "
-            "find before trusting the figures above:"
-        )
-        lines.append("")
-        lines += [f"- {breach.text()}" for breach in consistency.breaches[:UNKNOWN_SHOWN]]
-        if len(consistency.breaches) > UNKNOWN_SHOWN:
-            lines.append(f"- and {len(consistency.breaches) - UNKNOWN_SHOWN:,} more")
-    lines += ["", "## Unknown deals", ""]
-    unknown = [s for s in statuses if s.unknown]
-    if not unknown:
-        lines.append("None: the solver decided every deal counted above.")
-    for status in unknown:
-        shown = ", ".join(str(n) for n in status.unknown[:UNKNOWN_SHOWN])
-        more = len(status.unknown) - UNKNOWN_SHOWN
-        tail = f", and {more:,} more (see `{status.row.file_name}`)" if more > 0 else ""
-        lines.append(f"- `{status.row.rules}` ({len(status.unknown):,}): {shown}{tail}")
-    return "\n".join(lines) + "\n"
-
-
-def _family_reuse_note(row: PlanRow) -> str:
-    drawn = (
-        " with the pyramid drawn upside down (only the drawing reads that)"
-        if row.rules.inverted != row.source.inverted
-        else ""
-    )
-    return (
-        f"- `{row.rules}`: `{row.source}`'s options{drawn} under another preset name, so the same deals "
-        f"and verdicts, in `{row.file_name}`."
-    )
-
-
-def _reuse_note(row: PlanRow) -> str:
-    if row.rules == row.source:
-        return f"- {row.cell()}: `{row.rules}` itself, in `{row.file_name}`."
-    return (
-        f"- {row.cell()}: `{row.rules}`, which plays exactly as `{row.source}` (the same options but the "
-        f"preset's name, so the same deals and verdicts), in `{row.file_name}`."
-    )
-
-
-__all__ = [
-    "FAMILY_RULES",
-    "FAMILY_TARGET",
-    "GRID_TARGET",
-    "HEADLINE_RULES",
-    "HEADLINE_TARGET",
-    "Breach",
-    "Consistency",
-    "PlanRow",
-    "RowStatus",
-    "WinnabilityError",
-    "at_least_as_free",
-    "build_plan",
-    "check_consistency",
-    "default_plan",
-    "file_name",
-    "grid_rules",
-    "pack_plan",
-    "plan_status",
-    "plays_the_same",
-    "render_table",
-    "run_plan",
-]

@@ -1,0 +1,273 @@
+"""The winnability page, ``docs/winnability.md``, written as Markdown from the plan's results files
+alone (:func:`render_table`): for each row, the deals ``0 .. n-1`` done without a gap (up to the
+target), their verdicts, the win rate with its 95% Wilson interval and the seconds per deal; rows
+short of their target say so; then the consistency check and the unknown deals.
+"""
+
+from __future__ import annotations
+
+import platform
+import statistics
+from collections.abc import Sequence
+from datetime import date
+from pathlib import Path
+from typing import Final
+
+from .. import __version__
+from ..study import percentile
+from .plan import (
+    FAMILY,
+    GRID,
+    GRID_BASE,
+    HEADLINE,
+    Consistency,
+    PlanRow,
+    RowStatus,
+    _consistency,
+    _folder,
+    _overlap,
+    _passes,
+    _read_files,
+    _statuses,
+    _stock,
+    _win,
+)
+
+#: Share of deals at or under the second figure of the seconds column.
+P90: Final = 0.9
+#: Unknown deals listed by number for one rule set; the rest are counted.
+UNKNOWN_SHOWN: Final = 100
+DEFAULT_DOC: Final = "docs/winnability.md"
+
+
+def _percent(share: float) -> str:
+    return f"{100 * share:.2f}%"
+
+
+def _figures(status: RowStatus) -> list[str]:
+    """The columns after the row's name: deals, won, lost, unknown, rate, interval, seconds, file."""
+    target = status.row.target
+    if status.complete:
+        deals = f"{target:,}"
+    elif status.done or status.started:
+        deals = f"{status.done:,} of {target:,} — in progress"
+    else:
+        deals = "not run yet"
+    file_cell = f"`{status.row.file_name}`"
+    summary = status.summary
+    if summary is None:
+        return [deals, "—", "—", "—", "—", "—", "—", file_cell]
+    rate = "—" if summary.win_rate is None else _percent(summary.win_rate)
+    interval = "—" if summary.interval is None else f"{_percent(summary.interval[0])}–{_percent(summary.interval[1])}"
+    seconds = f"{statistics.median(summary.seconds):.3f} / {percentile(summary.seconds, P90):.3f}"
+    return [deals, f"{summary.won:,}", f"{summary.lost:,}", f"{summary.unknown:,}", rate, interval, seconds, file_cell]
+
+
+_FIGURE_HEADS: Final = [
+    "deals",
+    "won",
+    "lost",
+    "unknown",
+    "win rate",
+    "95% interval",
+    "s per deal (median / p90)",
+    "results file",
+]
+
+
+def _table(heads: list[str], rows: list[list[str]]) -> list[str]:
+    return [
+        "| " + " | ".join(heads) + " |",
+        "|" + "---|" * len(heads),
+        *("| " + " | ".join(cells) + " |" for cells in rows),
+    ]
+
+
+def render_table(
+    plan: Sequence[PlanRow], directory: Path | str, *, written: str | None = None, solver: str | None = None
+) -> str:
+    """``docs/winnability.md``: the plan's figures as Markdown, computed from the results files in
+    ``directory`` (``written``: the date shown, default today; ``solver``: the solver's state shown,
+    default :func:`.native.state`)."""
+    from .. import native
+
+    files = _read_files(plan, _folder(directory))
+    statuses = _statuses(plan, files)
+    written = written or date.today().isoformat()
+    solver = solver or native.state()
+    lines = _heading(statuses, written, solver)
+    lines += _regenerate(directory)
+    lines += _headline_section([s for s in statuses if s.row.section == HEADLINE])
+    lines += _family_section([s for s in statuses if s.row.section == FAMILY])
+    lines += _grid_section([s for s in statuses if s.row.section == GRID])
+    lines += _consistency_section(_consistency(plan, files))
+    lines += _unknown_section(statuses)
+    return "\n".join(lines) + "\n"
+
+
+def _heading(statuses: list[RowStatus], written: str, solver: str) -> list[str]:
+    """The page's title, where its figures come from and how to read them, and whether every row is done."""
+    short = [s for s in statuses if not s.complete]
+    lines = [
+        "# Winnability: how often each rule set can be won",
+        "",
+        f"Written by `pyramid-solitaire winnability table` on {written} (pyramid-solitaire {__version__}, "
+        f"Python {platform.python_version()}, solver {solver}) from the results files of "
+        "`pyramid-solitaire winnability run`; every figure is computed from those files. Do not edit by hand: "
+        "regenerate it.",
+        "",
+        "Each row counts deals 0 .. n-1 of the documented shuffle (docs/deals.md), n being the deals done "
+        "from 0 without a gap, up to the row's target. Each deal has the exact solver's verdict: *won* (it "
+        "found a win), *lost* (it searched every position), *unknown* (its time limit ran out). The win rate "
+        "is won / (won + lost): unknown deals are left out of it, counted in their own column and listed "
+        "below. The interval is the 95% Wilson score interval. Seconds per deal (solving, and rating won "
+        "deals) are the median and the nearest-rank 90th percentile, as measured on the machines that ran "
+        "the studies.",
+        "",
+    ]
+    if short:
+        lines.append(
+            f"**Not finished: {len(short)} of {len(statuses)} rule sets are short of their target** "
+            "(marked *in progress* or *not run yet* below); their figures are over the deals done so far."
+        )
+    else:
+        lines.append(f"Every one of the {len(statuses)} rule sets has reached its target.")
+    return lines
+
+
+def _regenerate(directory: Path | str) -> list[str]:
+    """The commands that solve, write this page and pack the results files, for ``directory``."""
+    return [
+        "",
+        "## Regenerate",
+        "",
+        "```sh",
+        f"pyramid-solitaire winnability run --dir {directory}      # resumable; --upto N, --workers K, --dask URL",
+        f"pyramid-solitaire winnability table --dir {directory} --out {DEFAULT_DOC}",
+        f"pyramid-solitaire winnability pack --dir {directory}     # the .csv.xz archives the repository keeps",
+        "```",
+        "",
+        "The first solves what is missing (stop it at any time, run it again to continue); the second "
+        "writes this page; the third snapshots every results file as `.csv.xz`. The repository holds "
+        "those archives, so in a fresh clone the second command rewrites this page from them without "
+        "solving a deal, and the first resumes where they end. See docs/study.md, *The winnability table*.",
+    ]
+
+
+def _headline_section(headline: list[RowStatus]) -> list[str]:
+    """The headline rule sets' table (nothing when the plan has none)."""
+    if not headline:
+        return []
+    lines = ["", f"## Rule sets ({headline[0].row.target:,} deals each)", ""]
+    lines += _table(["rule set", *_FIGURE_HEADS], [[f"`{s.row.rules}`", *_figures(s)] for s in headline])
+    return lines
+
+
+def _family_section(family: list[RowStatus]) -> list[str]:
+    """The family's table, and a note for each rule set that reads a headline file (nothing without rows)."""
+    if not family:
+        return []
+    lines = [
+        "",
+        f"## The seeds' other rule sets and the rest of the Pyramid family ({family[0].row.target:,} deals each)",
+        "",
+    ]
+    lines += _table(["rule set", *_FIGURE_HEADS], [[f"`{s.row.rules}`", *_figures(s)] for s in family])
+    reused = [s.row for s in family if s.row.reused]
+    if reused:
+        lines += [
+            "",
+            "Rule sets that play exactly as one above take their deals from its file (the first "
+            f"{family[0].row.target:,} of them) rather than solving them again:",
+            "",
+        ]
+        lines += [_family_reuse_note(row) for row in reused]
+    return lines
+
+
+def _grid_section(grid: list[RowStatus]) -> list[str]:
+    """The grid's table, one cell a row, and a note for each cell that reads a headline file (nothing
+    without rows)."""
+    if not grid:
+        return []
+    lines = ["", f"## The grid over `{GRID_BASE}` ({grid[0].row.target:,} deals each)", ""]
+    lines += _table(
+        ["passes", "overlap", "win condition", "stock model", *_FIGURE_HEADS],
+        [
+            [_passes(s.row.rules), _overlap(s.row.rules), _win(s.row.rules), _stock(s.row.rules), *_figures(s)]
+            for s in grid
+        ],
+    )
+    reused = [s.row for s in grid if s.row.reused]
+    if reused:
+        lines += [
+            "",
+            "Cells that are a rule set above take their deals from its file (the first "
+            f"{grid[0].row.target:,} of them) rather than solving them again:",
+            "",
+        ]
+        lines += [_reuse_note(row) for row in reused]
+    return lines
+
+
+def _consistency_section(consistency: Consistency) -> list[str]:
+    """What the consistency check compared, and the deals that break it (the first
+    :data:`UNKNOWN_SHOWN`)."""
+    lines = ["", "## Consistency", ""]
+    lines.append(
+        "Where one rule set allows every line of play of another, with a goal no harder (more passes, "
+        "overlap pairs, a usable stock card, triples, free cells, more waste uses, the pyramid alone to "
+        "clear; the same deals), it must win every deal the other wins, and remove no fewer pyramid "
+        "cards at best. The files were solved one by one, so this checks the solver against "
+        f"itself: {consistency.pairs:,} such pairs of results files, {consistency.deals:,} deals decided "
+        "in both compared."
+    )
+    lines.append("")
+    if not consistency.breaches:
+        lines.append("No deal breaks it.")
+    else:
+        count = len(consistency.breaches)
+        lines.append(
+            f"**{count:,} {'deal breaks' if count == 1 else 'deals break'} it** — a solver fault to "
+            "find before trusting the figures above:"
+        )
+        lines.append("")
+        lines += [f"- {breach.text()}" for breach in consistency.breaches[:UNKNOWN_SHOWN]]
+        if len(consistency.breaches) > UNKNOWN_SHOWN:
+            lines.append(f"- and {len(consistency.breaches) - UNKNOWN_SHOWN:,} more")
+    return lines
+
+
+def _unknown_section(statuses: list[RowStatus]) -> list[str]:
+    """The deals the solver left unknown, by rule set (the first :data:`UNKNOWN_SHOWN` of each)."""
+    lines = ["", "## Unknown deals", ""]
+    unknown = [s for s in statuses if s.unknown]
+    if not unknown:
+        lines.append("None: the solver decided every deal counted above.")
+    for status in unknown:
+        shown = ", ".join(str(n) for n in status.unknown[:UNKNOWN_SHOWN])
+        more = len(status.unknown) - UNKNOWN_SHOWN
+        tail = f", and {more:,} more (see `{status.row.file_name}`)" if more > 0 else ""
+        lines.append(f"- `{status.row.rules}` ({len(status.unknown):,}): {shown}{tail}")
+    return lines
+
+
+def _family_reuse_note(row: PlanRow) -> str:
+    drawn = (
+        " with the pyramid drawn upside down (only the drawing reads that)"
+        if row.rules.inverted != row.source.inverted
+        else ""
+    )
+    return (
+        f"- `{row.rules}`: `{row.source}`'s options{drawn} under another preset name, so the same deals "
+        f"and verdicts, in `{row.file_name}`."
+    )
+
+
+def _reuse_note(row: PlanRow) -> str:
+    if row.rules == row.source:
+        return f"- {row.cell()}: `{row.rules}` itself, in `{row.file_name}`."
+    return (
+        f"- {row.cell()}: `{row.rules}`, which plays exactly as `{row.source}` (the same options but the "
+        f"preset's name, so the same deals and verdicts), in `{row.file_name}`."
+    )
