@@ -58,7 +58,7 @@ function control(option) {
     select.append(item);
   }
   select.value = option.value === null ? "unlimited" : String(option.value);
-  label.append(name, select);
+  label.append(name, " ", select);
   return label;
 }
 
