@@ -40,12 +40,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import enum
-import os
 import random
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -54,6 +50,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import httpx
+from _load_apps import App, start_apps
 from figures import percentile
 
 from pyramid_solitaire import Deal
@@ -66,8 +63,6 @@ ROOT = Path(__file__).resolve().parents[1]
 SWITCH = 0.1
 #: And asks for a hint, or takes a move back and plays it again, this often.
 DETOUR = 0.05
-#: An app process must answer within this many seconds of being started.
-START_SECONDS = 60
 #: After a request without an answer, a player asks again after this pause, doubling up to the longest.
 RETRY_FIRST = 0.05
 RETRY_LONGEST = 1.0
@@ -78,80 +73,6 @@ DOWN_MESSAGE = text("ja", f"error.{DOWN_CODE}")
 BEFORE, DURING, AFTER = "before", "during", "after"
 
 Entry = tuple[int, str, str | None]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-@dataclass
-class App:
-    """One ``pyramid-solitaire serve`` process on a fixed port."""
-
-    db: str
-    port: int = field(default_factory=free_port)
-    process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def launch(self) -> None:
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "pyramid_solitaire.cli",
-                "serve",
-                "--no-browser",
-                "--port",
-                str(self.port),
-                "--db",
-                self.db,
-            ],
-            stdout=subprocess.DEVNULL,
-        )
-
-    def wait_ready(self) -> None:
-        deadline = time.monotonic() + START_SECONDS
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{self.url}/api/rules", timeout=1).status_code == 200:
-                    return
-            except httpx.TransportError:
-                time.sleep(0.1)
-            if self.process is not None and self.process.poll() is not None:
-                raise SystemExit(f"an app process exited with code {self.process.returncode}")
-        raise SystemExit("an app process did not start")
-
-    def kill(self) -> None:
-        """SIGKILL: no shutdown, no flushing, connections cut."""
-        assert self.process is not None
-        os.kill(self.process.pid, signal.SIGKILL)
-        self.process.wait()
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=30)
-
-
-def start_apps(db: str, count: int) -> list[App]:
-    """``count`` app processes on one database, started side by side."""
-    apps = [App(db) for _ in range(count)]
-    for app in apps:
-        app.launch()
-    try:
-        for app in apps:
-            app.wait_ready()
-    except BaseException:
-        for app in apps:
-            app.stop()
-        raise
-    return apps
 
 
 @dataclass

@@ -31,14 +31,11 @@ def _texts(text: Callable[[str], Any], lang: str | None) -> Any:
     return {"ja": text("ja"), "en": text("en")} if lang is None else text(lang)
 
 
-def player_view(game: Game, lang: str | None = None) -> dict[str, Any]:
-    """See the module docstring; the keys are documented in ``docs/engine.md``.  The texts (the status
-    message, the stock's label) are ``{"ja": …, "en": …}``, or only the one of ``lang`` when it is given."""
+def _pyramid(game: Game, usable: set[int], dead: int) -> list[dict[str, Any]]:
+    """The view's ``pyramid``: one entry per slot of the layout, the pyramid's then the reserve piles'."""
     table = game.table
     pos = game.position
     visible = table.visible(pos)
-    usable = set() if game.resigned else set(table.usable(pos))
-    dead = game.dead_mask()
     layout = table.layout
     coverers = layout.coverers
     # Where each slot lies: (row, col) in the pyramid; (pile, level) in a reserve pile, level 0 its bottom.
@@ -67,6 +64,17 @@ def player_view(game: Game, lang: str | None = None) -> dict[str, Any]:
                 "dead": bool(dead >> slot & 1),
             }
         )
+    return pyramid
+
+
+def player_view(game: Game, lang: str | None = None) -> dict[str, Any]:
+    """See the module docstring; the keys are documented in ``docs/engine.md``.  The texts (the status
+    message, the stock's label) are ``{"ja": …, "en": …}``, or only the one of ``lang`` when it is given."""
+    table = game.table
+    pos = game.position
+    usable = set() if game.resigned else set(table.usable(pos))
+    dead = game.dead_mask()
+    pyramid = _pyramid(game, usable, dead)
     waste = table.waste(pos)
     drawn = table.drawn(pos)
     stock_top = table.stock_top(pos) if table.rules.stock_top_usable else None

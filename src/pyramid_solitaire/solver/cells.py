@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING
 
 from ..layout import bits
 from ..table import DRAW_ACTION, PAIR, RECYCLE_ACTION, Action, Position
-from .space import COUNT_BITS, COUNT_MASK, MAX_VALUE, PTR_BITS, PTR_MASK, REC_BITS, bag_triples
+from .relaxed import bag_triples
+from .space import COUNT_BITS, COUNT_MASK, MAX_VALUE, PTR_BITS, PTR_MASK, REC_BITS
 
 if TYPE_CHECKING:
     from .space import SearchSpace

@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from ..table import PAIR
-from .space import BAG_USES_SHIFT, COUNT_BITS, COUNT_MASK, MAX_VALUE, PyramidShape, bag_triples
+from .space import BAG_USES_SHIFT, COUNT_BITS, COUNT_MASK, MAX_VALUE, PyramidShape
 
 if TYPE_CHECKING:
     from .space import SearchSpace
@@ -40,6 +40,28 @@ if TYPE_CHECKING:
 #: bits of each bound in a memo entry (the most a layout has is 52 cards)
 BOUND_BITS: Final = 8
 BOUND_MASK: Final = (1 << BOUND_BITS) - 1
+
+
+def bag_triples(values: tuple[int, ...], target: int, cards: tuple[int, ...], counts: int) -> list[tuple[int, int]]:
+    """The relaxed games' triples with bag cards: one of the usable ``cards`` with two cards of the bag
+    ``counts``, or two of them with one; each as (mask of the cards it takes, counts after)."""
+    out = []
+    for place in cards:  # one usable card and two from the bag
+        need = target - values[place]
+        for low in range(1, need // 2 + 1):
+            high = need - low
+            if not 0 < high < MAX_VALUE:
+                continue
+            have_low = counts >> (COUNT_BITS * low) & COUNT_MASK
+            have_high = counts >> (COUNT_BITS * high) & COUNT_MASK
+            if have_low and have_high and (low != high or have_low >= PAIR):
+                out.append((1 << place, counts - (1 << (COUNT_BITS * low)) - (1 << (COUNT_BITS * high))))
+    for i, a in enumerate(cards):  # two usable cards and one from the bag
+        for b in cards[i + 1 :]:
+            need = target - values[a] - values[b]
+            if 0 < need < MAX_VALUE and counts >> (COUNT_BITS * need) & COUNT_MASK:
+                out.append((1 << a | 1 << b, counts - (1 << (COUNT_BITS * need))))
+    return out
 
 
 class RelaxedGame:

@@ -260,56 +260,19 @@ class Session:
         game = self.game
         table = game.table
         pos = game.position
-        quiet = manner(game.rules).quiet_covered
-
-        def refusal(reason: Refusal, cards: list[str], **extra: Any) -> dict[str, Any]:
-            return {"code": reason.code, "message": reason.message(lang), "cards": cards, "quiet": False, **extra}
-
         if game.over:
             return {
                 "pairs": {},
                 "selectable": [],
                 "stock_move": None,
-                "refusals": {"game-over": refusal(Refusal("game-over"), [])},
+                "refusals": {"game-over": _refusal(lang, Refusal("game-over"), [])},
             }
         token = self.tokens
         removals = table.removals(pos)
-        pairs: dict[str, dict[str, Any]] = {}
-        for removal in removals:
-            for place in removal:
-                entry = pairs.setdefault(token[place], {"alone": False, "with": []})
-                if len(removal) == 1:
-                    entry["alone"] = True
-                else:
-                    entry["with"].append([token[p] for p in removal if p != place])
+        pairs = _pairs(token, removals)
         chosen = sorted(set(table.usable(pos)) | {p for removal in removals for p in removal})
-        refusals: dict[str, dict[str, Any]] = {}
-        # a face-up card that cannot be chosen, and a face-down one: only public facts are told
-        chosen_set = set(chosen)
-        for entry in view["pyramid"]:
-            slot = entry["slot"]  # a pyramid (or reserve) slot is the card's place
-            if entry["removed"] or slot in chosen_set:
-                continue
-            covering = tuple(table.cards[place] for place in coverers.get(slot, ()))
-            reason = Refusal("covered", {"covering": covering}) if covering else Refusal("not-usable")
-            key = entry["card"] or f"#{slot}"
-            refusals[key] = refusal(
-                reason, [entry["card"]] if entry["card"] else [], slot=slot, quiet=quiet and reason.code == "covered"
-            )
-        for shown in sorted((visible | set(self.waste_fan())) - set(refusals)):
-            place = self.places[shown]
-            if place not in chosen_set and not table.is_pyramid(place):
-                spent = table.spent_waste(pos, place)  # a face-up waste card whose uses are spent: public
-                refusals[shown] = refusal(spent or Refusal("not-usable"), [shown] if spent else [])
-        # two cards that make no removal and start none (a triple under way is no refusal)
-        legal = {frozenset(r) for r in removals}
-        started = {frozenset(two) for r in removals if len(r) == 3 for two in combinations(r, 2)}
-        for a, b in combinations(chosen, 2):
-            both = frozenset((a, b))
-            if both in legal or both in started:
-                continue
-            reason = table.refusal(pos, (a, b)) or Refusal("not-usable")
-            refusals["+".join(sorted((token[a], token[b])))] = refusal(reason, [token[a], token[b]])
+        refusals = self._card_refusals(lang, view, visible, coverers, set(chosen))
+        refusals.update(self._pair_refusals(lang, removals, chosen))
         # the stock: what a tap plays, or why it plays nothing
         stock_move = None
         if table.can_draw(pos):
@@ -319,22 +282,76 @@ class Session:
             if why is None:
                 stock_move = "recycle"
             else:
-                refusals["stock"] = refusal(why, [])
+                refusals["stock"] = _refusal(lang, why, [])
         if game.rules.cells:
-            refusals["cell"] = refusal(Refusal("cell-choose-one"), [])
+            refusals["cell"] = _refusal(lang, Refusal("cell-choose-one"), [])
             for place in chosen:
                 card = table.cards[place]
                 why = None if card.is_joker else game.check(Move.park(card))
                 if card.is_joker:
                     why = Refusal("joker-cell")
                 if why is not None:
-                    refusals[f"{token[place]}>cell"] = refusal(why, [token[place]])
+                    refusals[f"{token[place]}>cell"] = _refusal(lang, why, [token[place]])
         return {
             "pairs": pairs,
             "selectable": [token[p] for p in chosen],
             "refusals": refusals,
             "stock_move": stock_move,
         }
+
+    def _card_refusals(
+        self,
+        lang: str,
+        view: dict[str, Any],
+        visible: set[str],
+        coverers: dict[int, list[int]],
+        chosen: set[int],
+    ) -> dict[str, dict[str, Any]]:
+        """The refusals of tapping one card that cannot be chosen (``chosen``: the places that can)."""
+        game = self.game
+        table = game.table
+        pos = game.position
+        quiet = manner(game.rules).quiet_covered
+        refusals: dict[str, dict[str, Any]] = {}
+        # a face-up card that cannot be chosen, and a face-down one: only public facts are told
+        for entry in view["pyramid"]:
+            slot = entry["slot"]  # a pyramid (or reserve) slot is the card's place
+            if entry["removed"] or slot in chosen:
+                continue
+            covering = tuple(table.cards[place] for place in coverers.get(slot, ()))
+            reason = Refusal("covered", {"covering": covering}) if covering else Refusal("not-usable")
+            key = entry["card"] or f"#{slot}"
+            refusals[key] = _refusal(
+                lang,
+                reason,
+                [entry["card"]] if entry["card"] else [],
+                slot=slot,
+                quiet=quiet and reason.code == "covered",
+            )
+        for shown in sorted((visible | set(self.waste_fan())) - set(refusals)):
+            place = self.places[shown]
+            if place not in chosen and not table.is_pyramid(place):
+                spent = table.spent_waste(pos, place)  # a face-up waste card whose uses are spent: public
+                refusals[shown] = _refusal(lang, spent or Refusal("not-usable"), [shown] if spent else [])
+        return refusals
+
+    def _pair_refusals(
+        self, lang: str, removals: list[tuple[int, ...]], chosen: list[int]
+    ) -> dict[str, dict[str, Any]]:
+        """The refusals of choosing two cards that make no removal and start none (a triple under way is
+        no refusal)."""
+        table = self.game.table
+        token = self.tokens
+        legal = {frozenset(r) for r in removals}
+        started = {frozenset(two) for r in removals if len(r) == 3 for two in combinations(r, 2)}
+        refusals: dict[str, dict[str, Any]] = {}
+        for a, b in combinations(chosen, 2):
+            both = frozenset((a, b))
+            if both in legal or both in started:
+                continue
+            reason = table.refusal(self.game.position, (a, b)) or Refusal("not-usable")
+            refusals["+".join(sorted((token[a], token[b])))] = _refusal(lang, reason, [token[a], token[b]])
+        return refusals
 
     def waste_fan(self) -> list[str]:
         """The waste's top cards as a draw of several cards (``draw=3``) leaves them fanned, bottom first;
@@ -359,6 +376,24 @@ class Session:
             "best_exact": self.best_exact,
             "score": game.score,
         }
+
+
+def _refusal(lang: str, reason: Refusal, cards: list[str], **extra: Any) -> dict[str, Any]:
+    """One refusal as the page gets it: its code, its message in ``lang``, the cards it names."""
+    return {"code": reason.code, "message": reason.message(lang), "cards": cards, "quiet": False, **extra}
+
+
+def _pairs(token: tuple[str, ...], removals: list[tuple[int, ...]]) -> dict[str, dict[str, Any]]:
+    """The view's ``pairs``: for each card of a removal, whether it goes alone and with which partners."""
+    pairs: dict[str, dict[str, Any]] = {}
+    for removal in removals:
+        for place in removal:
+            entry = pairs.setdefault(token[place], {"alone": False, "with": []})
+            if len(removal) == 1:
+                entry["alone"] = True
+            else:
+                entry["with"].append([token[p] for p in removal if p != place])
+    return pairs
 
 
 def _visible_coverers(game: Game) -> dict[int, list[int]]:
