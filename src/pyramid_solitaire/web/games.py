@@ -21,6 +21,7 @@ from ..game import Game
 from ..record import Entry, parse_entry
 from ..store import Action, Conflict, GameRow, Store, StoreError, now_ms
 from .play import Session
+from .shapes import EventAnswer
 
 #: Sessions kept in memory; the oldest untouched one goes first (it is still in the database).
 MAX_CACHED: Final = 2_000
@@ -138,7 +139,7 @@ class Games:
         row = self._row(game_id, player_id)
         return rebuild(row, self.store, min(step, row.version)), row.version
 
-    def act(self, session: Session, entry: Entry) -> dict[str, object]:
+    def act(self, session: Session, entry: Entry) -> EventAnswer:
         """Play a move or event and record it before returning its event.  Call with the game's lock
         held.  Raises IllegalMoveError or BadCell (nothing changed, nothing written), GameConflict or
         StoreError (the session is dropped; nothing was written)."""

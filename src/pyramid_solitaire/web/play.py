@@ -39,6 +39,7 @@ from ..record import COACH, Entry, Parked, play_entry
 from ..rules import manner
 from ..table import WON
 from ..vocabulary import Event
+from .shapes import EventAnswer, Partners, RefusalShown, Result
 
 #: How long the solver may think about the best a lost deal could have done, in seconds.
 BEST_REACHABLE_SECONDS: Final = 3.0
@@ -124,7 +125,7 @@ class Session:
             has = "many" if count > 1 else "one" if count else "none"
             raise BadCell(f"cell.no-such-cell.{has}", cell=entry.cell, last=count - 1)
 
-    def act(self, entry: Entry, coach_seconds: float = COACH_SECONDS) -> dict[str, Any]:
+    def act(self, entry: Entry, coach_seconds: float = COACH_SECONDS) -> EventAnswer:
         """Do one entry as the player asked for it and return the event to report.  Raises
         IllegalMoveError (refused: nothing changed) or BadCell."""
         self.check_cell(entry)
@@ -141,7 +142,7 @@ class Session:
         if self.over and self.finished is None:
             self.finished = time.time()
 
-    def _event(self, entry: Entry, done: Move | list[Move] | None) -> dict[str, Any]:
+    def _event(self, entry: Entry, done: Move | list[Move] | None) -> EventAnswer:
         if isinstance(entry, str):
             kind = EVENT_KINDS[entry]
             if isinstance(done, list):  # a rewind: every move it took back
@@ -153,7 +154,7 @@ class Session:
         kind = "parked" if done.kind == PARK else "removed" if done.kind == REMOVE else done.kind
         return {"kind": kind, "move": str(entry), "cards": [str(c) for c in done.cards]}
 
-    def _coach(self, time_limit: float) -> dict[str, Any]:
+    def _coach(self, time_limit: float) -> EventAnswer:
         """The solver's hint; it knows the hidden cards, and the answer says so."""
         from ..solver.coach import coach_hint
 
@@ -306,13 +307,13 @@ class Session:
         visible: set[str],
         coverers: dict[int, list[int]],
         chosen: set[int],
-    ) -> dict[str, dict[str, Any]]:
+    ) -> dict[str, RefusalShown]:
         """The refusals of tapping one card that cannot be chosen (``chosen``: the places that can)."""
         game = self.game
         table = game.table
         pos = game.position
         quiet = manner(game.rules).quiet_covered
-        refusals: dict[str, dict[str, Any]] = {}
+        refusals: dict[str, RefusalShown] = {}
         # a face-up card that cannot be chosen, and a face-down one: only public facts are told
         for entry in view["pyramid"]:
             slot = entry["slot"]  # a pyramid (or reserve) slot is the card's place
@@ -335,16 +336,14 @@ class Session:
                 refusals[shown] = _refusal(lang, spent or Refusal("not-usable"), [shown] if spent else [])
         return refusals
 
-    def _pair_refusals(
-        self, lang: str, removals: list[tuple[int, ...]], chosen: list[int]
-    ) -> dict[str, dict[str, Any]]:
+    def _pair_refusals(self, lang: str, removals: list[tuple[int, ...]], chosen: list[int]) -> dict[str, RefusalShown]:
         """The refusals of choosing two cards that make no removal and start none (a triple under way is
         no refusal)."""
         table = self.game.table
         token = self.tokens
         legal = {frozenset(r) for r in removals}
         started = {frozenset(two) for r in removals if len(r) == 3 for two in combinations(r, 2)}
-        refusals: dict[str, dict[str, Any]] = {}
+        refusals: dict[str, RefusalShown] = {}
         for a, b in combinations(chosen, 2):
             both = frozenset((a, b))
             if both in legal or both in started:
@@ -361,7 +360,7 @@ class Session:
             return []
         return [str(table.cards[p]) for p in table.waste(self.game.position)[-table.rules.draw :]]
 
-    def _result(self) -> dict[str, Any]:
+    def _result(self) -> Result:
         game = self.game
         return {
             "won": self.status == WON,
@@ -378,14 +377,19 @@ class Session:
         }
 
 
-def _refusal(lang: str, reason: Refusal, cards: list[str], **extra: Any) -> dict[str, Any]:
+def _refusal(
+    lang: str, reason: Refusal, cards: list[str], slot: int | None = None, quiet: bool = False
+) -> RefusalShown:
     """One refusal as the page gets it: its code, its message in ``lang``, the cards it names."""
-    return {"code": reason.code, "message": reason.message(lang), "cards": cards, "quiet": False, **extra}
+    shown = RefusalShown(code=reason.code, message=reason.message(lang), cards=cards, quiet=quiet)
+    if slot is not None:
+        shown["slot"] = slot
+    return shown
 
 
-def _pairs(token: tuple[str, ...], removals: list[tuple[int, ...]]) -> dict[str, dict[str, Any]]:
+def _pairs(token: tuple[str, ...], removals: list[tuple[int, ...]]) -> dict[str, Partners]:
     """The view's ``pairs``: for each card of a removal, whether it goes alone and with which partners."""
-    pairs: dict[str, dict[str, Any]] = {}
+    pairs: dict[str, Partners] = {}
     for removal in removals:
         for place in removal:
             entry = pairs.setdefault(token[place], {"alone": False, "with": []})

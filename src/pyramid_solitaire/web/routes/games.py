@@ -32,6 +32,7 @@ from ..errors import ApiError, refused
 from ..games import GameConflict, GameNotFound, Games, entry_of, record_headers
 from ..http import Answer
 from ..play import BadCell, Session
+from ..shapes import EventAnswer
 
 router = APIRouter()
 
@@ -137,7 +138,7 @@ def rules_catalogue() -> dict[str, Any]:
     return {"presets": presets, "default": "classic"}
 
 
-def answer(games: Games, session: Session, event: dict[str, Any], lang: str, request: Request) -> Answer:
+def answer(games: Games, session: Session, event: EventAnswer, lang: str, request: Request) -> Answer:
     state = session.state(lang)
     if session.over:
         add_records(games, state, session)
