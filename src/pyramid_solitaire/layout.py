@@ -49,11 +49,6 @@ class Layout:
         """Number of slots: the pyramid's and the reserve's."""
         return len(self.coverers)
 
-    @property
-    def full_mask(self) -> int:
-        """Bitmask with every slot set."""
-        return (1 << self.size) - 1
-
     def slot(self, row: int, col: int) -> int:
         """Slot number of (row, col), both 1-based."""
         if not (1 <= row <= self.rows and 1 <= col <= row):

@@ -271,12 +271,6 @@ class Store:
             found = connection.execute(select(games).where(games.c.id == game_id)).mappings().first()
         return GameRow(**found) if found else None
 
-    def version(self, game_id: str) -> int | None:
-        """The game's version (the number of recorded actions), or None if there is no such game."""
-        with self._tx() as connection:
-            found = connection.execute(select(games.c.version).where(games.c.id == game_id)).scalar()
-        return None if found is None else int(found)
-
     def actions(self, game_id: str) -> list[Action]:
         """The game's actions in order."""
         with self._tx() as connection:
