@@ -21,6 +21,7 @@ import pytest
 from helpers import TOKEN_RE, make_notation, row_of, slot
 from pyramid_solitaire import Deal
 from pyramid_solitaire.cards import Card
+from pyramid_solitaire.messages import catalogue
 from pyramid_solitaire.rules import PRESETS
 from pyramid_solitaire.solver import solve
 from pyramid_solitaire.web.app import MAX_BODY, create_app
@@ -1158,3 +1159,14 @@ def test_overlap_pairs_are_offered_and_played_in_either_order(client: TestClient
     game, event = move(client, game, f"{first}+{second}")
     assert event["kind"] == "removed" and event["move"] == f"{first}+{second}"
     assert {e["card"] for e in game["pyramid"] if e["card"]}.isdisjoint({"5s", "8d"})
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_page_is_sent_its_own_texts_and_not_the_ones_python_writes(client: TestClient, lang: str) -> None:
+    """The browser gets the catalogue's plain keys (the page's texts); refusals, errors and the command
+    line's texts (dotted keys) are written by the server, so they are not downloaded."""
+    served = client.get(f"/locales/{lang}.json").json()
+    whole = catalogue(lang)
+    assert served == {key: value for key, value in whole.items() if "." not in key}
+    assert served["new_game"] == whole["new_game"] and "refusal.covered" not in served
+    assert len(served) < len(whole)

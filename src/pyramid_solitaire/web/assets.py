@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import json
 import mimetypes
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,6 +79,15 @@ def media_type_of(path: Path) -> str:
     return f"{media}; charset=utf-8" if media.startswith(TEXT_TYPES) and media != "image/svg+xml" else media
 
 
+def page_texts(path: Path) -> bytes:
+    """The page's part of one language's catalogue: its keys are plain words (``new_game``); the keys
+    with a dot (``cli.stats.empty``, ``refusal.covered``) are for Python, which sends the page its
+    refusals and errors already written, so the browser is not sent them (about half the file)."""
+    catalogue = json.loads(path.read_text(encoding="utf-8"))
+    page = {key: value for key, value in catalogue.items() if "." not in key}
+    return json.dumps(page, ensure_ascii=False, separators=(",", ":")).encode()
+
+
 class Assets:
     """Every file of ``static/`` (and the locales), in memory."""
 
@@ -92,7 +102,7 @@ class Assets:
             page.replace(ART_PLACEHOLDER, self.art_url("art/cards.svg")).encode(), "text/html; charset=utf-8"
         )
         self.locales = {
-            path.stem: Asset.of(path.read_bytes(), "application/json") for path in sorted(locales.glob("*.json"))
+            path.stem: Asset.of(page_texts(path), "application/json") for path in sorted(locales.glob("*.json"))
         }
 
     def art_url(self, name: str) -> str:
