@@ -200,10 +200,11 @@ def load(games: Games, game_id: str, player: str | None) -> Session:
 # --- the routes -----------------------------------------------------------------------------------
 
 
-@router.get("/api/rules")
-def get_rules() -> dict[str, Any]:
-    """The rule sets the New Game dialog offers."""
-    return rules_catalogue()
+@router.get("/api/rules", response_class=Answer)
+def get_rules(request: Request) -> Answer:
+    """The rule sets the New Game dialog offers (with every option's facts it is some 26 KB of JSON:
+    sent gzip-compressed, as a game's state is, to a browser that accepts it)."""
+    return Answer(rules_catalogue(), request=request)
 
 
 @router.post("/api/games", status_code=201, response_class=Answer)
