@@ -463,6 +463,14 @@ def _parse_value(key: str, text: str, current: object) -> object:
         raise RulesError("rules.option-number", key=key, value=text) from None
 
 
+def _preset(name: str) -> Rules:
+    """The preset named by its id or one of its aliases (any case); RulesError naming it if none is."""
+    found = PRESET_ALIASES.get(name.lower(), name.lower())
+    if found not in PRESETS:
+        raise RulesError("rules.unknown", name=name, known=list(PRESETS))
+    return PRESETS[found]
+
+
 def find_rules(text: str | Rules = "classic") -> Rules:
     """The rule set named by ``text``: a preset id or alias, optionally with ``(key=value,...)`` options.
 
@@ -473,11 +481,7 @@ def find_rules(text: str | Rules = "classic") -> Rules:
     match = _RULES_RE.match(text)
     if not match:
         raise RulesError("rules.not-rules", text=text)
-    name = match.group(1).lower()
-    name = PRESET_ALIASES.get(name, name)
-    if name not in PRESETS:
-        raise RulesError("rules.unknown", name=match.group(1), known=list(PRESETS))
-    rules = PRESETS[name]
+    rules = _preset(match.group(1))
     options_text = match.group(2)
     if options_text is None or not options_text.strip():
         return rules
@@ -528,9 +532,7 @@ def choose_rules(preset: str, chosen: dict[str, object]) -> Rules:
     """The rule set the New Game dialog describes: a preset (id or alias) and option values by key, each
     a flag, a number, ``None`` for unlimited, or text as a rule string writes it.  The canonical string
     is then ``str()`` of the result, so the browser never has to build one."""
-    rules = find_rules(preset) if "(" not in preset else None
-    if rules is None or str(rules) != rules.preset:
-        raise RulesError("rules.unknown", name=preset, known=list(PRESETS))
+    rules = _preset(preset)
     changes: dict[str, object] = {}
     for key, value in chosen.items():
         name = FIELD_BY_KEY.get(KEY_ALIASES.get(key, key))

@@ -12,6 +12,7 @@ message in the player's language; either leaves the game as it was and writes no
 from __future__ import annotations
 
 import dataclasses
+from functools import cache
 from typing import Annotated, Any, Final, Literal
 
 from fastapi import APIRouter, Body, Query, Request
@@ -102,10 +103,12 @@ def _new_deal(body: NewGame) -> Deal:
         raise ApiError(503, "no-verified-deal", exc) from None
 
 
+@cache
 def rules_catalogue() -> dict[str, Any]:
     """The presets, each with its rule fields and the options the New Game dialog shows for it, all
     read from the options' own facts (rules.Option): the browser builds its controls from this and
-    posts ``{preset, options}`` back, so it never writes a rule string or decides what a preset offers."""
+    posts ``{preset, options}`` back, so it never writes a rule string or decides what a preset offers.
+    Built once: the presets do not change while the app runs (callers must not change the answer)."""
     presets = []
     for name, rules in PRESETS.items():
         options = []

@@ -1,6 +1,7 @@
 // newgame.js: the New Game dialog — a rule set and difficulty, the rule set's options, or a deal code
 // or a deal in notation.  The presets and their options come from /api/rules.
 import { t } from "./i18n.js";
+import { optionValue } from "./rules.js";
 import { saveSettings } from "./settings.js";
 
 const $ = (id) => document.getElementById(id);
@@ -29,10 +30,6 @@ function optionId(option) {
   return `opt-${option.key.replace(/_/g, "-")}`;
 }
 
-function choiceText(value) {
-  return value === null ? t("passes_unlimited") : String(value);
-}
-
 function control(option) {
   const label = document.createElement("label");
   const name = document.createElement("span");
@@ -54,7 +51,7 @@ function control(option) {
   for (const value of option.choices) {
     const item = document.createElement("option");
     item.value = value === null ? "unlimited" : String(value);
-    item.textContent = choiceText(value);
+    item.textContent = optionValue(value);
     select.append(item);
   }
   select.value = option.value === null ? "unlimited" : String(option.value);

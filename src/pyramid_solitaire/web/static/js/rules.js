@@ -6,7 +6,8 @@ import { t } from "./i18n.js";
 const $ = (id) => document.getElementById(id);
 let opener = null;
 
-function optionValue(value) {
+// An option's value in words: on/off, unlimited (null), or the number.
+export function optionValue(value) {
   if (typeof value === "boolean") return t(value ? "guide_on" : "guide_off");
   if (value === null) return t("passes_unlimited");
   return String(value);
