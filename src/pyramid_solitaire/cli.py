@@ -1,5 +1,5 @@
-"""The ``pyramid-solitaire`` command: serve (the default: the web app), play, deal, replay, solve, study,
-winnability, stats.
+"""The ``pyramid-solitaire`` command: serve (the default: the web app), play, deal, daily, replay, solve,
+study, winnability, stats.
 
 Bad input (notation, codes, moves, records, rule sets) prints one line naming the problem and exits 2.
 The long-running ``study`` and ``winnability`` commands are in :mod:`.cli_study`.
@@ -18,6 +18,7 @@ from typing import Any
 
 from .cli_common import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_REFUSED, PROG, UsageError
 from .cli_study import add_study_parser, add_winnability_parser
+from .daily import DEFAULT_TIMEZONE, MAIN_RULES, PAR_SECONDS
 from .deal import MAX_NUMBER, CodeError, Deal, DealError, parse_deal
 from .game import Game
 from .messages import DEFAULT_LANG, LANGS, Problem, file_problem, speak_argparse, text
@@ -183,9 +184,33 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_daily(args: argparse.Namespace) -> int:
+    """Print a day's daily deal (and, with ``--par``, its par)."""
+    from .daily import compute_par, daily_deal, parse_day, today
+
+    day = parse_day(args.date) if args.date else today(args.timezone)
+    deal = daily_deal(args.rules, day)
+    par = compute_par(deal) if args.par else None
+    if args.json:
+        status = "not-computed" if par is None else "known" if par.known else "unknown"
+        found = {"date": day.isoformat(), "rules": args.rules, "code": deal.code, "par": par and par.moves}
+        print(json.dumps({**found, "par_status": status}))
+        return 0
+    line = text(args.lang, "cli.daily.line", date=day.isoformat(), rules=args.rules, code=deal.code)
+    if par is not None:
+        said = text(args.lang, "cli.daily.par", moves=par.moves) if par.known else None
+        line += "  " + (said or text(args.lang, "cli.daily.par-unknown"))
+    print(line)
+    return 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     """Start the web app and open the browser."""
+    from .daily import TIMEZONE_VARIABLE, timezone
     from .web.server import ServeError, serve
+
+    timezone(args.timezone)  # a bad name stops the start with one line
+    os.environ[TIMEZONE_VARIABLE] = args.timezone  # every app process of this server reads it
 
     try:
         serve(args.host, args.port, args.db, browser=not args.no_browser, lang=args.lang)
@@ -319,6 +344,7 @@ def build_parser(lang: str = DEFAULT_LANG) -> argparse.ArgumentParser:
         *_add_serve_parser(sub, h),
         *_add_stats_parser(sub, h),
         *_add_play_parser(sub, h),
+        *_add_daily_parser(sub, h),
     ]
     for child in children:
         child.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help=h("lang"))
@@ -366,6 +392,7 @@ def _add_serve_parser(
     srv.add_argument("--port", type=int, help=h("port"))
     srv.add_argument("--db", metavar="URL", help=h("db"))
     srv.add_argument("--no-browser", action="store_true", help=h("no-browser"))
+    srv.add_argument("--timezone", metavar="ZONE", default=DEFAULT_TIMEZONE, help=h("timezone"))
     srv.set_defaults(func=cmd_serve)
     return [srv]
 
@@ -391,6 +418,19 @@ def _add_play_parser(
     _add_deal_options(pl, h)
     pl.set_defaults(func=cmd_play)
     return [pl]
+
+
+def _add_daily_parser(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], h: Callable[..., str]
+) -> list[argparse.ArgumentParser]:
+    daily = sub.add_parser("daily", help=h("daily"), description=h("daily"))
+    daily.add_argument("--rules", choices=MAIN_RULES, default=MAIN_RULES[0], help=h("daily-rules"))
+    daily.add_argument("--date", metavar="YYYY-MM-DD", help=h("daily-date"))
+    daily.add_argument("--timezone", metavar="ZONE", default=DEFAULT_TIMEZONE, help=h("timezone"))
+    daily.add_argument("--json", action="store_true", help=h("daily-json"))
+    daily.add_argument("--par", action="store_true", help=h("daily-par", seconds=round(PAR_SECONDS)))
+    daily.set_defaults(func=cmd_daily)
+    return [daily]
 
 
 def _commands(parser: argparse.ArgumentParser) -> set[str]:

@@ -28,10 +28,11 @@ from sqlalchemy import Connection, Engine, and_, bindparam, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError, SQLAlchemyError
 
+from ..daily import Par
 from ..messages import Problem
 from ..vocabulary import RESULTS as FINISHED
 from ..vocabulary import Outcome
-from .schema import CODE_LENGTH, RULES_LENGTH, SchemaTooNew, actions, games, meta, migrate, players
+from .schema import CODE_LENGTH, RULES_LENGTH, SchemaTooNew, actions, games, meta, migrate, pars, players
 
 #: Results a finished game may have.
 RESULTS: Final = tuple(str(result) for result in FINISHED)
@@ -134,6 +135,9 @@ class GameRow:
     pyramid_removed: int
     version: int
     imported: int = 0
+    #: The day of the daily deal this game is (``YYYY-MM-DD``), and 1 when it counts for that day.
+    daily: str | None = None
+    daily_counted: int = 0
 
 
 @dataclass(frozen=True)
@@ -385,6 +389,60 @@ class Store:
         )
         with self._tx() as connection:
             return [dict(r) for r in connection.execute(query).mappings().all()]
+
+    # --- the daily deal and par -----------------------------------------------------------------------
+
+    def par(self, code: str) -> Par | None:
+        """The stored par of a deal code, or None when it was never computed."""
+        with self._tx() as connection:
+            row = connection.execute(select(pars.c.moves, pars.c.seconds).where(pars.c.code == code)).first()
+        return None if row is None else Par(None if row.moves is None else int(row.moves), float(row.seconds))
+
+    def save_par(self, code: str, par: Par) -> None:
+        """Keep a deal code's par (the first one kept stays: it is the same for everyone)."""
+        try:
+            with self._tx() as connection:
+                connection.execute(
+                    pars.insert().values(code=code, moves=par.moves, seconds=par.seconds, computed_ms=now_ms())
+                )
+        except IntegrityError:
+            pass  # another process computed it too
+
+    def daily_finished(self, day: str, rules: str) -> list[GameRow]:
+        """The finished games of one day's daily deal under ``rules`` that count for it, in the order
+        they ended (a day's leaderboard keeps each player's first)."""
+        query = (
+            select(games)
+            .where(
+                and_(
+                    games.c.daily == day,
+                    games.c.daily_counted == 1,
+                    games.c.rules == rules,
+                    games.c.result.is_not(None),
+                )
+            )
+            .order_by(games.c.ended_ms, games.c.id)
+        )
+        with self._tx() as connection:
+            return [GameRow(**r) for r in connection.execute(query).mappings().all()]
+
+    def daily_games_of(self, player_id: str, rules: str) -> list[GameRow]:
+        """The player's games of daily deals under ``rules``, in the order they started."""
+        query = (
+            select(games)
+            .where(and_(games.c.player_id == player_id, games.c.daily.is_not(None), games.c.rules == rules))
+            .order_by(games.c.started_ms, games.c.id)
+        )
+        with self._tx() as connection:
+            return [GameRow(**r) for r in connection.execute(query).mappings().all()]
+
+    def names(self, player_ids: list[str]) -> dict[str, str | None]:
+        """The display names of players (a leaderboard's)."""
+        if not player_ids:
+            return {}
+        with self._tx() as connection:
+            rows = connection.execute(select(players.c.id, players.c.name).where(players.c.id.in_(player_ids))).all()
+        return {str(r.id): r.name for r in rows}
 
     def count_games(self) -> int:
         """Games recorded in all (for tools and tests)."""

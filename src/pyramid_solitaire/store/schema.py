@@ -19,6 +19,12 @@ Tables:
   move's notation in ``arg`` (``Ad+Qs``, ``draw``, ``Qs>cell2``), or an event — ``undo``, ``redo``,
   ``rewind``, ``hint``, ``coach``, ``resign`` — with no argument (:mod:`pyramid_solitaire.record`).
   Playing them through the engine alone rebuilds the game exactly.
+* ``pars`` — the par of a deal code (the fewest moves a win needs, :mod:`pyramid_solitaire.daily`),
+  computed once: ``moves`` NULL when the search ran out of time ("unknown"), and the CPU seconds it took.
+
+A game of the daily deal (schema 3) carries its day in ``daily`` (``YYYY-MM-DD``), and ``daily_counted``
+1 when it was started on that day through the daily deal, so it counts for that day's leaderboard and
+the player's streak; a missed day played later has 0.
 
 Schema 1 kept taps there instead (selections and refused taps too) and needed the web page's tap
 behaviour of that version to be rebuilt; migration 2 turns them into moves and events
@@ -35,6 +41,7 @@ from sqlalchemy import (
     Column,
     Connection,
     Engine,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -95,9 +102,15 @@ games = Table(
     Column("pyramid_removed", Integer, nullable=False, server_default="0"),
     Column("version", Integer, nullable=False, server_default="0"),
     Column("imported", Integer, nullable=False, server_default="0"),
+    Column("daily", String(10), nullable=True),
+    Column("daily_counted", Integer, nullable=False, server_default="0"),
 )
 Index("games_player", games.c.player_id, games.c.ended_ms)
 Index("games_code", games.c.code, games.c.result)
+#: Made by migration 3, with the columns it indexes.
+DAILY_INDEX: Final = Index("games_daily", games.c.daily, games.c.daily_counted)
+#: The columns migration 3 adds to ``games``, as it writes them.
+DAILY_COLUMNS: Final = {"daily": "VARCHAR(10)", "daily_counted": "INTEGER NOT NULL DEFAULT 0"}
 
 actions = Table(
     "actions",
@@ -110,12 +123,23 @@ actions = Table(
 )
 
 
+pars = Table(
+    "pars",
+    metadata,
+    Column("code", String(CODE_LENGTH), primary_key=True),
+    Column("moves", Integer, nullable=True),
+    Column("seconds", Float, nullable=False),
+    Column("computed_ms", BigInteger, nullable=False),
+)
+
+
 class SchemaTooNew(Problem, RuntimeError):
     """The database was upgraded by a newer version of the program."""
 
 
 def _v1(connection: Connection) -> None:
-    """The first schema: every table above."""
+    """The first schema: the tables above but ``pars`` (``games`` as it is now: migration 3 adds only
+    what is missing)."""
     metadata.create_all(connection, tables=[meta, players, games, actions])
 
 
@@ -151,8 +175,19 @@ def _v2(connection: Connection) -> None:
         connection.execute(games.update().where(games.c.id == game_id).values(version=len(rows)))
 
 
+def _v3(connection: Connection) -> None:
+    """The daily deal: ``games.daily`` and ``games.daily_counted`` with their index, and ``pars``."""
+    present = {column["name"] for column in inspect(connection).get_columns("games")}
+    for name, kind in DAILY_COLUMNS.items():
+        if name not in present:
+            connection.execute(text(f"ALTER TABLE games ADD COLUMN {name} {kind}"))
+    if "games_daily" not in {index["name"] for index in inspect(connection).get_indexes("games")}:
+        DAILY_INDEX.create(connection)
+    pars.create(connection, checkfirst=True)
+
+
 #: Migration n (1-based) brings the schema from version n-1 to n.  Append, never edit.
-MIGRATIONS: Final[list[Callable[[Connection], None]]] = [_v1, _v2]
+MIGRATIONS: Final[list[Callable[[Connection], None]]] = [_v1, _v2, _v3]
 LATEST: Final = len(MIGRATIONS)
 
 

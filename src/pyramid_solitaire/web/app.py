@@ -12,20 +12,23 @@ re-exported from where they now live.
 
 from __future__ import annotations
 
+import os
 import tempfile
 from pathlib import Path
 
 from fastapi import FastAPI
 
 from .. import __version__
+from ..daily import DEFAULT_TIMEZONE, TIMEZONE_VARIABLE
 from ..store import Store
 from .assets import Assets
+from .daily import DailyDesk
 from .errors import VALIDATION_TYPES, ApiError, Reason, install_error_handlers, invalid_part
 from .games import Games, record_headers
 from .guard import MAX_BODY, MAX_IMPORT, Guard
 from .http import COMPRESS_FROM, SAFE_METHODS, SECURITY_HEADERS, Answer
 from .limits import RateLimiter
-from .routes import games, pages, records
+from .routes import daily, games, pages, records
 from .routes.games import MoveBody, NewGame, rules_catalogue
 from .routes.pages import LOCALES, STATIC
 
@@ -51,9 +54,15 @@ __all__ = [
 ]
 
 
-def create_app(db: str | Store | None = None, limiter: RateLimiter | None = None) -> FastAPI:
+def create_app(
+    db: str | Store | None = None, limiter: RateLimiter | None = None, timezone: str | None = None
+) -> FastAPI:
     """The FastAPI app over the database ``db`` (a URL or an open Store).  Without one, a new SQLite file
-    in a temporary folder (for tests and trials: a real database, thrown away with the folder)."""
+    in a temporary folder (for tests and trials: a real database, thrown away with the folder).  The
+    daily deal's day turns at midnight in ``timezone`` (an IANA name; DailyError if there is none),
+    else in the zone of the environment variable ``PYRAMID_SOLITAIRE_TIMEZONE`` (which every worker
+    process of one server inherits), else in Asia/Tokyo."""
+    desk = DailyDesk(timezone or os.environ.get(TIMEZONE_VARIABLE) or DEFAULT_TIMEZONE)
     if db is None:
         db = f"sqlite:///{Path(tempfile.mkdtemp(prefix='pyramid-')) / 'games.sqlite3'}"
     store = db if isinstance(db, Store) else Store(db)
@@ -66,10 +75,12 @@ def create_app(db: str | Store | None = None, limiter: RateLimiter | None = None
     )
     app.state.games = Games(store)
     app.state.assets = Assets(STATIC, LOCALES)
+    app.state.daily = desk
 
     app.add_middleware(Guard, limiter=limiter)
     install_error_handlers(app)
     app.include_router(games.router)
     app.include_router(records.router)
+    app.include_router(daily.router)
     app.include_router(pages.router)
     return app

@@ -72,9 +72,9 @@ class Games:
         """The lock serialising one game's actions in this process."""
         return self._locks[hash(game_id) % LOCK_STRIPES]
 
-    def create(self, deal: Deal, player_id: str) -> Session:
-        """Start and record a new game."""
-        session = Session(Game(deal), player_id=player_id)
+    def create(self, deal: Deal, player_id: str, daily: str | None = None, counted: bool = False) -> Session:
+        """Start and record a new game (of the daily deal of day ``daily``, counted for it or not)."""
+        session = Session(Game(deal), player_id=player_id, daily=daily, daily_counted=counted)
         session.started = time.time()
         self.store.create_game(
             GameRow(
@@ -93,6 +93,8 @@ class Games:
                 hints=0,
                 pyramid_removed=0,
                 version=0,
+                daily=daily,
+                daily_counted=int(counted),
             )
         )
         self._keep(session)
@@ -175,7 +177,13 @@ def record_headers(session: Session) -> dict[str, str]:
 def rebuild(row: GameRow, store: Store, steps: int | None = None) -> Session:
     """A session rebuilt from its record through the engine: the deal, then every entry (or the first
     ``steps``)."""
-    session = Session(Game(Deal.from_code(row.code)), id=row.id, player_id=row.player_id)
+    session = Session(
+        Game(Deal.from_code(row.code)),
+        id=row.id,
+        player_id=row.player_id,
+        daily=row.daily,
+        daily_counted=bool(row.daily_counted),
+    )
     session.started = row.started_ms / 1000
     recorded = store.actions(row.id)
     if steps is not None:

@@ -74,6 +74,9 @@ class Session:
     best_removed: int | None = None
     best_exact: bool = True
     player_id: str = ""
+    #: The day of the daily deal this game is (``YYYY-MM-DD``), and whether it counts for that day.
+    daily: str | None = None
+    daily_counted: bool = False
 
     @cached_property
     def tokens(self) -> tuple[str, ...]:

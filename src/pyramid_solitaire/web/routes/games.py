@@ -12,6 +12,7 @@ message in the player's language; either leaves the game as it was and writes no
 from __future__ import annotations
 
 import dataclasses
+from datetime import date
 from functools import cache
 from typing import Annotated, Any, Final, Literal
 
@@ -19,7 +20,7 @@ from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
-from ...catalog import NoVerifiedDeal, earned, pick_deal
+from ...catalog import EASY, NORMAL, NoVerifiedDeal, earned, pick_deal
 from ...deal import CodeError, Deal, DealError, parse_deal
 from ...messages import Problem
 from ...moves import PARK, MoveError
@@ -28,10 +29,12 @@ from ...record import Entry, Parked, format_record, parse_entry
 from ...rules import OPTIONS, PRESET_ALIASES, PRESETS, RulesError, choose_rules, find_rules
 from ...store import unrecordable
 from ...store.stats import stats_for
-from ..deps import GamesDep, Lang, Player, Version, leaderboard, set_player_cookie
+from ..daily import board
+from ..deps import LEADERBOARD_SIZE, GamesDep, Lang, Player, Version, leaderboard, set_player_cookie
 from ..errors import ApiError, refused
 from ..games import GameConflict, GameNotFound, Games, entry_of, record_headers
 from ..http import Answer
+from ..pars import PARS
 from ..play import BadCell, Session
 from ..shapes import EventAnswer
 
@@ -142,20 +145,39 @@ def rules_catalogue() -> dict[str, Any]:
 
 
 def answer(games: Games, session: Session, event: EventAnswer, lang: str, request: Request) -> Answer:
+    return Answer({"game": game_state(games, session, lang), "event": event}, request=request)
+
+
+def game_state(games: Games, session: Session, lang: str) -> dict[str, Any]:
+    """The state the page draws: the session's, which daily deal it is, and a finished game's records."""
     state = session.state(lang)
+    state["daily"] = (
+        None
+        if session.daily is None
+        else {"date": session.daily, "counted": session.daily_counted, "rules": session.deal.rules.preset}
+    )
     if session.over:
         add_records(games, state, session)
-    return Answer({"game": state, "event": event}, request=request)
+    return state
 
 
 def add_records(games: Games, state: dict[str, Any], session: Session) -> None:
-    """A finished game's result also shows the player's figures at this rule set and difficulty, and
-    the deal's leaderboard."""
+    """A finished game's result also shows the player's figures at this rule set and difficulty, the
+    deal's leaderboard (a daily deal's: the day's), and a verified deal's par."""
     rules, difficulty = str(session.deal.rules), session.deal.difficulty
     finished = games.store.finished_games(session.player_id, rules=rules, difficulty=difficulty)
     stats = stats_for(finished, rules, difficulty)
-    state["result"]["stats"] = stats.to_json()
-    state["result"]["leaderboard"] = leaderboard(games.store, session.deal.code, session.player_id)
+    result = state["result"]
+    result["stats"] = stats.to_json()
+    if session.daily is not None and session.daily_counted:
+        day = board(games.store, date.fromisoformat(session.daily), session.deal.rules.preset, session.player_id)
+        result["leaderboard"] = day["by_time"][:LEADERBOARD_SIZE]
+    else:
+        result["leaderboard"] = leaderboard(games.store, session.deal.code, session.player_id)
+    result["par"] = None
+    if difficulty in (EASY, NORMAL):  # the code's letter was checked when the game started (catalog.earned)
+        moves, status = PARS.status(games.store, session.deal)
+        result["par"] = {"moves": moves, "status": status}
 
 
 def act(
@@ -224,7 +246,9 @@ def new_game(body: NewGame, request: Request, games: GamesDep, player: Player, l
         player_id = games.store.new_player()
     session = games.create(deal, player_id)
     response = Answer(
-        {"game": session.state(lang), "event": {"kind": "dealt", "cards": []}}, status_code=201, request=request
+        {"game": game_state(games, session, lang), "event": {"kind": "dealt", "cards": []}},
+        status_code=201,
+        request=request,
     )
     if made:
         set_player_cookie(request, response, games, player_id)

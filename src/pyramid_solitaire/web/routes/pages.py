@@ -1,5 +1,6 @@
-"""Routes for the page a person opens and its files: the page itself (``/`` and a deal's link
-``/play/{code}``), its texts in each language, the favicon, the static files and the card art, all
+"""Routes for the page a person opens and its files: the page itself (``/``, a deal's link
+``/play/{code}``, the daily deal ``/daily`` and a past day's ``/daily/{date}``), its texts
+in each language, the favicon, the static files and the card art, all
 served from memory by :class:`..assets.Assets`; none is in the API's schema."""
 
 from __future__ import annotations
@@ -37,6 +38,18 @@ def home(request: Request, assets: AssetsDep) -> Response:
 
 @router.get("/play/{code}")
 def play_link(code: str, request: Request, assets: AssetsDep) -> Response:
+    return assets.page(request)
+
+
+@router.get("/daily")
+def daily_page(request: Request, assets: AssetsDep) -> Response:
+    """Today's daily deal (the page starts or resumes it)."""
+    return assets.page(request)
+
+
+@router.get("/daily/{day}")
+def daily_day_page(day: str, request: Request, assets: AssetsDep) -> Response:
+    """A past day's daily deal (``/daily/YYYY-MM-DD?rules=…``): played, not counted."""
     return assets.page(request)
 
 

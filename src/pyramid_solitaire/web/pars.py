@@ -1,0 +1,130 @@
+"""Pars computed in the background and kept in the database, once per deal code.
+
+A par is an exact shortest search (:func:`..daily.compute_par`) that may take up to a minute of CPU
+time, far too long for a request.  So a par is *wanted* — when a daily deal is asked for or started,
+and when a verified deal is won — and one thread of the process works through the wanted codes one at
+a time, each in a child process of its own (``python -m pyramid_solitaire.web.pars CODE SECONDS``):
+at the lowest CPU priority (``nice`` 19, so that players' requests always come first), with a memory
+ceiling (a search that would outgrow it is "unknown", as one that runs out of time is), and killed
+if it outlives ``WALL_LIMIT``.  The answer goes to the database, where
+every app process finds it; until then a par is ``pending``.
+
+There is one worker per process (:data:`PARS`), whatever the number of apps (tests make many), so a
+process never runs more than one search at a time; codes wanted while the queue is full
+(``MAX_PENDING``) are dropped and wanted again by the next request that needs them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+from typing import Final, Literal
+
+from ..daily import PAR_SECONDS, Par, compute_par
+from ..deal import Deal
+from ..store import Store, StoreError
+
+#: Codes waiting at most; more are dropped (and wanted again later).
+MAX_PENDING: Final = 500
+#: Bytes of memory one search may use.
+MEMORY_LIMIT: Final = 6 * 1024**3
+#: Wall seconds a search may last at most (its CPU limit is PAR_SECONDS; at nice 19 on a busy machine
+#: its wall time can be much longer): the child is killed after this, and the par is not kept.
+WALL_LIMIT: Final = 20 * PAR_SECONDS
+
+ParStatus = Literal["known", "unknown", "pending"]
+
+
+def _search(code: str, seconds: float) -> None:  # runs in the child process (python -m ...web.pars)
+    """Lowest priority, bounded memory, one par, printed as JSON ``[moves, seconds]``."""
+    import resource
+
+    os.nice(19)
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+    try:
+        par = compute_par(Deal.from_code(code), seconds)
+    except MemoryError:
+        par = Par(None, seconds)
+    print(json.dumps([par.moves, par.seconds]))
+
+
+class ParWorker:
+    """The process's queue of wanted pars and the thread that computes them."""
+
+    def __init__(self, seconds: float = PAR_SECONDS) -> None:
+        self.seconds = seconds
+        self._queue: queue.Queue[tuple[Store, str]] = queue.Queue(MAX_PENDING)
+        self._pending: set[tuple[str, str]] = set()
+        self._guard = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._child: subprocess.Popen[str] | None = None
+
+    def status(self, store: Store, deal: Deal) -> tuple[int | None, ParStatus]:
+        """The par of a verified deal as known now, wanting it if it is not: ``(moves, status)``."""
+        try:
+            found = store.par(deal.code)
+        except StoreError:
+            return None, "pending"  # the database is away: the answer carrying this says so elsewhere
+        if found is not None:
+            return found.moves, "known" if found.known else "unknown"
+        self.want(store, deal.code)
+        return None, "pending"
+
+    def want(self, store: Store, code: str) -> None:
+        """Compute ``code``'s par in the background unless it is already waiting."""
+        key = (store.url, code)
+        with self._guard:
+            if key in self._pending:
+                return
+            try:
+                self._queue.put_nowait((store, code))
+            except queue.Full:
+                return
+            self._pending.add(key)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._work, name="pars", daemon=True)
+                self._thread.start()
+
+    def _work(self) -> None:
+        while True:
+            store, code = self._queue.get()
+            try:
+                if store.par(code) is None:
+                    par = self._compute(code)
+                    if par is not None:
+                        store.save_par(code, par)
+            except StoreError:
+                pass  # the database is away: wanted again by the next request that needs it
+            finally:
+                with self._guard:
+                    self._pending.discard((store.url, code))
+
+    def _compute(self, code: str) -> Par | None:
+        """One par, in a child process of its own (a fresh interpreter: nothing of this process's
+        state, threads or ``__main__`` goes with it); None if it died or outlived ``WALL_LIMIT``."""
+        command = [sys.executable, "-m", __name__, code, str(self.seconds)]
+        child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self._child = child
+        try:
+            out, _ = child.communicate(timeout=WALL_LIMIT)
+            moves, seconds = json.loads(out)
+            return Par(None if moves is None else int(moves), float(seconds))
+        except (subprocess.TimeoutExpired, ValueError, TypeError):
+            return None
+        finally:
+            if child.poll() is None:
+                child.kill()
+                child.wait()
+            self._child = None
+
+
+#: The one worker of this process.
+PARS: Final = ParWorker()
+
+
+if __name__ == "__main__":
+    _search(sys.argv[1], float(sys.argv[2]))
