@@ -178,3 +178,21 @@ def test_screen_reader_names_and_announcements(browser: Browser, server: str) ->
     page.wait_for_function("() => document.getElementById('live').textContent.startsWith('ヒント')")
     assert list(errors) == []
     context.close()
+
+
+def test_daily_dialog_has_no_serious_violations(browser: Browser, server: str) -> None:
+    """The Daily dialog (par, streak, leaderboard, calendar) over today's deal, on desktop and phone; every
+    day of the calendar is a button a screen reader names with its date and what happened that day."""
+    for options, name in ((DESKTOP, "desktop"), (PHONE, "phone")):
+        context, errors = open_context(browser, bypass_csp=True, **options)
+        page = context.new_page()
+        GamePage(page, server).open("/daily")
+        page.click("#btn-daily")
+        page.locator("#dlg-daily").wait_for(state="visible")
+        page.locator("#daily-calendar button.today").wait_for()
+        label = page.locator("#daily-calendar button.today").get_attribute("aria-label") or ""
+        assert label.endswith("— プレイ中"), label  # today's deal is open in this browser
+        screenshot(page, f"daily-dialog-{name}")
+        assert audit(page) == []
+        assert list(errors) == []
+        context.close()

@@ -13,6 +13,8 @@ and calendar, computed from the recorded games (never kept as counters, like the
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any, Final
@@ -29,16 +31,18 @@ WON: Final = Outcome.WON.value
 
 @dataclass(frozen=True)
 class DailyDesk:
-    """The app's daily settings: the time zone its day turns in."""
+    """The app's daily settings: the time zone its day turns in, and the clock that says when it is
+    (seconds since 1970; a test sets another to live through several days)."""
 
     zone: str = DEFAULT_TIMEZONE
+    clock: Callable[[], float] = time.time
 
     def __post_init__(self) -> None:
         timezone(self.zone)  # a bad name fails when the app is made, not on the first request
 
     def today(self) -> date:
         """The server's date."""
-        return today(self.zone)
+        return today(self.zone, self.clock())
 
     def day(self, text: str | None) -> date:
         """The day asked for (today when None): DailyError for a bad date, one before the first daily

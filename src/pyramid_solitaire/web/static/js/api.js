@@ -54,4 +54,11 @@ export const api = {
   resetStats: (lang) => call("POST", "/api/stats/reset", undefined, lang),
   leaderboard: (code, lang) => call("GET", `/api/leaderboard/${encodeURIComponent(code)}`, undefined, lang),
   importRecords: (data, lang) => call("POST", "/api/me/import", data, lang),
+  // The daily deal: a day's deal and par, playing it, the player's streak and calendar, the day's leaderboard.
+  daily: {
+    get: (rules, lang) => call("GET", `/api/daily?rules=${encodeURIComponent(rules)}`, undefined, lang),
+    play: (body, lang) => call("POST", "/api/daily/games", body, lang),
+    me: (rules, lang) => call("GET", `/api/daily/me?rules=${encodeURIComponent(rules)}`, undefined, lang),
+    board: (rules, lang) => call("GET", `/api/daily/board?rules=${encodeURIComponent(rules)}`, undefined, lang),
+  },
 };

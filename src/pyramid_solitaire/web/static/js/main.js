@@ -15,11 +15,12 @@ import { openNewDialog, wireNewGame } from "./newgame.js";
 import { clock } from "./result.js";
 import { say, showError } from "./narrate.js";
 import { runClock } from "./timer.js";
-import { app, dom, draw, show, showKeys } from "./state.js";
+import { accept, app, dom, draw, show, showKeys } from "./state.js";
 import { command, resign, wireTable } from "./input.js";
 import { onKey } from "./keys.js";
 import { openSettings, useSettings, wireSettings } from "./settingsdialog.js";
 import { openFirstGame, resume, startGame } from "./start.js";
+import { DAILY_RULES, playDaily, wireDaily } from "./daily.js";
 // Nothing of board.js is used here, but importing it with the rest has the browser ask for it (and so
 // for layout.js) one round trip sooner: the module graph stays as deep as it was before main.js was split.
 import "./board.js";
@@ -51,6 +52,12 @@ function wire() {
   $("btn-new").addEventListener("click", openNewDialog);
   wireNewGame({ rules: () => app.rules, settings: () => app.settings, start: startGame });
   $("btn-settings").addEventListener("click", openSettings);
+  wireDaily({ accept, showError, current: () => app.game });
+  $("new-daily").addEventListener("click", () => {
+    const chosen = $("new-rules").value;
+    $("dlg-new").close();
+    playDaily({ rules: DAILY_RULES.includes(chosen) ? chosen : DAILY_RULES[0] });
+  });
   $("btn-rules").addEventListener("click", () => {
     const preset = app.rules && app.game ? app.rules.presets.find((p) => p.id === app.game.preset) : undefined;
     openRules(app.game, preset);

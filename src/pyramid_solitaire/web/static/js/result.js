@@ -3,6 +3,18 @@
 // leaderboard (seed 001's list), all from the state the server sent.
 import { rulesName, t } from "./i18n.js";
 
+// The par as the result shows it beside the moves: a number, being worked out, or unknown.
+function parShown(par) {
+  if (par.status === "known") return String(par.moves);
+  return t(par.status === "pending" ? "par_pending" : "par_unknown");
+}
+
+// The moves of a verified deal, beside its par: 「52（パー 48）」.
+export function movesText(result) {
+  if (!result.par) return String(result.moves);
+  return t("moves_vs_par", { moves: result.moves, par: parShown(result.par) });
+}
+
 const $ = (id) => document.getElementById(id);
 
 export function clock(seconds) {
@@ -33,12 +45,13 @@ function figure(dl, label, value) {
 
 export function showResult(game) {
   const result = game.result;
-  $("result-title").textContent = result.won ? t("result_won") : `${t("result_lost")} — ${game.status_message}`;
+  const title = result.won ? t("result_won") : `${t("result_lost")} — ${game.status_message}`;
+  $("result-title").textContent = game.daily ? `${t("daily")} ${game.daily.date} — ${title}` : title;
   showBest(result);
   const figures = $("result-figures");
   figures.replaceChildren();
   figure(figures, t("time"), clock(result.seconds));
-  figure(figures, t("moves"), String(result.moves));
+  figure(figures, t("moves"), movesText(result));
   figure(figures, t("undos"), String(result.undos));
   figure(figures, t("hints"), String(result.hints));
   figure(figures, t("stock_left"), String(result.stock_left));
@@ -62,7 +75,13 @@ export function showResult(game) {
     if (entry.you) item.classList.add("you");
     board.append(item);
   }
-  $("result-leaderboard-title").hidden = result.leaderboard.length === 0;
+  const boardTitle = $("result-leaderboard-title");
+  boardTitle.textContent = t(game.daily && game.daily.counted ? "daily_board_of" : "leaderboard",
+    { date: game.daily ? game.daily.date : "" });
+  boardTitle.hidden = result.leaderboard.length === 0;
+  $("result-share-box").hidden = !game.daily;
+  $("result-share-text").hidden = true;
+  $("result-share-status").textContent = "";
   const dialog = $("dlg-result");
   if (!dialog.open) dialog.showModal();
 }

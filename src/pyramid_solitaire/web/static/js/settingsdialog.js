@@ -5,6 +5,7 @@ import { api } from "./api.js";
 import { applyTexts, loadLocale, t } from "./i18n.js";
 import { applySettings, saveSettings } from "./settings.js";
 import { refreshRules } from "./newgame.js";
+import { retextDaily } from "./daily.js";
 import { clearMessage, say, showError } from "./narrate.js";
 import * as select from "./select.js";
 import { setSound } from "./sound.js";
@@ -40,6 +41,7 @@ async function changeSetting() {
     applyTexts();
     showKeys();
     refreshRules();
+    retextDaily();
     if (app.game) {
       try { app.game = (await api.get(app.game.id, newLang)).game; } catch (error) { showError(error); }
       app.selection = select.keep(app.game, app.selection);

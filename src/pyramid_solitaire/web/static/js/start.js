@@ -6,6 +6,7 @@ import { lang, t } from "./i18n.js";
 import { DEFAULTS, saveSettings } from "./settings.js";
 import { say, showError, shownMessage } from "./narrate.js";
 import { accept, app, GAME_KEY } from "./state.js";
+import { dailyOf, dailyPath, playDaily } from "./daily.js";
 
 // A new game; `onError` (optional) takes the reason the server refused it, instead of the message line.
 // Resolves to its state, or null if it did not start.
@@ -60,8 +61,43 @@ async function opening(code) {
   return null;
 }
 
-// The first game, of the page's address (/play/<code>) or none: see opening().
+// The game this tab showed, if it is the daily deal the address asks for (a reload after a win shows the
+// result again rather than dealing the day's deal anew); else null.
+async function shownDaily(asked) {
+  const saved = sessionStorage.getItem(GAME_KEY);
+  if (!saved) return null;
+  try {
+    const answer = await api.get(saved, lang());
+    const daily = answer.game.daily;
+    if (!daily || daily.rules !== asked.rules) return null;
+    const date = asked.date || (await api.daily.get(asked.rules, lang())).date;
+    return daily.date === date ? answer : null;
+  } catch (error) {
+    return null;
+  }
+}
+
+// The daily deal an address asks for (/daily, /daily/<date>): the one this tab showed, or the day's deal
+// started or resumed; when the server refuses it (a day to come), the reason stays on screen over a game
+// of the saved rule set.
+async function openDaily(asked) {
+  const shown = await shownDaily(asked);
+  if (shown) {
+    app.shownResult = shown.game.result ? shown.game.id : null;
+    accept(shown);
+    history.replaceState(null, "", dailyPath(shown.game.daily.date, asked.rules));
+    return;
+  }
+  if (await playDaily(asked)) return;
+  const reason = shownMessage();
+  await startSavedGame();
+  say(reason, { error: true });
+}
+
+// The first game, of the page's address (/play/<code>, /daily…) or none: see opening().
 export async function openFirstGame() {
+  const asked = dailyOf(location);
+  if (asked) return openDaily(asked);
   const match = location.pathname.match(/^\/play\/([^/]+)$/);
   const code = match ? decodeURIComponent(match[1]) : null;
   const resumed = await opening(code);

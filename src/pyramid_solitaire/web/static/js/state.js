@@ -49,6 +49,9 @@ export function draw() {
   $("score-box").hidden = game.score === null;
   $("score").textContent = String(game.score ?? 0);
   $("diff-badge").textContent = game.difficulty === "R" ? t("diff_R") : `${t(`diff_${game.difficulty}`)} · ${t("verified")}`;
+  const daily = $("daily-badge");
+  daily.hidden = !game.daily;
+  if (game.daily) daily.textContent = t(game.daily.counted ? "daily_badge" : "daily_badge_late", { date: game.daily.date });
   const playing = game.status === "playing" && !replayMode();
   $("btn-undo").disabled = !game.can_undo || replayMode();
   $("btn-redo").disabled = !game.can_redo || replayMode();
@@ -124,6 +127,27 @@ export function show(state) {
 
 // --- the end of a game --------------------------------------------------------------------------------
 
+// A verified deal's par is worked out in the background: ask again for it a while, and show it when known.
+const PAR_POLL_MS = 3000;
+const PAR_POLLS = 60;
+
+function waitForPar(id, left) {
+  if (left <= 0) return;
+  window.setTimeout(async () => {
+    if (!app.game || app.game.id !== id || !app.game.result) return;
+    try {
+      const answer = await api.get(id, lang());
+      const par = answer.game.result && answer.game.result.par;
+      if (!app.game || app.game.id !== id || !par) return;
+      if (par.status === "pending") return waitForPar(id, left - 1);
+      app.game.result.par = par;
+      if ($("dlg-result").open) showResult(app.game);
+    } catch (error) {
+      waitForPar(id, left - 1);
+    }
+  }, PAR_POLL_MS);
+}
+
 function finish() {
   const game = app.game;
   if (app.shownResult === game.id) return;
@@ -136,6 +160,7 @@ function finish() {
   } else {
     window.setTimeout(() => showResult(game), motion.enabled() ? RESULT_DELAY_MS : 0);
   }
+  if (game.result.par && game.result.par.status === "pending") waitForPar(game.id, PAR_POLLS);
   if (!game.result.won && game.result.best_removed === null) {
     // How far the deal could have gone is solved on demand, so the last move answered at once.
     api.best(game.id, lang()).then((best) => {

@@ -1,0 +1,220 @@
+// daily.js: the daily deal — starting or resuming it (/daily, /daily/<date>), the Daily dialog (the day's
+// deal and par, the player's streak, the day's leaderboard by time and by moves, and a calendar from which
+// a missed day can still be played), and the short, spoiler-free text a player shares after playing it.
+// Every fact comes from the server (/api/daily…); this module only shows them.
+import { api } from "./api.js";
+import { lang, rulesName, t } from "./i18n.js";
+import { clock } from "./result.js";
+
+const $ = (id) => document.getElementById(id);
+export const DAILY_RULES = ["classic", "pyramide", "thirteen"];
+let ctx = null;
+// The dialog's view: the rule set shown, the ordering of the leaderboard, the month of the calendar.
+const view = { rules: "classic", order: "by_time", month: null, today: null };
+
+// The address of a day's deal: /daily/<date>, with ?rules= for a rule set other than classic.
+export function dailyPath(date, rules) {
+  return `/daily/${date}${rules === "classic" ? "" : `?rules=${encodeURIComponent(rules)}`}`;
+}
+
+// What the page's address asks for: null, or {date (null: today), rules}.
+export function dailyOf(location) {
+  const match = location.pathname.match(/^\/daily(?:\/(\d{4}-\d{2}-\d{2}))?\/?$/);
+  if (!match) return null;
+  const asked = new URLSearchParams(location.search).get("rules");
+  return { date: match[1] || null, rules: DAILY_RULES.includes(asked) ? asked : "classic" };
+}
+
+// A date as the page's language writes it: 「12月3日（木）」, "Thu, Dec 3".
+export function dayName(iso, options = { month: "long", day: "numeric", weekday: "short" }) {
+  const [year, month, day] = iso.split("-").map(Number);
+  return new Intl.DateTimeFormat(lang(), { ...options, timeZone: "UTC" }).format(new Date(Date.UTC(year, month - 1, day)));
+}
+
+// Start a day's deal (or resume the player's unfinished game of it); resolves to the game, or null.
+export async function playDaily({ rules = "classic", date = null } = {}) {
+  try {
+    const body = date ? { rules, date } : { rules };
+    const answer = await api.daily.play(body, lang());
+    ctx.accept(answer, { dealt: answer.event.kind === "dealt" });
+    history.replaceState(null, "", dailyPath(answer.game.daily.date, rules));
+    return answer.game;
+  } catch (error) {
+    ctx.showError(error);
+    return null;
+  }
+}
+
+// The par as a result shows it: a number, or that it is being worked out, or unknown.
+export function parText(par) {
+  if (!par) return null;
+  if (par.status === "known") return String(par.moves);
+  return t(par.status === "pending" ? "par_pending" : "par_unknown");
+}
+
+// The text a player shares: the day, the rule set, cleared or not, time, moves against par, the link.
+// No card is named, so it spoils nothing.
+export function shareText(game, origin = location.origin) {
+  const result = game.result;
+  const par = result.par && result.par.status === "known" ? t("share_par", { par: result.par.moves }) : "";
+  return [
+    t("share_head", { date: game.daily.date, rules: rulesName(game.rules) }),
+    t(result.won ? "share_won" : "share_lost", { time: clock(result.seconds), moves: result.moves }) + par,
+    `${origin}${dailyPath(game.daily.date, game.daily.rules)}`,
+  ].join("\n");
+}
+
+export async function share(game) {
+  const text = shareText(game);
+  const shown = $("result-share-text");
+  shown.textContent = text;
+  shown.hidden = false;
+  try {
+    await navigator.clipboard.writeText(text);
+    $("result-share-status").textContent = t("share_copied");
+  } catch (error) {
+    $("result-share-status").textContent = t("share_select");
+  }
+}
+
+// --- the dialog ------------------------------------------------------------------------------------
+
+function entryText(entry) {
+  return `${entry.name || t("anonymous")} — ${clock(entry.seconds)} · ${t("moves")} ${entry.moves}`;
+}
+
+function showBoard(board) {
+  const list = $("daily-board");
+  list.replaceChildren();
+  for (const entry of board[view.order]) {
+    const item = document.createElement("li");
+    item.textContent = entryText(entry);
+    if (entry.you) item.classList.add("you");
+    list.append(item);
+  }
+  $("daily-board-empty").hidden = board[view.order].length > 0;
+  for (const order of ["by_time", "by_moves"]) $(`daily-${order.replace("_", "-")}`).setAttribute("aria-pressed", String(order === view.order));
+}
+
+function figure(dl, label, value) {
+  const dt = document.createElement("dt");
+  dt.textContent = label;
+  const dd = document.createElement("dd");
+  dd.textContent = value;
+  dl.append(dt, dd);
+}
+
+// The calendar of one month: each day a button (played days marked won, lost, in progress or won later);
+// today and past days open that day's deal, days to come and before the first daily deal are not.
+function showCalendar(record) {
+  const statuses = new Map(record.days.map((day) => [day.date, day.status]));
+  const [year, month] = view.month.split("-").map(Number);
+  $("cal-month").textContent = new Intl.DateTimeFormat(lang(), { year: "numeric", month: "long", timeZone: "UTC" })
+    .format(new Date(Date.UTC(year, month - 1, 1)));
+  const grid = $("daily-calendar");
+  grid.replaceChildren();
+  const first = new Date(Date.UTC(year, month - 1, 1));
+  const weekday = new Intl.DateTimeFormat(lang(), { weekday: "narrow", timeZone: "UTC" });
+  for (let column = 0; column < 7; column += 1) {
+    const head = document.createElement("span");
+    head.className = "weekday";
+    head.setAttribute("aria-hidden", "true");
+    head.textContent = weekday.format(new Date(Date.UTC(2026, 10, 1 + column))); // 2026-11-01 was a Sunday
+    grid.append(head);
+  }
+  for (let blank = 0; blank < first.getUTCDay(); blank += 1) grid.append(document.createElement("span"));
+  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  for (let day = 1; day <= days; day += 1) {
+    const iso = `${view.month}-${String(day).padStart(2, "0")}`;
+    const status = statuses.get(iso);
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = String(day);
+    button.className = `day ${status || "none"}${iso === record.today ? " today" : ""}`;
+    button.dataset.date = iso;
+    button.disabled = status === undefined;
+    const said = status === undefined ? "" : ` — ${t(`cal_${status}`)}`;
+    button.setAttribute("aria-label", `${dayName(iso)}${said}`);
+    button.addEventListener("click", () => {
+      $("dlg-daily").close();
+      playDaily({ rules: view.rules, date: iso === record.today ? null : iso });
+    });
+    grid.append(button);
+  }
+  $("cal-prev").disabled = view.month <= record.days[record.days.length - 1].date.slice(0, 7);
+  $("cal-next").disabled = view.month >= record.today.slice(0, 7);
+}
+
+async function refresh() {
+  const rules = view.rules;
+  const [day, record, board] = await Promise.all([
+    api.daily.get(rules, lang()), api.daily.me(rules, lang()), api.daily.board(rules, lang()),
+  ]);
+  if (rules !== view.rules) return;
+  view.today = record.today;
+  view.month = view.month || record.today.slice(0, 7);
+  $("daily-date").textContent = dayName(day.date);
+  const figures = $("daily-figures");
+  figures.replaceChildren();
+  figure(figures, t("par"), parText({ moves: day.par, status: day.par_status }));
+  figure(figures, t("daily_streak"), String(record.streak));
+  figure(figures, t("daily_best_streak"), String(record.best_streak));
+  const todayStatus = record.days[0].status;
+  $("daily-play").textContent = t(todayStatus === "playing" ? "daily_resume" : todayStatus === "unplayed" ? "daily_play" : "daily_again");
+  view.board = board;
+  showBoard(board);
+  showCalendar(record);
+  view.record = record;
+}
+
+export async function openDaily(rules = null) {
+  const dialog = $("dlg-daily");
+  view.rules = rules || (ctx.current() && ctx.current().daily ? ctx.current().daily.rules : view.rules);
+  view.month = null;
+  $("daily-rules").value = view.rules;
+  $("daily-error").textContent = "";
+  if (!dialog.open) dialog.showModal();
+  try {
+    await refresh();
+  } catch (error) {
+    $("daily-error").textContent = error.message;
+  }
+}
+
+function fillRules() {
+  const select = $("daily-rules");
+  select.replaceChildren();
+  for (const rules of DAILY_RULES) {
+    const option = document.createElement("option");
+    option.value = rules;
+    option.textContent = t(`rules_${rules}`);
+    select.append(option);
+  }
+  select.value = view.rules;
+}
+
+function moveMonth(step) {
+  const [year, month] = view.month.split("-").map(Number);
+  const next = new Date(Date.UTC(year, month - 1 + step, 1));
+  view.month = `${next.getUTCFullYear()}-${String(next.getUTCMonth() + 1).padStart(2, "0")}`;
+  showCalendar(view.record);
+}
+
+// ctx: accept (apply an answer), showError, current (the game shown).
+export function wireDaily(context) {
+  ctx = context;
+  fillRules();
+  $("btn-daily").addEventListener("click", () => openDaily());
+  $("daily-rules").addEventListener("change", () => { view.rules = $("daily-rules").value; view.month = null; refresh().catch((error) => { $("daily-error").textContent = error.message; }); });
+  $("daily-play").addEventListener("click", () => { $("dlg-daily").close(); playDaily({ rules: view.rules }); });
+  $("daily-by-time").addEventListener("click", () => { view.order = "by_time"; showBoard(view.board); });
+  $("daily-by-moves").addEventListener("click", () => { view.order = "by_moves"; showBoard(view.board); });
+  $("cal-prev").addEventListener("click", () => moveMonth(-1));
+  $("cal-next").addEventListener("click", () => moveMonth(1));
+  $("result-share").addEventListener("click", () => share(ctx.current()));
+}
+
+// The texts of the dialog's rule choices follow the page's language.
+export function retextDaily() {
+  fillRules();
+}

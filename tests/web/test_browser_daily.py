@@ -1,0 +1,104 @@
+"""The daily deal in Chromium: two browsers (two players) open /daily and get the same deal; one plays it
+to a win by clicking the solver's line and sees its moves beside par, the day's leaderboard with its
+own entry, the streak and the calendar; the result to share is read in Japanese and, from the other
+player, in English."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from typing import Any
+
+from browser import DESKTOP, open_context, screenshot
+from pages import GamePage
+from playwright.sync_api import Browser
+
+from pyramid_solitaire.deal import Deal
+from pyramid_solitaire.solver import solve
+
+#: Seconds to wait for the day's par (worked out in the background, up to a minute of CPU time).
+PAR_WAIT = 240
+
+
+def daily(server: str) -> dict[str, Any]:
+    with urllib.request.urlopen(f"{server}/api/daily") as answer:
+        data: dict[str, Any] = json.load(answer)
+    return data
+
+
+def settled_par(server: str) -> dict[str, Any]:
+    """Today's daily deal once its par is known or known to be unknown."""
+    deadline = time.monotonic() + PAR_WAIT
+    found = daily(server)
+    while found["par_status"] == "pending" and time.monotonic() < deadline:
+        time.sleep(1)
+        found = daily(server)
+    assert found["par_status"] != "pending", "the par of today's deal was not worked out in time"
+    return found
+
+
+def test_two_players_get_the_same_daily_deal_and_a_win_shows_par_board_streak_and_share(
+    browser: Browser, server: str
+) -> None:
+    today = settled_par(server)
+    date, code = today["date"], today["code"]
+    par_ja = str(today["par"]) if today["par_status"] == "known" else "不明"
+    first_context, first_errors = open_context(browser, **DESKTOP)
+    first_context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
+    second_context, second_errors = open_context(browser, **DESKTOP)
+    first = GamePage(first_context.new_page(), server).open("/daily")
+    second = GamePage(second_context.new_page(), server).open("/daily")
+    page = first.page
+    assert first.text("#deal-link") == second.text("#deal-link") == code
+    assert first.text("#daily-badge") == f"デイリー {date}"
+    assert page.url == f"{server}/daily/{date}"
+
+    line = solve(Deal.from_code(code), best=False).solution
+    assert line is not None
+    for move in line:
+        first.play(move)
+    page.locator("#dlg-result").wait_for(state="visible")
+    assert first.text("#result-title") == f"デイリー {date} — クリア！"
+    assert f"手数\n{len(line)}（パー {par_ja}）" in first.text("#result-figures")
+    assert first.text("#result-leaderboard-title") == f"{date} のデイリーのランキング"
+    assert page.locator("#result-leaderboard li.you").count() == 1
+
+    page.click("#result-share")
+    page.locator("#result-share-text").wait_for(state="visible")
+    shared = first.text("#result-share-text").splitlines()
+    par_part = f"（パー {today['par']}）" if today["par_status"] == "known" else ""
+    assert shared[0] == f"ピラミッド デイリー {date}（クラシック（3周））"
+    assert shared[1].startswith("クリア ") and shared[1].endswith(f" · {len(line)}手{par_part}")
+    assert shared[2] == f"{server}/daily/{date}"
+    assert not any(str(card) in "\n".join(shared) for move in line for card in move.cards)  # no spoiler
+    assert page.evaluate("navigator.clipboard.readText()") == "\n".join(shared)
+    assert first.text("#result-share-status") == "結果をコピーしました"
+    screenshot(page, "daily-result-share")
+
+    page.click("#dlg-result button[value=close]")
+    page.click("#btn-daily")
+    page.locator("#dlg-daily").wait_for(state="visible")
+    page.locator("#daily-board li.you").wait_for()
+    assert "連続クリア\n1" in first.text("#daily-figures")
+    today_cell = page.locator(f"#daily-calendar button[data-date='{date}']")
+    assert "won" in (today_cell.get_attribute("class") or "")
+    assert today_cell.get_attribute("aria-label", timeout=1000).endswith("— クリア")
+    screenshot(page, "daily-dialog")
+
+    # the second player, in English, gives up: the board still has one win, the share text says so in English
+    second.settings(lang="en")
+    second.page.click("#btn-resign")
+    second.button("confirm-yes")
+    second.page.locator("#dlg-result").wait_for(state="visible")
+    assert second.text("#result-leaderboard-title") == f"Leaderboard of the {date} daily deal"
+    second.page.click("#result-share")
+    second.page.locator("#result-share-text").wait_for(state="visible")
+    english = second.text("#result-share-text").splitlines()
+    par_en = f" (par {today['par']})" if today["par_status"] == "known" else ""
+    assert english[0] == f"Pyramid daily {date} (Classic (3 passes))"
+    assert english[1].startswith("Not cleared · ") and english[1].endswith(f" · 0 moves{par_en}")
+    assert english[2] == f"{server}/daily/{date}"
+    assert list(first_errors) == [] and list(second_errors) == []
+    first_context.close()
+    second_context.close()

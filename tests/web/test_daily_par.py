@@ -1,0 +1,84 @@
+"""Par over the API: worked out once in the background (a child process), kept in the database where
+another app process — or the same app restarted — finds it, and shown beside the moves of a won
+verified deal; a random deal has none."""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pyramid_solitaire.daily import EPOCH, compute_par
+from pyramid_solitaire.deal import Deal
+from pyramid_solitaire.solver import solve
+from pyramid_solitaire.store import Store
+from pyramid_solitaire.web.app import create_app
+from pyramid_solitaire.web.daily import DailyDesk
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+Json = dict[str, Any]
+#: Seconds a test waits for a par to be worked out (each search may take a minute of CPU time).
+PAR_WAIT = 240
+
+
+def until(ask: Callable[[], Json], done: Callable[[Json], bool]) -> Json:
+    deadline = time.monotonic() + PAR_WAIT
+    while True:
+        answer = ask()
+        if done(answer) or time.monotonic() > deadline:
+            return answer
+        time.sleep(0.5)
+
+
+def epoch_app(db: str) -> TestClient:
+    app = create_app(db)
+    noon = datetime(EPOCH.year, EPOCH.month, EPOCH.day, 3, 0, tzinfo=UTC).timestamp()  # 12:00 in Tokyo
+    app.state.daily = DailyDesk("Asia/Tokyo", clock=lambda: noon)
+    return TestClient(app)
+
+
+def test_a_daily_par_is_worked_out_once_and_kept_in_the_database(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'par.sqlite3'}"
+    with epoch_app(db) as client:
+        first = client.get("/api/daily?rules=thirteen").json()
+        assert first["date"] == EPOCH.isoformat()
+        assert first["par_status"] in ("pending", "known")
+        done = until(lambda: client.get("/api/daily?rules=thirteen").json(), lambda a: a["par_status"] != "pending")
+    assert done["par_status"] == "known"
+    expected = compute_par(Deal.from_code(done["code"]))
+    assert done["par"] == expected.moves
+    kept = Store(db).par(done["code"])
+    assert kept is not None and kept.moves == expected.moves
+    with epoch_app(db) as restarted:  # a second process on the database: known at once, nothing worked out again
+        again = restarted.get("/api/daily?rules=thirteen").json()
+    assert (again["par"], again["par_status"]) == (expected.moves, "known")
+
+
+def _win(client: TestClient, body: Json) -> Json:
+    game = client.post("/api/games", json=body).json()["game"]
+    line = solve(Deal.from_code(game["code"]), best=False).solution
+    assert line is not None
+    for move in line:
+        game = client.post(f"/api/games/{game['id']}/move", json={"move": str(move)}).json()["game"]
+    assert game["result"]["won"] is True
+    return game
+
+
+def test_a_won_verified_deal_shows_its_par_and_a_random_deal_none(tmp_path: Path) -> None:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'won.sqlite3'}")) as client:
+        verified = _win(client, {"rules": "msc", "difficulty": "N"})
+        assert verified["result"]["par"]["status"] in ("pending", "known")
+        shown = until(
+            lambda: client.get(f"/api/games/{verified['id']}").json()["game"]["result"]["par"],
+            lambda par: par["status"] != "pending",
+        )
+        assert shown == {"moves": compute_par(Deal.from_code(verified["code"])).moves, "status": "known"}
+        assert shown["moves"] <= verified["result"]["moves"]
+        unverified = _win(client, {"code": "MS1-R-AAAAAAB"})
+        assert unverified["result"]["par"] is None
