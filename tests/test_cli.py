@@ -478,3 +478,41 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(argv: list[str], tmp_p
         os.close(write_end)
     assert done.stderr == ""
     assert done.returncode == 141
+
+
+def test_daily_prints_the_days_code_and_as_json_its_par(capsys: pytest.CaptureFixture[str]) -> None:
+    from datetime import date
+
+    from pyramid_solitaire.daily import compute_par, daily_deal
+
+    expected = daily_deal("thirteen", date(2026, 12, 5))
+    assert main(["daily", "--rules", "thirteen", "--date", "2026-12-05"]) == 0
+    assert capsys.readouterr().out == f"2026-12-05  thirteen  {expected.code}\n"
+    assert main(["daily", "--rules", "thirteen", "--date", "2026-12-05", "--json", "--par"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    par = compute_par(expected)
+    assert shown == {
+        "date": "2026-12-05",
+        "rules": "thirteen",
+        "code": expected.code,
+        "par": par.moves,
+        "par_status": "known" if par.known else "unknown",
+    }
+    assert main(["daily", "--json", "--timezone", "Pacific/Kiritimati"]) == 0  # today, somewhere
+    assert json.loads(capsys.readouterr().out)["par_status"] == "not-computed"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["daily", "--date", "2026-12-32"],
+            "pyramid-solitaire: エラー: 日付「2026-12-32」は YYYY-MM-DD の形で書いてください",
+        ),
+        (["daily", "--timezone", "Nowhere/City", "--lang", "en"], "error: there is no time zone called Nowhere/City"),
+        (["serve", "--timezone", "Nowhere/City", "--lang", "en"], "there is no time zone called Nowhere/City"),
+    ],
+)
+def test_daily_names_a_bad_date_or_time_zone(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
+    assert main(args) == 2
+    assert message in capsys.readouterr().err

@@ -1,0 +1,80 @@
+"""How long a par takes: the daily deals of many days, each worked out exactly as the server does it.
+
+    .venv/bin/python benchmarks/par.py --days 30                      # the first 30 days, 3 rule sets
+    .venv/bin/python benchmarks/par.py --days 30 --rules thirteen
+    .venv/bin/python benchmarks/par.py --msc-1500 --stride 10         # every 10th msc-1500 deal, checked
+
+Each par runs in a child process of its own, ``python -m pyramid_solitaire.web.pars CODE SECONDS`` —
+the very command the web app's background worker runs (at nice 19 there; here at normal priority, so
+the figures are the search's, not the scheduler's).  Per rule set it prints the CPU seconds per par
+(median, p90, max), how many ran out of the limit (``unknown``), and the peak memory of a child (its
+maximum resident set size).  With ``--msc-1500`` every par is checked against the data set's shortest
+length, and any difference is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+from datetime import timedelta
+
+from figures import MSC_1500, percentile
+
+from pyramid_solitaire import Deal
+from pyramid_solitaire.daily import EPOCH, MAIN_RULES, PAR_SECONDS, daily_deal
+
+
+def par_in_child(code: str, seconds: float) -> tuple[int | None, float, float]:
+    """``(moves, cpu seconds, peak MB)`` of one par worked out by the server's own child command."""
+    command = [sys.executable, "-m", "pyramid_solitaire.web.pars", code, str(seconds)]
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    assert child.stdout is not None
+    out = child.stdout.read()
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    moves, cpu = json.loads(out)
+    return moves, float(cpu), usage.ru_maxrss / 1024
+
+
+def report(name: str, rows: list[tuple[int | None, float, float]]) -> None:
+    times = [cpu for _, cpu, _ in rows]
+    unknown = sum(moves is None for moves, _, _ in rows)
+    print(
+        f"{name:9} {len(rows):4} pars  median {statistics.median(times):6.2f} s  p90 {percentile(times, 90):6.2f} s  "
+        f"max {max(times):6.2f} s  total {sum(times):7.1f} s  unknown {unknown}  "
+        f"peak {max(mb for _, _, mb in rows):6.0f} MB"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--days", type=int, default=30, help="the daily deals of the first N days")
+    parser.add_argument("--rules", choices=MAIN_RULES, action="append", help="only this rule set (repeatable)")
+    parser.add_argument("--msc-1500", action="store_true", help="deals of data/msc-1500 under msc rules instead")
+    parser.add_argument("--stride", type=int, default=10, help="with --msc-1500: every N-th deal")
+    parser.add_argument("--seconds", type=float, default=PAR_SECONDS, help="the CPU limit of one par")
+    args = parser.parse_args()
+    print(f"par: CPU limit {args.seconds:.0f} s, one child process per deal, one after another")
+    if args.msc_1500:
+        lines = (MSC_1500 / "random-decks.txt").read_text().splitlines()[:: args.stride]
+        lengths = [int(x) for x in (MSC_1500 / "random-deck-solution-lengths.txt").read_text().split()][:: args.stride]
+        rows = []
+        for index, (line, length) in enumerate(zip(lines, lengths, strict=True)):
+            row = par_in_child(Deal.from_notation(line, "msc").code, args.seconds)
+            rows.append(row)
+            if row[0] != (length or None):
+                print(f"deal {index * args.stride + 1}: par {row[0]}, data set {length}")
+        report("msc-1500", rows)
+        return 0
+    for rules in args.rules or MAIN_RULES:
+        days = [EPOCH + timedelta(days=n) for n in range(args.days)]
+        report(rules, [par_in_child(daily_deal(rules, day).code, args.seconds) for day in days])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
