@@ -44,7 +44,7 @@ def report(name: str, rows: list[tuple[int | None, float, float]]) -> None:
     times = [cpu for _, cpu, _ in rows]
     unknown = sum(moves is None for moves, _, _ in rows)
     print(
-        f"{name:9} {len(rows):4} pars  median {statistics.median(times):6.2f} s  p90 {percentile(times, 90):6.2f} s  "
+        f"{name:9} {len(rows):4} pars  median {statistics.median(times):6.2f} s  p90 {percentile(times, 0.9):6.2f} s  "
         f"max {max(times):6.2f} s  total {sum(times):7.1f} s  unknown {unknown}  "
         f"peak {max(mb for _, _, mb in rows):6.0f} MB"
     )

@@ -72,8 +72,9 @@ def test_bad_dates_rule_sets_and_time_zones_are_named_in_both_languages() -> Non
         parse_day("2026-13-01")
     assert bad_date.value.message("ja") == "日付「2026-13-01」は YYYY-MM-DD の形で書いてください"
     assert bad_date.value.message("en") == "the date 2026-13-01 is not written YYYY-MM-DD"
-    with pytest.raises(DailyError):
-        parse_day("2026-1-1")
+    for written in ("2026-1-1", "20261203xx", "2026-W49-4", "２０２６-１２-０３", "2026-12-03T00:00"):
+        with pytest.raises(DailyError):
+            parse_day(written)
     with pytest.raises(DailyError) as bad_rules:
         check_rules("msc")
     assert bad_rules.value.message("en") == "msc has no daily deal (these have one: classic, pyramide, thirteen)"

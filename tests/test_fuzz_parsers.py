@@ -42,6 +42,7 @@ from sqlalchemy.engine import make_url
 from helpers import CLEAR_PYRAMID_MOVES, clearable_pyramid, make_notation
 from pyramid_solitaire.cards import Card, CardError, full_deck
 from pyramid_solitaire.cli import main
+from pyramid_solitaire.daily import DailyError, parse_day
 from pyramid_solitaire.deal import CodeError, Deal, DealError, parse_deal, parse_rules_code, rules_code
 from pyramid_solitaire.game import Game
 from pyramid_solitaire.moves import Move, MoveError, parse_moves
@@ -408,6 +409,29 @@ ROW_LINES = [
     "7,CL1-R-AAAAAAH,lost,,12,,1.5000,99",
     "12,CL1-R-AAAAAAM,unknown,,20,,30.0001,2000000",
 ]
+
+
+DAYS = ["2026-12-01", "2026-12-31", "2027-02-28", "2028-02-29", "2099-01-01"]
+
+
+@FAST
+@given(near(st.sampled_from(DAYS)))
+def test_daily_dates(text: str) -> None:
+    day = parsed(parse_day, text, DailyError)
+    if day is not None:
+        assert day.isoformat() == text
+
+
+@FAST
+@given(near(st.sampled_from(DAYS)))
+def test_daily_dates_over_http(client: TestClient, text: str) -> None:
+    # no client can put a lone surrogate in an address (it is not UTF-8): it goes as "?" here
+    sent = text.encode("utf-8", "replace").decode("utf-8")
+    answer = client.get("/api/daily", params={"date": sent, "lang": "en"})
+    assert answer.status_code in (200, 400, 422), answer.text
+    if answer.status_code != 200:
+        assert answer.json()["code"] in ("bad-date", "bad-request")
+        assert "\n" not in answer.json()["message"]
 
 
 @FAST

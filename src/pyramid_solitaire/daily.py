@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 import time
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -40,6 +41,7 @@ DEFAULT_TIMEZONE: Final = "Asia/Tokyo"
 TIMEZONE_VARIABLE: Final = "PYRAMID_SOLITAIRE_TIMEZONE"
 #: Day 0 of the order; the first day there is a daily deal (the calendar starts there).
 EPOCH: Final = date(2026, 12, 1)
+_DAY: Final = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
 #: CPU seconds the shortest search may take for one deal's par before it is "unknown".
 PAR_SECONDS: Final = 60.0
 
@@ -79,11 +81,12 @@ def today(zone: str = DEFAULT_TIMEZONE, now: float | None = None) -> date:
 def parse_day(text: str) -> date:
     """A date written ``YYYY-MM-DD``; DailyError naming the text otherwise."""
     try:
-        if len(text) != 10:
+        if not _DAY.fullmatch(text):  # fromisoformat also takes 20261203, 2026-W49-4 and more
             raise ValueError(text)
         return date.fromisoformat(text)
     except ValueError:
-        raise DailyError("daily.bad-date", date=text[:40]) from None
+        shown = text[:40]
+        raise DailyError("daily.bad-date", date=shown if shown.isprintable() else repr(shown)) from None
 
 
 def check_rules(name: str) -> str:
