@@ -40,12 +40,14 @@ def par_in_child(code: str, seconds: float) -> tuple[int | None, float, float]:
     return moves, float(cpu), usage.ru_maxrss / 1024
 
 
-def report(name: str, rows: list[tuple[int | None, float, float]]) -> None:
+def report(name: str, rows: list[tuple[int | None, float, float]], lost: int = 0) -> None:
+    """One line of figures; ``lost``: how many of the rows are deals with no win at all (no par, and
+    not "unknown")."""
     times = [cpu for _, cpu, _ in rows]
-    unknown = sum(moves is None for moves, _, _ in rows)
+    unknown = sum(moves is None for moves, _, _ in rows) - lost
     print(
         f"{name:9} {len(rows):4} pars  median {statistics.median(times):6.2f} s  p90 {percentile(times, 0.9):6.2f} s  "
-        f"max {max(times):6.2f} s  total {sum(times):7.1f} s  unknown {unknown}  "
+        f"max {max(times):6.2f} s  total {sum(times):7.1f} s  unknown {unknown}  no win {lost}  "
         f"peak {max(mb for _, _, mb in rows):6.0f} MB"
     )
 
@@ -68,7 +70,7 @@ def main() -> int:
             rows.append(row)
             if row[0] != (length or None):
                 print(f"deal {index * args.stride + 1}: par {row[0]}, data set {length}")
-        report("msc-1500", rows)
+        report("msc-1500", rows, lost=sum(length == 0 for length in lengths))
         return 0
     for rules in args.rules or MAIN_RULES:
         days = [EPOCH + timedelta(days=n) for n in range(args.days)]

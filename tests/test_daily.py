@@ -111,3 +111,24 @@ def test_a_par_search_that_runs_out_of_time_is_unknown_never_a_guess() -> None:
     par = compute_par(deal, seconds=0.0)
     assert par.moves is None
     assert not par.known
+
+
+def _par_of_line(line: str) -> int | None:
+    return compute_par(Deal.from_notation(line, "msc")).moves
+
+
+@pytest.mark.slow
+def test_par_of_every_msc_1500_deal_is_the_data_sets_shortest_length() -> None:
+    """All 1,500 deals, two at a time (one per core): par is the data set's length, and no par for its 0s."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    lines = (DATA / "random-decks.txt").read_text(encoding="utf-8").splitlines()
+    lengths = [int(x) for x in (DATA / "random-deck-solution-lengths.txt").read_text().split()]
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        pars = list(pool.map(_par_of_line, lines, chunksize=10))
+    wrong = [
+        (n, par, length)
+        for n, (par, length) in enumerate(zip(pars, lengths, strict=True), 1)
+        if par != (length or None)
+    ]
+    assert wrong == []
