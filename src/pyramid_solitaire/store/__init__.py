@@ -215,6 +215,11 @@ class Store:
         """Release the connections."""
         self.engine.dispose()
 
+    def ping(self) -> None:
+        """Ask the database the simplest question; raise :class:`StoreError` if it does not answer (``/healthz``)."""
+        with self._tx() as connection:
+            connection.execute(select(1))
+
     @contextmanager
     def _tx(self) -> Iterator[Connection]:
         try:
