@@ -158,7 +158,13 @@ class Player:
         self.faults = faults
         # Idle connections are dropped after 2 s, before uvicorn's 5 s keep-alive closes them from its side
         # (a browser retries a request lost that way; this client would count it as an error).
-        self.client = httpx.AsyncClient(timeout=30, limits=httpx.Limits(keepalive_expiry=2.0))
+        # Each player from an address of its own, as through a reverse proxy on this machine (the app believes
+        # X-Forwarded-For from loopback): the limit for requests without a cookie is per address, and real
+        # players do not share one.
+        address = f"10.{number >> 16 & 255}.{number >> 8 & 255}.{number & 255}"
+        self.client = httpx.AsyncClient(
+            timeout=30, limits=httpx.Limits(keepalive_expiry=2.0), headers={"X-Forwarded-For": address}
+        )
 
     async def play(self) -> None:
         """Play deal after deal until the time is up or an error."""
