@@ -1,5 +1,6 @@
 """The app processes of the load benchmark (``load.py``): real ``pyramid-solitaire serve`` processes on
-loopback ports, started side by side on one database, and killed or stopped by it."""
+loopback ports, started side by side on one database (or one ``serve --workers N`` whose workers share a
+port), and killed or stopped by it."""
 
 from __future__ import annotations
 
@@ -31,6 +32,8 @@ class App:
     db: str
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
+    #: Worker processes of this ``serve`` (``--workers``), all answering on its port.
+    workers: int = 1
 
     @property
     def url(self) -> str:
@@ -48,6 +51,8 @@ class App:
                 str(self.port),
                 "--db",
                 self.db,
+                "--workers",
+                str(self.workers),
             ],
             stdout=subprocess.DEVNULL,
         )
@@ -56,13 +61,26 @@ class App:
         deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             try:
-                if httpx.get(f"{self.url}/api/rules", timeout=1).status_code == 200:
+                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
                     return
             except httpx.TransportError:
                 time.sleep(0.1)
             if self.process is not None and self.process.poll() is not None:
                 raise SystemExit(f"an app process exited with code {self.process.returncode}")
         raise SystemExit("an app process did not start")
+
+    def worker_pids(self, tries: int = 200) -> set[int]:
+        """The ids of the processes answering on the port, as ``/healthz`` gives them (each request on a new
+        connection, which any worker may take); stops once every worker has been seen."""
+        seen: set[int] = set()
+        for _ in range(tries):
+            try:
+                seen.add(int(httpx.get(f"{self.url}/healthz", timeout=5).json()["pid"]))
+            except httpx.TransportError:
+                continue
+            if len(seen) >= self.workers:
+                break
+        return seen
 
     def kill(self) -> None:
         """SIGKILL: no shutdown, no flushing, connections cut."""
@@ -76,9 +94,9 @@ class App:
             self.process.wait(timeout=30)
 
 
-def start_apps(db: str, count: int) -> list[App]:
-    """``count`` app processes on one database, started side by side."""
-    apps = [App(db) for _ in range(count)]
+def start_apps(db: str, count: int, workers: int = 1) -> list[App]:
+    """``count`` app processes (each ``serve --workers workers``) on one database, started side by side."""
+    apps = [App(db, workers=workers) for _ in range(count)]
     for app in apps:
         app.launch()
     try:

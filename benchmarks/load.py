@@ -6,20 +6,27 @@ is checked against what every client saw.  Optionally a fault strikes in the mid
     .venv/bin/python benchmarks/load.py --players 50 --seconds 20
     .venv/bin/python benchmarks/load.py --kill-at 30                     # SIGKILL the app at 30 s, restart it
     .venv/bin/python benchmarks/load.py --postgres --processes 2 --outage-at 25 --outage-for 5
+    .venv/bin/python benchmarks/load.py --postgres --workers 4 --players 500   # serve --workers 4, one port
+    .venv/bin/python benchmarks/load.py --postgres --workers 4 --kill-worker-at 20
 
 The app runs as real ``pyramid-solitaire serve`` processes on loopback.  Each player is an httpx client
 with its own cookie: it starts a game of a verified deal (solved beforehand), plays the solver's
 solution as the page sends it, one request per move (every action names the version it was meant for), now and then
 asks for a hint or takes a move back and plays it again, and starts a new game when one is won.  A
 player sticks to one app process but moves to another one time in ten, so several processes serve the
-same games.  Afterwards every answered action is looked up in the database: lost (answered but not
-recorded), doubled or out-of-order actions are counted, as are errors (any answer but 200/201).
+same games.  With ``--workers N`` each app process is a ``serve --workers N`` (workers sharing its port;
+which one answers is the kernel's choice, connection by connection).  Afterwards every answered action is
+looked up in the database: lost (answered but not recorded), doubled or out-of-order actions are
+counted, as are errors (any answer but 200/201).
 
 Faults (one per run), once the given second has come and some action has been answered:
 
 ``--kill-at S``
     SIGKILL one app process (the only one with ``--processes 1``) and start it again on the same
     database and port.
+``--kill-worker-at S``
+    SIGKILL the busiest worker of ``serve --workers N`` (ids learnt from ``/healthz``); the others go on
+    answering on the port, and uvicorn's process manager starts a new one.
 ``--outage-at S --outage-for L``
     stop the private PostgreSQL server at once (``pg_ctl stop -m immediate``; needs ``--postgres``) and
     start it again L seconds later.
@@ -40,7 +47,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import enum
+import os
 import random
+import signal
 import statistics
 import sys
 import tempfile
@@ -149,7 +158,13 @@ class Player:
         self.faults = faults
         # Idle connections are dropped after 2 s, before uvicorn's 5 s keep-alive closes them from its side
         # (a browser retries a request lost that way; this client would count it as an error).
-        self.client = httpx.AsyncClient(timeout=30, limits=httpx.Limits(keepalive_expiry=2.0))
+        # Each player from an address of its own, as through a reverse proxy on this machine (the app believes
+        # X-Forwarded-For from loopback): the limit for requests without a cookie is per address, and real
+        # players do not share one.
+        address = f"10.{number >> 16 & 255}.{number >> 8 & 255}.{number & 255}"
+        self.client = httpx.AsyncClient(
+            timeout=30, limits=httpx.Limits(keepalive_expiry=2.0), headers={"X-Forwarded-For": address}
+        )
 
     async def play(self) -> None:
         """Play deal after deal until the time is up or an error."""
@@ -308,6 +323,30 @@ class Kill:
         )
 
 
+@dataclass
+class KillWorker:
+    """SIGKILL one worker of ``serve --workers N``, then let the players play on for ``window`` s (the
+    actions acknowledged meanwhile are the other workers' answers: the new worker takes a while to start)."""
+
+    app: App
+    window: float = 0.5
+
+    async def strike(self) -> str:
+        pids = await asyncio.to_thread(self.app.worker_pids)
+        # the busiest: a burst of new connections tends to go to one worker (its event loop accepts many at
+        # once), and a worker nobody is connected to would take no player's actions with it
+        victim = max(pids, key=cpu_ticks)
+        os.kill(victim, signal.SIGKILL)
+        await asyncio.sleep(self.window)
+        return f"SIGKILL of worker {victim} of {self.app.workers} (seen answering: {len(pids)})"
+
+
+def cpu_ticks(pid: int) -> int:
+    """The processor time a process has used (user and system, in clock ticks; Linux's /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
 class Server(Protocol):
     """The private PostgreSQL server (tests/pg_server.py)."""
 
@@ -463,12 +502,16 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--processes", type=int, default=1, help="app processes on the one database")
+    parser.add_argument("--workers", type=int, default=1, help="worker processes of each (serve --workers N)")
     parser.add_argument("--db", help="database URL (default: a new SQLite file)")
     parser.add_argument("--postgres", action="store_true", help="start a private PostgreSQL server for the run")
     parser.add_argument("--deals", type=int, default=20, help="verified classic deals the players share")
     faults = parser.add_mutually_exclusive_group()
     faults.add_argument(
         "--kill-at", type=float, metavar="SECONDS", help="SIGKILL an app process then, and restart it on the same port"
+    )
+    faults.add_argument(
+        "--kill-worker-at", type=float, metavar="SECONDS", help="SIGKILL one worker of serve --workers N then"
     )
     faults.add_argument(
         "--outage-at", type=float, metavar="SECONDS", help="stop the private PostgreSQL server then (needs --postgres)"
@@ -483,6 +526,8 @@ def main() -> int:
     args = parser.parse_args()
     if args.outage_at is not None and not args.postgres:
         parser.error("--outage-at needs --postgres (the server this script starts is the one it can stop)")
+    if args.kill_worker_at is not None and args.workers < 2:
+        parser.error("--kill-worker-at needs --workers 2 or more (the others answer meanwhile)")
 
     server = None
     if args.postgres:
@@ -495,10 +540,12 @@ def main() -> int:
     else:
         db = args.db or f"sqlite:///{Path(tempfile.mkdtemp(prefix='pyramid-load-')) / 'games.sqlite3'}"
     deals = verified_deals(args.deals)
-    apps = start_apps(db, args.processes)
+    apps = start_apps(db, args.processes, args.workers)
     fault: tuple[Fault, float] | None = None
     if args.kill_at is not None:
         fault = (Kill(apps), args.kill_at)
+    elif args.kill_worker_at is not None:
+        fault = (KillWorker(apps[0]), args.kill_worker_at)
     elif args.outage_at is not None and server is not None:
         fault = (Outage(server, args.outage_for), args.outage_at)
     try:
@@ -514,7 +561,8 @@ def main() -> int:
     if server is not None:
         server.stop()
     kind = "PostgreSQL" if db.startswith("postgresql") else "SQLite"
-    print(f"load: {args.players} players for {args.seconds:.0f} s, {kind}, {args.processes} app process(es)")
+    workers = f" of {args.workers} workers each" if args.workers > 1 else ""
+    print(f"load: {args.players} players for {args.seconds:.0f} s, {kind}, {args.processes} app process(es){workers}")
     report(seen, checked, elapsed)
     return 0 if not seen.errors and not checked.lost and not checked.wrong else 1
 

@@ -30,6 +30,7 @@ SLOW_FILES = frozenset(
         "test_study.py",
         "test_winnability.py",
         "test_crash.py",
+        "test_workers.py",
         "test_serve.py",
         "test_accessibility.py",
     }

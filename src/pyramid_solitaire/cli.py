@@ -213,7 +213,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     os.environ[TIMEZONE_VARIABLE] = args.timezone  # every app process of this server reads it
 
     try:
-        serve(args.host, args.port, args.db, browser=not args.no_browser, lang=args.lang)
+        serve(args.host, args.port, args.db, browser=not args.no_browser, lang=args.lang, workers=args.workers)
     except ServeError as exc:
         raise UsageError("cli.serve", problem=exc) from None
     except KeyboardInterrupt:
@@ -393,6 +393,7 @@ def _add_serve_parser(
     srv.add_argument("--db", metavar="URL", help=h("db"))
     srv.add_argument("--no-browser", action="store_true", help=h("no-browser"))
     srv.add_argument("--timezone", metavar="ZONE", default=DEFAULT_TIMEZONE, help=h("timezone"))
+    srv.add_argument("--workers", type=int, default=1, metavar="N", help=h("serve-workers"))
     srv.set_defaults(func=cmd_serve)
     return [srv]
 

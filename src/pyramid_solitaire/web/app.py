@@ -27,10 +27,12 @@ from .errors import VALIDATION_TYPES, ApiError, Reason, install_error_handlers, 
 from .games import Games, record_headers
 from .guard import MAX_BODY, MAX_IMPORT, Guard
 from .http import COMPRESS_FROM, SAFE_METHODS, SECURITY_HEADERS, Answer
-from .limits import RateLimiter
-from .routes import daily, games, pages, records
+from .limits import Limiter
+from .metrics import Metered
+from .routes import daily, games, health, pages, records
 from .routes.games import MoveBody, NewGame, rules_catalogue
 from .routes.pages import LOCALES, STATIC
+from .shared_limits import SharedRateLimiter
 
 __all__ = [
     "COMPRESS_FROM",
@@ -54,14 +56,16 @@ __all__ = [
 ]
 
 
-def create_app(
-    db: str | Store | None = None, limiter: RateLimiter | None = None, timezone: str | None = None
-) -> FastAPI:
+def create_app(db: str | Store | None = None, limiter: Limiter | None = None, timezone: str | None = None) -> FastAPI:
     """The FastAPI app over the database ``db`` (a URL or an open Store).  Without one, a new SQLite file
     in a temporary folder (for tests and trials: a real database, thrown away with the folder).  The
     daily deal's day turns at midnight in ``timezone`` (an IANA name; DailyError if there is none),
     else in the zone of the environment variable ``PYRAMID_SOLITAIRE_TIMEZONE`` (which every worker
-    process of one server inherits), else in Asia/Tokyo."""
+    process of one server inherits), else in Asia/Tokyo.
+
+    Without a ``limiter``, the rate limits are kept in the database on PostgreSQL (any number of app
+    processes may share it, and a player's limit holds whichever answers) and in memory on SQLite (one
+    app process)."""
     desk = DailyDesk(timezone or os.environ.get(TIMEZONE_VARIABLE) or DEFAULT_TIMEZONE)
     if db is None:
         db = f"sqlite:///{Path(tempfile.mkdtemp(prefix='pyramid-')) / 'games.sqlite3'}"
@@ -77,10 +81,14 @@ def create_app(
     app.state.assets = Assets(STATIC, LOCALES)
     app.state.daily = desk
 
+    if limiter is None and store.engine.dialect.name == "postgresql":
+        limiter = SharedRateLimiter(store.engine)
     app.add_middleware(Guard, limiter=limiter)
+    app.add_middleware(Metered)  # added last, so outermost: it counts the guard's refusals too
     install_error_handlers(app)
     app.include_router(games.router)
     app.include_router(records.router)
     app.include_router(daily.router)
+    app.include_router(health.router)
     app.include_router(pages.router)
     return app

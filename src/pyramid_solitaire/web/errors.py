@@ -18,6 +18,7 @@ from ..reasons import IllegalMoveError, Refusal
 from ..store import StoreError
 from .assets import browser_lang, not_found_page
 from .http import SAFE_METHODS, SECURITY_HEADERS, lang_of
+from .metrics import DATABASE_ERRORS
 
 #: Paths whose answers are data for the page, not pages: a missing one is a JSON 404, never the HTML page.
 DATA_PATHS: Final = ("/api/", "/static/", "/locales/", "/art/")
@@ -131,6 +132,7 @@ async def api_error(request: Request, exc: ApiError) -> JSONResponse:
 
 
 async def store_down(request: Request, exc: StoreError) -> JSONResponse:
+    DATABASE_ERRORS.labels("request").inc()
     return ApiError(503, "store-unavailable").response(lang_of(request))
 
 

@@ -20,6 +20,7 @@ from ..deal import Deal
 from ..game import Game
 from ..record import Entry, parse_entry
 from ..store import Action, Conflict, GameRow, Store, StoreError, now_ms
+from .metrics import GAMES_FINISHED, GAMES_STARTED
 from .play import Session
 from .shapes import EventAnswer
 
@@ -98,6 +99,7 @@ class Games:
             )
         )
         self._keep(session)
+        GAMES_STARTED.labels(deal.rules.preset or "custom").inc()
         return session
 
     def _keep(self, session: Session) -> None:
@@ -145,7 +147,7 @@ class Games:
         """Play a move or event and record it before returning its event.  Call with the game's lock
         held.  Raises IllegalMoveError or BadCell (nothing changed, nothing written), GameConflict or
         StoreError (the session is dropped; nothing was written)."""
-        before = session.version
+        before, was_over = session.version, session.over
         event = session.act(entry)
         session.after_action()
         kind, arg = (entry, None) if isinstance(entry, str) else ("move", str(entry))
@@ -157,6 +159,8 @@ class Games:
         except StoreError:
             self.drop(session.id)
             raise
+        if session.over and not was_over:
+            GAMES_FINISHED.labels(session.status).inc()
         return event
 
 

@@ -7,13 +7,14 @@ from __future__ import annotations
 from typing import Final
 
 from fastapi import Request
+from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .errors import ApiError
 from .games import COOKIE
 from .http import SAFE_METHODS, SECURITY_HEADERS, lang_of
-from .limits import RateLimiter
+from .limits import Limiter, RateLimiter
 
 #: Largest request body accepted, in bytes (a deal in notation is under 200); an import file may be larger.
 MAX_BODY: Final = 16 * 1024
@@ -31,16 +32,16 @@ class Guard:
     other origins, beyond a client's rate limit (:mod:`.limits`), and bodies that are too large or of
     unknown size before any handler runs, and puts the security headers on every answer."""
 
-    def __init__(self, app: ASGIApp, limiter: RateLimiter | None = None) -> None:
+    def __init__(self, app: ASGIApp, limiter: Limiter | None = None) -> None:
         self.app = app
-        self.limiter = limiter or RateLimiter()
+        self.limiter: Limiter = limiter or RateLimiter()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         request = Request(scope)
-        refusal = self._refusal(request) or self._rate_refusal(request)
+        refusal = self._refusal(request) or await self._rate_refusal(request)
         if refusal is not None:
             response = refusal.response(lang_of(request))
             response.headers.update(SECURITY_HEADERS)
@@ -56,14 +57,15 @@ class Guard:
 
         await self.app(scope, receive, send_with_headers)
 
-    def _rate_refusal(self, request: Request) -> ApiError | None:
+    async def _rate_refusal(self, request: Request) -> ApiError | None:
         if request.method in SAFE_METHODS:
             return None
         cookie = request.cookies.get(COOKIE)
-        if cookie:
-            wait = self.limiter.wait_needed("player", cookie)
+        kind, key = ("player", cookie) if cookie else ("address", request.client.host if request.client else "?")
+        if self.limiter.blocking:  # a database to ask: not on the event loop
+            wait = await run_in_threadpool(self.limiter.wait_needed, kind, key)
         else:
-            wait = self.limiter.wait_needed("address", request.client.host if request.client else "?")
+            wait = self.limiter.wait_needed(kind, key)
         if wait <= 0:
             return None
         return ApiError(429, "rate-limited", details={"retry_after": round(min(wait, 3600.0), 2)})

@@ -2,27 +2,46 @@
 
 The database URL is checked, and the database opened (and upgraded to the current schema), before
 the server listens, so that a bad URL or an unreachable server fails at start with one clear line.
-The default is an SQLite file in the user's data folder.
+The default is ``$PYRAMID_SOLITAIRE_DB`` if set (a password kept there stays off the command line), else an
+SQLite file in the user's data folder.
+
+``--workers N`` runs N processes on the one port (uvicorn's process manager: it restarts a worker that
+dies, and SIGHUP replaces them one by one).  Each builds its app with :func:`app_from_environment` from
+``PYRAMID_SOLITAIRE_DB``; nothing a player relies on is kept per process only (docs/deploy.md): the
+cached game is checked against the database's version on every write, the rate limits are kept in the
+database, and the metrics of all workers are summed through prometheus-client's multiprocess mode (a
+folder named by ``PROMETHEUS_MULTIPROC_DIR``, made for the run when it is not set).  SQLite with more than
+one worker is refused: it takes one writer at a time, so more processes add no capacity, only waiting.
 """
 
 from __future__ import annotations
 
 import errno
+import os
+import shutil
 import socket
+import tempfile
 import threading
 import webbrowser
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 from urllib.parse import urlsplit
 
 from ..messages import DEFAULT_LANG, Problem, text
 from ..store import hide_password
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
 
 DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_PORT: Final = 8765
 #: Ports tried after the default when it is taken (only when no --port was given).
 PORT_TRIES: Final = 20
 DB_SCHEMES: Final = ("sqlite", "postgresql", "postgresql+psycopg")
+#: The database of ``serve`` when no --db is given, and how the worker processes learn it.
+DB_ENV: Final = "PYRAMID_SOLITAIRE_DB"
+#: prometheus-client's folder for the workers' metrics (its multiprocess mode).
+METRICS_ENV: Final = "PROMETHEUS_MULTIPROC_DIR"
 
 
 class ServeError(Problem, ValueError):
@@ -87,30 +106,78 @@ def pick_port(host: str, port: int | None) -> int:
     raise ServeError("serve.ports-taken", first=DEFAULT_PORT, last=DEFAULT_PORT + PORT_TRIES - 1)
 
 
+def check_workers(db_url: str, workers: int) -> int:
+    """``workers`` if this database can have that many app processes; SQLite takes one writer at a time."""
+    if workers < 1:
+        raise ServeError("serve.workers-range", count=workers)
+    if workers > 1 and urlsplit(db_url).scheme == "sqlite":
+        raise ServeError("serve.workers-sqlite", count=workers)
+    return workers
+
+
+def app_from_environment() -> FastAPI:
+    """The app of one worker process of ``serve --workers N``: over the database ``$PYRAMID_SOLITAIRE_DB``
+    (already checked and upgraded by the parent)."""
+    from .app import create_app
+
+    return create_app(os.environ[DB_ENV])
+
+
 def serve(
     host: str = DEFAULT_HOST,
     port: int | None = None,
     db: str | None = None,
     browser: bool = True,
     lang: str = DEFAULT_LANG,
+    workers: int = 1,
 ) -> None:
     """Run the app until interrupted, saying where in ``lang`` (a refusal is a :class:`ServeError`, which the
     caller writes in the same language)."""
     import uvicorn
 
-    from ..store import StoreError
+    from ..store import Store, StoreError
     from .app import create_app
 
-    db_url = check_db_url(db or default_db_url())
+    db_url = check_db_url(db or os.environ.get(DB_ENV) or default_db_url())
+    check_workers(db_url, workers)
     chosen = pick_port(host, port)
     try:
-        app = create_app(db_url)
+        store = Store(db_url)  # checked, and upgraded, once before any worker starts
     except StoreError as exc:
         raise ServeError("serve.store", problem=exc) from None
     shown_host = f"[{host}]" if ":" in host else host
     url = f"http://{shown_host}:{chosen}/"
     print("pyramid-solitaire: " + text(lang, "serve.playing", url=url), flush=True)
-    print("pyramid-solitaire: " + text(lang, "serve.records", db=app.state.games.store.shown_url), flush=True)
+    print("pyramid-solitaire: " + text(lang, "serve.records", db=store.shown_url), flush=True)
+    if workers > 1:
+        print("pyramid-solitaire: " + text(lang, "serve.workers", count=workers), flush=True)
     if browser:
         threading.Timer(0.8, webbrowser.open, args=(url,)).start()
-    uvicorn.run(app, host=host, port=chosen, log_level="warning")
+    if workers == 1:
+        uvicorn.run(create_app(store), host=host, port=chosen, log_level="warning")
+        return
+    store.close()
+    made = _metrics_folder()
+    os.environ[DB_ENV] = db_url
+    try:
+        uvicorn.run(
+            f"{__name__}:app_from_environment",
+            factory=True,
+            workers=workers,
+            host=host,
+            port=chosen,
+            log_level="warning",
+        )
+    finally:
+        if made is not None:
+            shutil.rmtree(made, ignore_errors=True)
+
+
+def _metrics_folder() -> str | None:
+    """Point prometheus-client's multiprocess mode at a fresh folder, unless one is set; returns the folder
+    made (removed when the server stops)."""
+    if os.environ.get(METRICS_ENV):
+        return None
+    folder = tempfile.mkdtemp(prefix="pyramid-metrics-")
+    os.environ[METRICS_ENV] = folder
+    return folder

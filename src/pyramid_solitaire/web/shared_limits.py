@@ -1,0 +1,89 @@
+"""Rate limits kept in PostgreSQL, so that they hold for a player whichever app process answers.
+
+Behind one port (``serve --workers N``) or one reverse proxy (docs/deploy.md), a player's requests land on
+any process; token buckets kept in each process's memory would each allow the full rate, N times the
+limit in all.  :class:`SharedRateLimiter` keeps each bucket as a row of ``rate_buckets`` and takes a token
+with one statement (an upsert that refills the bucket by the time passed, on the database's clock, so
+machines whose clocks differ agree), answering as :class:`.limits.RateLimiter` does.
+
+The table is not part of the records and has no migration: it is created when missing, ``UNLOGGED``
+(not written to PostgreSQL's log, emptied by a crash of the database — a bucket forgotten starts full, as
+one dropped from memory does), and rows idle long enough to be full again are deleted now and then.  If
+the database cannot be asked, the request is let through: the handler then answers the clear 503 of a
+database that is away rather than an error of the limiter.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import random
+from typing import Final
+
+from sqlalchemy import Engine, text
+from sqlalchemy.exc import SQLAlchemyError
+
+from .limits import ADDRESS_LIMIT, PLAYER_LIMIT, Limit
+
+LOG = logging.getLogger(__name__)
+#: One take in this many also deletes the buckets idle for IDLE_SECONDS (by then any bucket is full again).
+SWEEP_EVERY: Final = 2_000
+IDLE_SECONDS: Final = 600
+#: Serialises the creation of the table by processes starting together (schema.py's migrations use 734901).
+CREATE_LOCK: Final = 734902
+
+_CREATE: Final = text(
+    "CREATE UNLOGGED TABLE IF NOT EXISTS rate_buckets ("
+    " key VARCHAR(80) PRIMARY KEY, tokens DOUBLE PRECISION NOT NULL, at DOUBLE PRECISION NOT NULL,"
+    " taken BOOLEAN NOT NULL)"
+)
+#: Refill by the time passed, take one token if there is one, and say whether it was taken.
+_TAKE: Final = text(
+    """
+    INSERT INTO rate_buckets AS b (key, tokens, at, taken)
+    VALUES (:key, :burst - 1, extract(epoch from clock_timestamp()), TRUE)
+    ON CONFLICT (key) DO UPDATE SET
+        tokens = LEAST(:burst, b.tokens + (EXCLUDED.at - b.at) * :rate)
+            - CASE WHEN LEAST(:burst, b.tokens + (EXCLUDED.at - b.at) * :rate) >= 1 THEN 1 ELSE 0 END,
+        taken = LEAST(:burst, b.tokens + (EXCLUDED.at - b.at) * :rate) >= 1,
+        at = EXCLUDED.at
+    RETURNING tokens, taken
+    """
+)
+_SWEEP: Final = text("DELETE FROM rate_buckets WHERE at < extract(epoch from clock_timestamp()) - :idle")
+
+
+class SharedRateLimiter:
+    """Token buckets by client key, in the PostgreSQL database of ``engine`` (the app's store)."""
+
+    #: wait_needed asks the database: the guard calls it on a worker thread, not on the event loop.
+    blocking: Final = True
+
+    def __init__(self, engine: Engine, player: Limit = PLAYER_LIMIT, address: Limit = ADDRESS_LIMIT) -> None:
+        # One statement is atomic by itself: in autocommit it is one round trip to the server, not three
+        # (BEGIN, the statement, COMMIT).
+        self.engine = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self.limits = {"player": player, "address": address}
+        self._random = random.Random()
+        with engine.begin() as connection:
+            connection.execute(text(f"SELECT pg_advisory_xact_lock({CREATE_LOCK})"))
+            connection.execute(_CREATE)
+
+    def wait_needed(self, kind: str, key: str) -> float:
+        """Take one token for ``key``; returns 0 if there was one, else the seconds until there is."""
+        limit = self.limits[kind]
+        # a fixed-length key whatever the client sent (a cookie may be long, or forged)
+        bucket = hashlib.sha256(f"{kind}:{key}".encode(errors="replace")).hexdigest()
+        try:
+            with self.engine.connect() as connection:
+                tokens, taken = connection.execute(
+                    _TAKE, {"key": bucket, "burst": limit.burst, "rate": limit.rate}
+                ).one()
+                if self._random.randrange(SWEEP_EVERY) == 0:
+                    connection.execute(_SWEEP, {"idle": IDLE_SECONDS})
+        except SQLAlchemyError as exc:
+            LOG.warning("rate limit not checked, the database did not answer: %s", type(exc).__name__)
+            return 0.0
+        if taken:
+            return 0.0
+        return (1 - float(tokens)) / limit.rate if limit.rate > 0 else float("inf")

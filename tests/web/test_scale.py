@@ -1,0 +1,178 @@
+"""Many app processes on one database (issue 24), checked in this process: two apps over one PostgreSQL
+database stand for two workers (each has its own cache of games and its own guard), ``/healthz`` and
+``/metrics`` as a caller reads them, and ``serve --workers`` refusing what it cannot do.  The real
+processes (``serve --workers N``, a worker killed under load) are in test_workers.py."""
+
+from __future__ import annotations
+
+import os
+import sys
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import uvicorn
+from fastapi.testclient import TestClient
+from prometheus_client.parser import text_string_to_metric_families
+
+from pyramid_solitaire import Deal
+from pyramid_solitaire.cli import main
+from pyramid_solitaire.solver import solve
+from pyramid_solitaire.store import Store
+from pyramid_solitaire.web.app import create_app
+from pyramid_solitaire.web.limits import Limit
+from pyramid_solitaire.web.shared_limits import SharedRateLimiter
+
+CODE = "CL1-N-AAAAAAD"
+MOVE_ROUTE = "/api/games/{game_id}/move"
+
+
+def solution(code: str) -> list[str]:
+    result = solve(Deal.from_code(code), time_limit=30)
+    assert result.solution is not None
+    return [str(m) for m in result.solution]
+
+
+def metric(client: TestClient, name: str, **labels: str) -> float:
+    """One sample of ``/metrics`` as Prometheus reads it (0 when it has not been counted yet)."""
+    answer = client.get("/metrics")
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/plain")
+    for family in text_string_to_metric_families(answer.text):
+        for sample in family.samples:
+            if sample.name == name and all(sample.labels.get(k) == v for k, v in labels.items()):
+                return float(sample.value)
+    return 0.0
+
+
+@pytest.fixture
+def two_apps(postgres: Any) -> Iterator[tuple[TestClient, TestClient]]:
+    """Two apps over one fresh PostgreSQL database, as two workers are: each its own cache and guard."""
+    db = postgres.create_database(f"two_{uuid.uuid4().hex[:12]}")
+    stores = [Store(db), Store(db)]
+    clients = [TestClient(create_app(store)) for store in stores]
+    yield clients[0], clients[1]
+    for store in stores:
+        store.close()
+
+
+def test_healthz_answers_the_process_id_and_that_the_database_answers(db_url: str) -> None:
+    client = TestClient(create_app(db_url))
+    answer = client.get("/healthz")
+    assert answer.status_code == 200
+    assert answer.json() == {"status": "ok", "pid": os.getpid(), "database": True}
+    assert answer.headers["cache-control"] == "no-store"
+
+
+def test_metrics_count_requests_by_route_and_status_and_the_games_started_and_won() -> None:
+    client = TestClient(create_app())
+    moves = solution(CODE)
+    before = {
+        "moves": metric(client, "pyramid_http_requests_total", route=MOVE_ROUTE, method="POST", status="200"),
+        "refused": metric(client, "pyramid_http_requests_total", route=MOVE_ROUTE, method="POST", status="409"),
+        "unmatched": metric(client, "pyramid_http_requests_total", route="unmatched", method="GET", status="404"),
+        "started": metric(client, "pyramid_games_started_total", preset="classic"),
+        "won": metric(client, "pyramid_games_finished_total", result="won"),
+        "timed": metric(client, "pyramid_http_request_duration_seconds_count", route=MOVE_ROUTE, method="POST"),
+    }
+    game = client.post("/api/games", json={"code": CODE}).json()["game"]
+    for index, move in enumerate(moves):
+        assert client.post(f"/api/games/{game['id']}/move", json={"move": move}, params={"version": index}).is_success
+    assert client.post(f"/api/games/{game['id']}/move", json={"move": "draw"}).status_code == 409  # game over
+    assert client.get("/no/such/page/12345").status_code == 404
+    after = {
+        "moves": metric(client, "pyramid_http_requests_total", route=MOVE_ROUTE, method="POST", status="200"),
+        "refused": metric(client, "pyramid_http_requests_total", route=MOVE_ROUTE, method="POST", status="409"),
+        "unmatched": metric(client, "pyramid_http_requests_total", route="unmatched", method="GET", status="404"),
+        "started": metric(client, "pyramid_games_started_total", preset="classic"),
+        "won": metric(client, "pyramid_games_finished_total", result="won"),
+        "timed": metric(client, "pyramid_http_request_duration_seconds_count", route=MOVE_ROUTE, method="POST"),
+    }
+    assert {name: after[name] - before[name] for name in before} == {
+        "moves": len(moves),
+        "refused": 1,
+        "unmatched": 1,  # a path no route has is labelled as such, not by itself
+        "started": 1,
+        "won": 1,
+        "timed": len(moves) + 1,
+    }
+    assert "/no/such/page" not in client.get("/metrics").text
+
+
+def test_one_players_actions_alternating_between_two_apps_are_each_answered_and_recorded_once(
+    two_apps: tuple[TestClient, TestClient],
+) -> None:
+    one, two = two_apps
+    moves = solution(CODE)
+    game = one.post("/api/games", json={"code": CODE}).json()["game"]
+    two.cookies.update(one.cookies)  # one player, one cookie: the apps share the database's secret
+    sent: list[str] = []
+    apps = [one, two]
+    for index, move in enumerate(moves):
+        # each app's cached game is one action behind the other's every time
+        for kind, body in ([("hint", None)] if index % 7 == 3 else []) + [("move", {"move": move})]:
+            app = apps[len(sent) % 2]
+            answer = app.post(f"/api/games/{game['id']}/{kind}", json=body, params={"version": len(sent)})
+            assert answer.status_code == 200, answer.text
+            sent.append(move if kind == "move" else kind)
+            assert answer.json()["game"]["version"] == len(sent)
+    for app in apps:
+        final = app.get(f"/api/games/{game['id']}").json()["game"]
+        assert final["status"] == "won" and final["version"] == len(sent)
+    record = two.get(f"/api/games/{game['id']}/record").text
+    assert record.strip().splitlines()[-len(sent) :] == sent  # every action once, in order
+
+
+def test_a_players_rate_limit_holds_whichever_app_answers(postgres: Any) -> None:
+    db = postgres.create_database(f"limit_{uuid.uuid4().hex[:12]}")
+    stores = [Store(db), Store(db)]
+    tight = Limit(rate=0.001, burst=6)  # six requests, then (for a quarter of an hour) no more
+    apps = [TestClient(create_app(store, SharedRateLimiter(store.engine, player=tight))) for store in stores]
+    try:
+        game = apps[0].post("/api/games", json={"code": CODE}).json()["game"]  # no cookie yet: the address
+        apps[1].cookies.update(apps[0].cookies)
+        answers = [apps[n % 2].post(f"/api/games/{game['id']}/move", json={"move": "draw"}) for n in range(8)]
+        # one bucket for the player across both apps: six in all, not six each
+        assert [a.status_code for a in answers] == [200] * 6 + [429, 429]
+        assert answers[6].json()["code"] == "rate-limited" and int(answers[6].headers["retry-after"]) > 0
+        assert apps[1].get(f"/api/games/{game['id']}").json()["game"]["moves"] == 6  # the refused changed nothing
+        # another player has a bucket of their own
+        other = TestClient(apps[1].app)
+        assert other.post("/api/games", json={"code": CODE}).status_code == 201
+    finally:
+        for store in stores:
+            store.close()
+
+
+def serve(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *argv: str
+) -> tuple[int, str, list[Any]]:
+    started: list[Any] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.append(options))
+    monkeypatch.setattr(sys, "argv", ["pyramid-solitaire"])
+    status = main(["serve", "--no-browser", *argv])
+    return status, capsys.readouterr().err, started
+
+
+@pytest.mark.parametrize(
+    ("lang", "says"),
+    [
+        ("en", "--workers 2 cannot be used with SQLite: SQLite lets one process write at a time"),
+        ("ja", "SQLite では --workers 2 は使えません"),
+    ],
+)
+def test_several_workers_on_sqlite_are_refused_with_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Any, lang: str, says: str
+) -> None:
+    db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    status, err, started = serve(capsys, monkeypatch, "--workers", "2", "--db", db, "--lang", lang)
+    assert status == 2 and started == []
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and says in lines[0] and "postgresql://" in lines[0], err
+    assert not (tmp_path / "games.sqlite3").exists()  # refused before anything was made
+
+
+def test_no_workers_is_refused(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    status, err, started = serve(capsys, monkeypatch, "--workers", "0", "--lang", "en")
+    assert status == 2 and started == []
+    assert err.strip() == "pyramid-solitaire: error: --workers must be 1 or more, not 0"
