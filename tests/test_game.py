@@ -20,7 +20,7 @@ from helpers import (
 )
 from pyramid_solitaire import Deal, Game, IllegalMoveError, Move, Refusal
 from pyramid_solitaire.solver import solve
-from pyramid_solitaire.table import Position
+from pyramid_solitaire.table import DRAW_ACTION, RECYCLE_ACTION, Position, kind_of
 
 # --- helpers -----------------------------------------------------------------------------------------
 
@@ -1053,3 +1053,30 @@ def test_no_hint_is_counted_when_there_is_nothing_to_hint() -> None:
     assert game.status == "lost"
     assert game.hint() is None
     assert game.hints == 0
+
+
+@pytest.mark.parametrize("rules", ["cells", "msc", "classic(triples=true,jokers=1)"])
+def test_every_packed_action_reads_as_its_typed_move_and_back(rules: str) -> None:
+    # the table is the one place that reads its packed actions: a move and its kind, and the way back
+    game = Game(Deal.from_number(11, rules))
+    table = game.table
+    for _ in range(40):
+        actions = table.actions(game.position)
+        if not actions:
+            break
+        for action in actions:
+            move = table.move_of(action)
+            assert move.kind == kind_of(action)
+            assert table.action_of(move) == action
+            assert table.refusal(game.position, action) is None
+        game.push(table.move_of(actions[len(actions) // 2]))
+    assert game.moves > 10
+
+
+def test_the_one_refusal_of_a_won_game_is_game_over_for_every_kind() -> None:
+    game = Game(Deal.from_number(3, "cells"))
+    game.position = game.position._replace(pyramid=0)
+    table = game.table
+    for action in [(table.board_size,), table.board_size, DRAW_ACTION, RECYCLE_ACTION]:
+        refusal = table.refusal(game.position, action)
+        assert refusal is not None and refusal.code == "game-over", action

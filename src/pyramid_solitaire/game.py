@@ -20,10 +20,10 @@ from .analysis import dead_slots, plain_hint
 from .deal import Deal, parse_deal
 from .layout import bits
 from .messages import text
-from .moves import DRAW, PARK, RECYCLE, REMOVE, Move
+from .moves import PARK, REMOVE, Move
 from .reasons import STATUS_KEY, IllegalMoveError, Refusal
 from .rules import Rules
-from .table import DRAW_ACTION, PLAYING, RECYCLE_ACTION, WON, Action, Position, Table
+from .table import PLAYING, WON, Position, Table
 from .vocabulary import Outcome
 
 #: The status of a game the player gave up.
@@ -116,48 +116,23 @@ class Game:
 
     # --- moves ------------------------------------------------------------------------------------
 
-    def to_action(self, move: Move) -> Action | Refusal:
-        """The table action a move names, or why it names none."""
-        if move.kind == DRAW:
-            return DRAW_ACTION
-        if move.kind == RECYCLE:
-            return RECYCLE_ACTION
-        places = self.table.places_of(move.cards)
-        if isinstance(places, Refusal):
-            return places
-        return places[0] if move.kind == PARK else places
-
-    def to_move(self, action: Action) -> Move:
-        """The move that names a table action."""
-        if action == DRAW_ACTION:
-            return Move.draw()
-        if action == RECYCLE_ACTION:
-            return Move.recycle()
-        if isinstance(action, int):
-            return Move.park(self.table.cards[action])
-        return Move.remove(*self.table.action_cards(action))
+    # The table's actions are packed for the solver; a game names each by its typed Move, and the table
+    # alone reads the packing (Table.action_of, move_of and refusal).
 
     def check(self, move: Move) -> Refusal | None:
         """Why ``move`` would be refused now, or ``None`` if it is legal.  Changes nothing."""
         if self.resigned:
             return Refusal("game-over")
-        action = self.to_action(move)
+        action = self.table.action_of(move)
         if isinstance(action, Refusal):
             return action
-        if action == DRAW_ACTION:
-            return self.table.draw_refusal(self.position)
-        if action == RECYCLE_ACTION:
-            return self.table.recycle_refusal(self.position)
-        if isinstance(action, int):
-            return self.table.park_refusal(self.position, action)
-        assert isinstance(action, tuple)
         return self.table.refusal(self.position, action)
 
     def legal_moves(self) -> list[Move]:
         """Every move legal now."""
         if self.resigned:
             return []
-        return [self.to_move(a) for a in self.table.actions(self.position)]
+        return [self.table.move_of(a) for a in self.table.actions(self.position)]
 
     def is_legal(self, move: Move) -> bool:
         """True if ``move`` may be played now."""
@@ -200,7 +175,7 @@ class Game:
         return slots
 
     def _apply(self, move: Move, cell: int | None = None) -> None:
-        action = self.to_action(move)
+        action = self.table.action_of(move)
         assert not isinstance(action, Refusal)
         self.history.append(Step(move, self.position, cell))
         self.position = self.table.apply(self.position, action)
@@ -216,7 +191,7 @@ class Game:
         refusal (``passes-used-up`` → ``3周めくり終えました``) when neither is possible."""
         if self.table.can_draw(self.position):
             return self.push(Move.draw())
-        refusal = self.table.recycle_refusal(self.position)
+        refusal = self.check(Move.recycle())
         if refusal is not None:
             raise IllegalMoveError(refusal)
         return self.push(Move.recycle())
@@ -313,7 +288,7 @@ class Game:
         if action is None:
             return None
         self.hints += 1
-        return self.to_move(action)
+        return self.table.move_of(action)
 
     def count_coach_hint(self) -> None:
         """Count one solver's hint (the solver gives it, :mod:`.solver.coach`; the game keeps the count)."""

@@ -29,16 +29,20 @@ from typing import Final, NamedTuple
 from .cards import Card
 from .deal import Deal
 from .layout import Layout, bits, pyramid_layout
+from .moves import Move
 from .reasons import Refusal, equation, value_text
 from .rules import PYRAMIDE_POINTS_PER_CARD, Rules
-from .vocabulary import Outcome
+from .vocabulary import MoveKind, Outcome
 
 # The stock actions of the solver's fast path stay literal strings (a compiled comparison of two str);
 # they are the words of MoveKind.DRAW and MoveKind.RECYCLE, which tests/test_vocabulary.py checks.
 DRAW_ACTION: Final = "draw"
 RECYCLE_ACTION: Final = "recycle"
 #: An action in the fast path: a sorted tuple of places to remove, the place (an int) of a card to park
-#: in a free cell, or one of the two stock actions.
+#: in a free cell, or one of the two stock actions.  The encoding is packed for the solver (no object
+#: per action in its hot loops) and read only here and in the solver: everything else asks
+#: :func:`kind_of`, :func:`action_places`, :meth:`Table.move_of` and :meth:`Table.refusal`, and names
+#: an action by its typed :class:`~.moves.Move` (:meth:`Table.action_of` is the way back).
 Action = tuple[int, ...] | int | str
 
 PLAYING: Final = Outcome.PLAYING
@@ -61,6 +65,22 @@ class Position(NamedTuple):
     jokers: int
     waste_used: int = 0
     cells: int = 0
+
+
+def kind_of(action: Action) -> MoveKind:
+    """What a packed action does: the one place outside the solver that reads the encoding's types."""
+    if isinstance(action, tuple):
+        return MoveKind.REMOVE
+    if isinstance(action, int):
+        return MoveKind.PARK
+    return MoveKind.DRAW if action == DRAW_ACTION else MoveKind.RECYCLE
+
+
+def action_places(action: Action) -> tuple[int, ...]:
+    """The places an action removes, or the one it parks (none for a draw or a recycle)."""
+    if isinstance(action, tuple):
+        return action
+    return (action,) if isinstance(action, int) else ()
 
 
 def _highest(mask: int) -> int:
@@ -281,10 +301,8 @@ class Table:
             return True
         return parks > 0 and any(self._removal_within(self.park(pos, p), parks - 1) for p in self._any_park(pos))
 
-    def park_refusal(self, pos: Position, place: int) -> Refusal | None:
-        """Why parking the card at ``place`` is refused now, or ``None`` (the validated path)."""
-        if self.won(pos):
-            return Refusal("game-over")
+    def _park_refusal(self, pos: Position, place: int) -> Refusal | None:
+        """Why parking the card at ``place`` is refused now (the game not won), or ``None``."""
         card = self.cards[place]
         if not self.cell_count:
             return Refusal("no-cells")
@@ -300,7 +318,7 @@ class Table:
             return None
         if place in self._any_park(pos):  # a usable card, but no park can lead anywhere: the game is lost
             return Refusal("game-over")
-        return self.refusal(pos, (place,)) or Refusal("not-usable", {"card": card})
+        return self._removal_refusal(pos, (place,)) or Refusal("not-usable", {"card": card})
 
     def park(self, pos: Position, place: int) -> Position:
         """Park the card at ``place`` in a free cell (unchecked).  Taking the waste's card spends a use
@@ -344,16 +362,8 @@ class Table:
             lone_card = next((c for c in self.deal.cards if self.values[self.place_of[c]] == target), None)
             if not self.rules.lone_kings or lone_card is None:
                 return Refusal("no-lone", {"card": cards[0]})
-            face = lone_card.face
-            return Refusal(
-                "lone",
-                {
-                    "cards": cards,
-                    "target": target,
-                    "lone_face": face,
-                    "equation": f"{value_text(cards[0], values[0])}={values[0]}",
-                },
-            )
+            equals = f"{value_text(cards[0], values[0])}={values[0]}"
+            return Refusal("lone", {"cards": cards, "target": target, "lone_face": lone_card.face, "equation": equals})
         if len(places) > TRIPLE:
             return Refusal("too-many", {"max_cards": TRIPLE if self.rules.triples else PAIR})
         if len(places) == TRIPLE:
@@ -368,17 +378,10 @@ class Table:
             and sum(1 for p in places if self.is_stock(p) and not cells >> p & 1) >= PAIR
         ):
             return Refusal("stock-waste-pair")
-        if sum(values) != target:
-            return Refusal(
-                "sum",
-                {
-                    "cards": cards,
-                    "values": values,
-                    "total": sum(values),
-                    "target": target,
-                    "equation": equation(cards, values),
-                },
-            )
+        total = sum(values)
+        if total != target:
+            shown = {"cards": cards, "values": values, "total": total, "target": target}
+            return Refusal("sum", {**shown, "equation": equation(cards, values)})
         return None
 
     def removals(self, pos: Position) -> list[tuple[int, ...]]:
@@ -416,10 +419,8 @@ class Table:
                     out.append(tuple(sorted(trio)))
         return out
 
-    def refusal(self, pos: Position, places: tuple[int, ...]) -> Refusal | None:
-        """Why removing ``places`` is refused now, or ``None`` if it is legal (the validated path)."""
-        if self.won(pos):
-            return Refusal("game-over")
+    def _removal_refusal(self, pos: Position, places: tuple[int, ...]) -> Refusal | None:
+        """Why removing ``places`` is refused now (the game not won), or ``None`` if it is legal."""
         if len(set(places)) != len(places):
             return Refusal("same-card", {"cards": tuple(self.cards[p] for p in places)})
         if not places or len(places) > TRIPLE:
@@ -475,10 +476,8 @@ class Table:
         limit = self.rules.max_recycles
         return not pos.stock >> pos.ptr and limit is not None and pos.recycles >= limit
 
-    def draw_refusal(self, pos: Position) -> Refusal | None:
-        """Why a draw is refused now, or ``None``."""
-        if self.won(pos):
-            return Refusal("game-over")
+    def _draw_refusal(self, pos: Position) -> Refusal | None:
+        """Why a draw is refused now (the game not won), or ``None``."""
         if not self.stock_size:
             return Refusal("no-stock")
         if pos.stock >> pos.ptr:
@@ -487,10 +486,8 @@ class Table:
             return Refusal("passes-used-up", {"passes": self.rules.passes})
         return Refusal("stock-empty")
 
-    def recycle_refusal(self, pos: Position) -> Refusal | None:
-        """Why a recycle is refused now, or ``None``."""
-        if self.won(pos):
-            return Refusal("game-over")
+    def _recycle_refusal(self, pos: Position) -> Refusal | None:
+        """Why a recycle is refused now (the game not won), or ``None``."""
         if not self.stock_size:
             return Refusal("no-stock")
         if pos.stock >> pos.ptr:
@@ -533,7 +530,8 @@ class Table:
         return out
 
     def apply(self, pos: Position, action: Action) -> Position:
-        """The position after a legal ``action`` (unchecked)."""
+        """The position after a legal ``action`` (unchecked; the solver's generic path, so it reads the
+        encoding itself rather than through :func:`kind_of`)."""
         if action == DRAW_ACTION:
             return self.draw(pos)
         if action == RECYCLE_ACTION:
@@ -569,17 +567,33 @@ class Table:
 
     # --- naming -------------------------------------------------------------------------------------
 
-    def places_of(self, cards: tuple[Card, ...]) -> tuple[int, ...] | Refusal:
-        """The places of named cards, or a refusal for a card not in this game."""
-        out = []
-        for card in cards:
+    # --- the validated path: actions named by typed moves --------------------------------------------
+
+    def action_of(self, move: Move) -> Action | Refusal:
+        """The packed action a move names (its cards' places, in the move's order), or a refusal for a
+        card not in this game."""
+        if move.kind in (MoveKind.DRAW, MoveKind.RECYCLE):
+            return DRAW_ACTION if move.kind == MoveKind.DRAW else RECYCLE_ACTION
+        places = []
+        for card in move.cards:
             if card not in self.place_of:
                 return Refusal("not-in-game", {"card": card})
-            out.append(self.place_of[card])
-        return tuple(out)
+            places.append(self.place_of[card])
+        return places[0] if move.kind == MoveKind.PARK else tuple(places)
 
-    def action_cards(self, action: Action) -> tuple[Card, ...]:
-        """The cards an action removes or parks (none for draw and recycle)."""
-        if isinstance(action, int):
-            return (self.cards[action],)
-        return tuple(self.cards[p] for p in action) if isinstance(action, tuple) else ()
+    def move_of(self, action: Action) -> Move:
+        """The typed move that names a packed action."""
+        return Move(kind_of(action), tuple(self.cards[p] for p in action_places(action)))
+
+    def refusal(self, pos: Position, action: Action) -> Refusal | None:
+        """Why ``action`` is refused now, or ``None`` if it is legal: the validated path's one way in,
+        by the action's kind."""
+        if self.won(pos):
+            return Refusal("game-over")
+        kind = kind_of(action)
+        if kind == MoveKind.DRAW:
+            return self._draw_refusal(pos)
+        if kind == MoveKind.RECYCLE:
+            return self._recycle_refusal(pos)
+        places = action_places(action)
+        return self._park_refusal(pos, places[0]) if kind == MoveKind.PARK else self._removal_refusal(pos, places)

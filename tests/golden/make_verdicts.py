@@ -203,14 +203,7 @@ def _replay(deal: Deal, moves: list[str]) -> Game:
 
 
 def _texts(table: Table, actions: list[Action]) -> list[str]:
-    return [
-        "+".join(str(c) for c in table.action_cards(a))
-        if isinstance(a, tuple)
-        else f"{table.cards[a]}>cell"
-        if isinstance(a, int)
-        else a
-        for a in actions
-    ]
+    return [str(table.move_of(a)) for a in actions]
 
 
 def verdict(job: tuple[str, int]) -> Line:

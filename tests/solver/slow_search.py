@@ -21,7 +21,9 @@ from functools import cache
 
 from pyramid_solitaire import Deal
 from pyramid_solitaire.analysis import dead_slots, plain_hint
-from pyramid_solitaire.table import DRAW_ACTION, RECYCLE_ACTION, Action, Position, Table
+from pyramid_solitaire.moves import Move
+from pyramid_solitaire.reasons import Refusal
+from pyramid_solitaire.table import Action, Position, Table
 
 
 class TooBig(Exception):
@@ -73,24 +75,14 @@ def slow_search(table: Table, start: Position, limit: int | None = None) -> Slow
 
 def action_text(table: Table, action: Action) -> str:
     """The move notation of a table action (``Tc+3s``, ``Qs>cell``, ``draw``, ``recycle``)."""
-    if isinstance(action, tuple):
-        return "+".join(str(card) for card in table.action_cards(action))
-    if isinstance(action, int):
-        return f"{table.cards[action]}>cell"
-    return action
+    return str(table.move_of(action))
 
 
 def action_of(table: Table, text: str) -> Action:
     """The table action a move's notation names (cards in any order; sorted places)."""
-    word = text.strip()
-    if word in (DRAW_ACTION, RECYCLE_ACTION):
-        return word
-    from pyramid_solitaire.moves import PARK, Move
-
-    move = Move.parse(word)
-    places = table.places_of(move.cards)
-    assert isinstance(places, tuple), f"{word}: {places}"
-    return places[0] if move.kind == PARK else tuple(sorted(places))
+    action = table.action_of(Move.parse(text))
+    assert not isinstance(action, Refusal), f"{text}: {action}"
+    return tuple(sorted(action)) if isinstance(action, tuple) else action
 
 
 def replay_line(rules: str, number: int, line: list[str]) -> tuple[Table, Position]:

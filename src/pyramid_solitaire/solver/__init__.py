@@ -60,17 +60,8 @@ class SolveResult:
 
 
 def _moves(table: Table, actions: list[Action]) -> list[Move]:
-    out = []
-    for action in actions:
-        if isinstance(action, tuple):
-            out.append(Move.remove(*table.action_cards(action)))
-        elif isinstance(action, int):
-            out.append(Move.park(table.cards[action]))
-        elif action == "draw":
-            out.append(Move.draw())
-        else:
-            out.append(Move.recycle())
-    return out
+    """The typed moves of a line the search found in the table's packed actions."""
+    return [table.move_of(action) for action in actions]
 
 
 def solve_position(

@@ -37,7 +37,7 @@ from ..moves import PARK, REMOVE, Move
 from ..reasons import IllegalMoveError, Refusal
 from ..record import COACH, Entry, Parked, play_entry
 from ..rules import manner
-from ..table import WON
+from ..table import RECYCLE_ACTION, WON
 from ..vocabulary import Event
 from .shapes import EventAnswer, Partners, RefusalShown, Result
 
@@ -282,7 +282,7 @@ class Session:
         if table.can_draw(pos):
             stock_move = "draw"
         else:
-            why = table.recycle_refusal(pos)
+            why = table.refusal(pos, RECYCLE_ACTION)
             if why is None:
                 stock_move = "recycle"
             else:
