@@ -27,27 +27,37 @@ import time
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import combinations
-from typing import Any, Final
+from typing import Any, Final, Literal, cast
 
 from ..deal import Deal
 from ..game import Game
 from ..layout import bits
 from ..messages import Problem
-from ..moves import PARK, REMOVE, Move
+from ..moves import DRAW, PARK, RECYCLE, REMOVE, Move
 from ..reasons import IllegalMoveError, Refusal
 from ..record import COACH, Entry, Parked, play_entry
 from ..rules import manner
 from ..table import RECYCLE_ACTION, WON
 from ..vocabulary import Event
-from .shapes import EventAnswer, Partners, RefusalShown, Result
+from .shapes import (
+    Choices,
+    EventAnswer,
+    EventKind,
+    Partners,
+    PlayerView,
+    RefusalShown,
+    Result,
+    SessionFacts,
+    SessionState,
+)
 
 #: How long the solver may think about the best a lost deal could have done, in seconds.
 BEST_REACHABLE_SECONDS: Final = 3.0
 #: How long the coach hint may think, in seconds.
 COACH_SECONDS: Final = 3.0
 LANGS: Final = ("ja", "en")
-#: What each entry's event is called in an answer (a move's is its kind: removed, parked, draw, recycle).
-EVENT_KINDS: Final[dict[str, str]] = {
+#: What each entry's event is called in an answer.
+EVENT_KINDS: Final[dict[str, EventKind]] = {
     Event.UNDO: "undone",
     Event.REDO: "redone",
     Event.REWIND: "rewound",
@@ -55,6 +65,8 @@ EVENT_KINDS: Final[dict[str, str]] = {
     Event.COACH: "coach",
     Event.RESIGN: "resigned",
 }
+#: What a move is called in an answer, by its kind.
+MOVE_KINDS: Final[dict[str, EventKind]] = {REMOVE: "removed", PARK: "parked", DRAW: "draw", RECYCLE: "recycle"}
 
 
 class BadCell(Problem, ValueError):
@@ -89,7 +101,7 @@ class Session:
         return {token: place for place, token in enumerate(self.tokens)}
 
     @cached_property
-    def rule_fields(self) -> dict[str, Any]:
+    def rule_fields(self) -> dict[str, object]:
         """Every field of the game's rules, for the Rules dialog (the rules never change)."""
         return dataclasses.asdict(self.game.rules)
 
@@ -154,8 +166,7 @@ class Session:
                 return {"kind": kind, "cards": []}
             return {"kind": kind, "move": str(done), "cards": [str(c) for c in done.cards]}
         assert isinstance(done, Move)
-        kind = "parked" if done.kind == PARK else "removed" if done.kind == REMOVE else done.kind
-        return {"kind": kind, "move": str(entry), "cards": [str(c) for c in done.cards]}
+        return {"kind": MOVE_KINDS[done.kind], "move": str(entry), "cards": [str(c) for c in done.cards]}
 
     def _coach(self, time_limit: float) -> EventAnswer:
         """The solver's hint; it knows the hidden cards, and the answer says so."""
@@ -215,51 +226,55 @@ class Session:
 
     # --- what the page draws ----------------------------------------------------------------------------
 
-    def state(self, lang: str) -> dict[str, Any]:
-        """Everything the page needs to draw this game and to answer taps, in ``lang``."""
-        game = self.game
-        table = game.table
-        view = game.view(lang)
-        removed = [str(c) for step in game.history if step.move.kind == REMOVE for c in step.move.cards]
-        fan = self.waste_fan()
+    def state(self, lang: str) -> SessionState:
+        """Everything the page needs to draw this game and to answer taps, in ``lang``: the player's view,
+        the web app's facts, and what every tap would do (docs/web.md; ``shapes.SessionState``)."""
+        coverers = _visible_coverers(self.game)
+        view = self._view(lang, coverers)
         visible = _shown_tokens(view)
-        shown = visible | set(removed) | set(fan)
-        coverers = _visible_coverers(game)
+        return {**view, **self._facts(lang, visible), **self._choices(lang, view, visible, coverers)}
+
+    def _view(self, lang: str, coverers: dict[int, list[int]]) -> PlayerView:
+        """The engine's player view, with the face-up cards covering each slot.  The one point where the
+        engine's JSON-ready dictionary (``view.player_view``, untyped) is taken as the typed shape;
+        tests/web/test_shapes.py checks every key of real answers against the shapes."""
+        view = cast(PlayerView, self.game.view(lang))
         tokens = self.tokens
         for entry in view["pyramid"]:
             entry["covering"] = [tokens[place] for place in coverers.get(entry["slot"], ())]
-        view.update(
-            {
-                "id": self.id,
-                "version": self.version,
-                "lang": lang,
-                "preset": game.rules.preset,
-                "drawn_spot": game.rules.drawn_spot,
-                "has_stock": table.stock_size > 0,
-                "rule_fields": self.rule_fields,
-                "waste_fan": fan,
-                "number": self.deal.number,
-                "difficulty": self.deal.difficulty,
-                "removed": {"count": len(removed), "top": removed[-2:]},
-                "names": {
-                    token: table.cards[place].name(lang) for token, place in self.places.items() if token in shown
-                },
-                "target": table.target,
-                "values": {
-                    token: None if table.is_joker(self.places[token]) else table.values[self.places[token]]
-                    for token in sorted(visible)
-                },
-                "ui": {"keep_second": manner(game.rules).keep_second},
-                "elapsed": round(self.elapsed(), 1),
-                "result": self._result() if self.over else None,
-            }
-        )
-        view.update(self._choices(lang, view, visible, coverers))
         return view
 
-    def _choices(
-        self, lang: str, view: dict[str, Any], visible: set[str], coverers: dict[int, list[int]]
-    ) -> dict[str, Any]:
+    def _facts(self, lang: str, visible: set[str]) -> SessionFacts:
+        """The web app's facts beside the view (``visible``: the card tokens the view shows)."""
+        game = self.game
+        table = game.table
+        removed = [str(c) for step in game.history if step.move.kind == REMOVE for c in step.move.cards]
+        fan = self.waste_fan()
+        shown = visible | set(removed) | set(fan)
+        return {
+            "id": self.id,
+            "version": self.version,
+            "lang": lang,
+            "preset": game.rules.preset,
+            "drawn_spot": game.rules.drawn_spot,
+            "has_stock": table.stock_size > 0,
+            "rule_fields": self.rule_fields,
+            "waste_fan": fan,
+            "number": self.deal.number,
+            "difficulty": self.deal.difficulty,
+            "removed": {"count": len(removed), "top": removed[-2:]},
+            "names": {token: table.cards[place].name(lang) for token, place in self.places.items() if token in shown},
+            "target": table.target,
+            "values": {
+                token: None if table.is_joker(self.places[token]) else table.values[self.places[token]]
+                for token in sorted(visible)
+            },
+            "ui": {"keep_second": manner(game.rules).keep_second},
+            "elapsed": round(self.elapsed(), 1),
+            "result": self._result() if self.over else None,
+        }
+
+    def _choices(self, lang: str, view: PlayerView, visible: set[str], coverers: dict[int, list[int]]) -> Choices:
         """``pairs``, ``selectable``, ``refusals`` and ``stock_move``: what every tap would do now."""
         game = self.game
         table = game.table
@@ -278,7 +293,7 @@ class Session:
         refusals = self._card_refusals(lang, view, visible, coverers, set(chosen))
         refusals.update(self._pair_refusals(lang, removals, chosen))
         # the stock: what a tap plays, or why it plays nothing
-        stock_move = None
+        stock_move: Literal["draw", "recycle"] | None = None
         if table.can_draw(pos):
             stock_move = "draw"
         else:
@@ -306,7 +321,7 @@ class Session:
     def _card_refusals(
         self,
         lang: str,
-        view: dict[str, Any],
+        view: PlayerView,
         visible: set[str],
         coverers: dict[int, list[int]],
         chosen: set[int],
@@ -413,7 +428,7 @@ def _visible_coverers(game: Game) -> dict[int, list[int]]:
     return {slot: bits(shown & coverers[slot]) for slot in bits(pos.pyramid)}
 
 
-def _shown_tokens(view: dict[str, Any]) -> set[str]:
+def _shown_tokens(view: PlayerView) -> set[str]:
     """Every card token the view shows (so names never reveal a hidden card)."""
     shown = {entry["card"] for entry in view["pyramid"] if entry["card"]}
     for token in (
@@ -429,4 +444,4 @@ def _shown_tokens(view: dict[str, Any]) -> set[str]:
     return shown
 
 
-__all__ = ["EVENT_KINDS", "BadCell", "Session"]
+__all__ = ["EVENT_KINDS", "MOVE_KINDS", "BadCell", "Session"]

@@ -1,5 +1,6 @@
-"""The shapes of what the game routes answer, as typed dictionaries: the event an action reports, a
-refusal the page shows without asking, what a card can be removed with, and a finished game's result.
+"""The shapes of what the game routes answer, as typed dictionaries: the game's state the page draws
+(:class:`GameState`, with its parts), the event an action reports, a refusal the page shows without
+asking, what a card can be removed with, and a finished game's result.
 
 They are the API's edge written down once for the type checker (``mypy --strict``) and for readers; the
 JSON the page receives is exactly these dictionaries.  docs/web.md describes each key for people.
@@ -7,15 +8,20 @@ JSON the page receives is exactly these dictionaries.  docs/web.md describes eac
 
 from __future__ import annotations
 
-from typing import NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict
+
+#: What an answer reports was done: a move (``removed``, ``parked``, ``draw``, ``recycle``), an event
+#: (``undone``, ``redone``, ``rewound``, ``hint``, ``coach``, ``resigned``), or nothing (``dealt``: a new
+#: game; ``state``: the state asked for).
+EventKind = Literal[
+    "removed", "parked", "draw", "recycle", "undone", "redone", "rewound", "hint", "coach", "resigned", "dealt", "state"
+]
 
 
 class EventAnswer(TypedDict):
-    """What an action did, for the page to show: its ``kind`` (``removed``, ``parked``, ``draw``,
-    ``recycle``, ``undone``, ``redone``, ``rewound``, ``hint``, ``coach``, ``resigned``; ``dealt`` and
-    ``state`` when nothing was done) and the cards it moved."""
+    """What an action did, for the page to show: its ``kind`` and the cards it moved."""
 
-    kind: str
+    kind: EventKind
     cards: list[str]
     move: NotRequired[str | None]
     #: a rewind: how many moves it took back
@@ -42,6 +48,123 @@ class RefusalShown(TypedDict):
 Partners = TypedDict("Partners", {"alone": bool, "with": list[list[str]]})
 
 
+class SlotShown(TypedDict):
+    """One slot of the layout (the pyramid's, then the reserve piles'), as the player sees it: where it
+    lies, its card if face up (else ``None``), and what the engine says of it; ``covering`` names the
+    face-up cards on it (never a face-down one), ``covered_by`` the places of all that still cover it."""
+
+    slot: int
+    row: int | None
+    col: int | None
+    pile: int | None
+    level: int | None
+    card: str | None
+    removed: bool
+    parked: bool
+    face_up: bool
+    usable: bool
+    covered_by: list[int]
+    dead: bool
+    covering: list[str]
+
+
+#: The stock: cards left face down, the pass under way (``pass`` is a Python keyword, hence this form)
+#: and how many there are (``None``: unlimited), its label, and its face-up top card in ``msc``.
+StockShown = TypedDict(
+    "StockShown",
+    {"count": int, "pass": int, "passes": int | None, "label": str, "top": str | None, "usable": bool},
+)
+
+
+class WasteShown(TypedDict):
+    """The waste: its top card, its count (the drawn spot's card apart), its uses left (``None``: no
+    limit)."""
+
+    top: str | None
+    count: int
+    uses_left: int | None
+
+
+class PileShown(TypedDict):
+    """One of several waste piles (Apophis): its top card and count."""
+
+    top: str | None
+    count: int
+
+
+class CellCard(TypedDict):
+    """A card parked in a free cell, and whether it is dead."""
+
+    card: str
+    dead: bool
+
+
+class CellsShown(TypedDict):
+    """The free cells: how many, and each one's card left to right (``None``: empty)."""
+
+    size: int
+    slots: list[CellCard | None]
+
+
+class RemovedShown(TypedDict):
+    """The removed pile: how many cards, and the last two removed."""
+
+    count: int
+    top: list[str]
+
+
+class Manners(TypedDict):
+    """A preset's ways the page follows (seed 000): a refused pair keeps its second card chosen."""
+
+    keep_second: bool
+
+
+class PlayerView(TypedDict):
+    """What the player may see of the game (the engine's :func:`~...view.player_view`, its texts in one
+    language), with the face-up cards covering each slot."""
+
+    rules: str
+    code: str
+    status: str
+    status_message: str | None
+    score: int | None
+    moves: int
+    undos: int
+    hints: int
+    pyramid: list[SlotShown]
+    stock: StockShown
+    drawn: str | None
+    waste: WasteShown
+    waste_piles: list[PileShown]
+    cells: CellsShown
+    jokers: list[str]
+    usable: list[str]
+    legal_moves: list[str]
+    dead: list[str]
+    can_rewind: bool
+    can_undo: bool
+    can_redo: bool
+
+
+class Choices(TypedDict):
+    """What every tap would do now: each card's partners, the cards that may be chosen, why every other
+    tap is refused (by card, pair, ``stock``, ``cell`` or ``game-over``), and what a tap on the stock
+    plays (``draw``, ``recycle`` or ``None``)."""
+
+    pairs: dict[str, Partners]
+    selectable: list[str]
+    refusals: dict[str, RefusalShown]
+    stock_move: Literal["draw", "recycle"] | None
+
+
+class Par(TypedDict):
+    """A verified deal's par: the fewest moves that win it, once ``known`` (``pending`` while it is
+    being worked out, ``unknown`` when the search ran out of time)."""
+
+    moves: int | None
+    status: Literal["known", "unknown", "pending"]
+
+
 class Result(TypedDict):
     """A finished game's figures; the routes add the player's statistics and the deal's leaderboard."""
 
@@ -58,6 +181,72 @@ class Result(TypedDict):
     score: int | None
     stats: NotRequired[dict[str, object]]
     leaderboard: NotRequired[list[dict[str, object]]]
+    par: NotRequired[Par | None]
 
 
-__all__ = ["EventAnswer", "Partners", "RefusalShown", "Result"]
+class SessionFacts(TypedDict):
+    """The web app's facts about the game beside the player's view: its id and version (how many
+    entries are recorded), the page's language, the rules' fields, the deal's number and difficulty,
+    card names and values in that language, the elapsed seconds and, once over, the result."""
+
+    id: str
+    version: int
+    lang: str
+    preset: str
+    drawn_spot: bool
+    has_stock: bool
+    rule_fields: dict[str, object]
+    waste_fan: list[str]
+    number: int | None
+    difficulty: str
+    removed: RemovedShown
+    names: dict[str, str]
+    target: int
+    values: dict[str, int | None]
+    ui: Manners
+    elapsed: float
+    result: Result | None
+
+
+class Daily(TypedDict):
+    """The daily deal a game is: its day (``YYYY-MM-DD``), whether it counts for that day, its rules."""
+
+    date: str
+    counted: bool
+    rules: str
+
+
+class SessionState(PlayerView, SessionFacts, Choices):
+    """A session's state (``Session.state``, and the replay's ``game``): the player's view, the web
+    app's facts and what every tap would do."""
+
+
+class GameState(SessionState):
+    """The game's state, as every game route answers it (``{"game": state, "event": …}``): the session's
+    state and the daily deal it is (``None``: none)."""
+
+    daily: Daily | None
+
+
+__all__ = [
+    "CellCard",
+    "CellsShown",
+    "Choices",
+    "Daily",
+    "EventAnswer",
+    "EventKind",
+    "GameState",
+    "Manners",
+    "Par",
+    "Partners",
+    "PileShown",
+    "PlayerView",
+    "RefusalShown",
+    "RemovedShown",
+    "Result",
+    "SessionFacts",
+    "SessionState",
+    "SlotShown",
+    "StockShown",
+    "WasteShown",
+]

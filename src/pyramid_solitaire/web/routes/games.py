@@ -36,7 +36,7 @@ from ..games import GameConflict, GameNotFound, Games, entry_of, record_headers
 from ..http import Answer
 from ..pars import PARS
 from ..play import BadCell, Session
-from ..shapes import EventAnswer
+from ..shapes import Daily, EventAnswer, GameState
 
 router = APIRouter()
 
@@ -148,26 +148,27 @@ def answer(games: Games, session: Session, event: EventAnswer, lang: str, reques
     return Answer({"game": game_state(games, session, lang), "event": event}, request=request)
 
 
-def game_state(games: Games, session: Session, lang: str) -> dict[str, Any]:
+def game_state(games: Games, session: Session, lang: str) -> GameState:
     """The state the page draws: the session's, which daily deal it is, and a finished game's records."""
-    state = session.state(lang)
-    state["daily"] = (
+    daily: Daily | None = (
         None
         if session.daily is None
         else {"date": session.daily, "counted": session.daily_counted, "rules": session.deal.rules.preset}
     )
+    state: GameState = {**session.state(lang), "daily": daily}
     if session.over:
         add_records(games, state, session)
     return state
 
 
-def add_records(games: Games, state: dict[str, Any], session: Session) -> None:
+def add_records(games: Games, state: GameState, session: Session) -> None:
     """A finished game's result also shows the player's figures at this rule set and difficulty, the
     deal's leaderboard (a daily deal's: the day's), and a verified deal's par."""
+    result = state["result"]
+    assert result is not None  # the game is over
     rules, difficulty = str(session.deal.rules), session.deal.difficulty
     finished = games.store.finished_games(session.player_id, rules=rules, difficulty=difficulty)
     stats = stats_for(finished, rules, difficulty)
-    result = state["result"]
     result["stats"] = stats.to_json()
     if session.daily is not None and session.daily_counted:
         day = board(games.store, date.fromisoformat(session.daily), session.deal.rules.preset, session.player_id)
