@@ -51,7 +51,8 @@ def test_two_players_get_the_same_daily_deal_and_a_win_shows_par_board_streak_an
     second = GamePage(second_context.new_page(), server).open("/daily")
     page = first.page
     assert first.text("#deal-link") == second.text("#deal-link") == code
-    assert first.text("#daily-badge") == f"デイリー {date}"
+    month, day = (int(part) for part in date.split("-")[1:])
+    assert first.text("#daily-badge") == f"デイリー {month}月{day}日"
     assert page.url == f"{server}/daily/{date}"
 
     line = solve(Deal.from_code(code), best=False).solution
@@ -102,3 +103,22 @@ def test_two_players_get_the_same_daily_deal_and_a_win_shows_par_board_streak_an
     assert list(first_errors) == [] and list(second_errors) == []
     first_context.close()
     second_context.close()
+
+
+def test_the_daily_badge_leaves_the_code_whole_on_a_phone_held_sideways(browser: Browser, server: str) -> None:
+    """A past day's deal (the longest badge, in English) on a phone on its side: one row holds the whole
+    code, the badge and the figures."""
+    sideways = {"viewport": {"width": 844, "height": 390}, "is_mobile": True, "has_touch": True}
+    context, errors = open_context(browser, **sideways)
+    game = GamePage(context.new_page(), server).open("/daily/2026-12-01?rules=thirteen")
+    game.settings(lang="en")
+    assert game.text("#daily-badge") == "Daily Dec 1 · practice"
+    link = game.page.locator("#deal-link")
+    assert link.evaluate("element => element.scrollWidth <= element.clientWidth")  # not cut short
+    assert link.inner_text().startswith("TH1-")
+    for part in ("#deal-link", "#daily-badge", "#timer", "#moves"):
+        box = game.page.locator(part).bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 70, part
+    screenshot(game.page, "daily-practice-sideways")
+    assert list(errors) == []
+    context.close()

@@ -10,6 +10,7 @@ import { animate, before } from "./animate.js";
 import * as motion from "./motion.js";
 import { describe, say } from "./narrate.js";
 import { showBest, showResult } from "./result.js";
+import { dayName } from "./daily.js";
 import * as select from "./select.js";
 import { play as sound } from "./sound.js";
 import { restartClock, showTime } from "./timer.js";
@@ -51,7 +52,12 @@ export function draw() {
   $("diff-badge").textContent = game.difficulty === "R" ? t("diff_R") : `${t(`diff_${game.difficulty}`)} · ${t("verified")}`;
   const daily = $("daily-badge");
   daily.hidden = !game.daily;
-  if (game.daily) daily.textContent = t(game.daily.counted ? "daily_badge" : "daily_badge_late", { date: game.daily.date });
+  if (game.daily) {
+    // short, so that it fits a phone's top bar beside the code and the difficulty: 「デイリー 12月1日」
+    const date = dayName(game.daily.date, { month: "short", day: "numeric" });
+    daily.textContent = t(game.daily.counted ? "daily_badge" : "daily_badge_late", { date });
+    daily.title = game.daily.counted ? game.daily.date : `${game.daily.date} — ${t("daily_late_note")}`;
+  }
   const playing = game.status === "playing" && !replayMode();
   $("btn-undo").disabled = !game.can_undo || replayMode();
   $("btn-redo").disabled = !game.can_redo || replayMode();
