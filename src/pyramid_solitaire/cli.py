@@ -209,8 +209,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .daily import TIMEZONE_VARIABLE, timezone
     from .web.server import ServeError, serve
 
-    timezone(args.timezone)  # a bad name stops the start with one line
-    os.environ[TIMEZONE_VARIABLE] = args.timezone  # every app process of this server reads it
+    zone = args.timezone or os.environ.get(TIMEZONE_VARIABLE) or DEFAULT_TIMEZONE
+    timezone(zone)  # a bad name stops the start with one line
+    os.environ[TIMEZONE_VARIABLE] = zone  # every app process of this server reads it
 
     try:
         serve(args.host, args.port, args.db, browser=not args.no_browser, lang=args.lang, workers=args.workers)
@@ -392,7 +393,7 @@ def _add_serve_parser(
     srv.add_argument("--port", type=int, help=h("port"))
     srv.add_argument("--db", metavar="URL", help=h("db"))
     srv.add_argument("--no-browser", action="store_true", help=h("no-browser"))
-    srv.add_argument("--timezone", metavar="ZONE", default=DEFAULT_TIMEZONE, help=h("timezone"))
+    srv.add_argument("--timezone", metavar="ZONE", help=h("timezone-serve"))
     srv.add_argument("--workers", type=int, default=1, metavar="N", help=h("serve-workers"))
     srv.set_defaults(func=cmd_serve)
     return [srv]
