@@ -150,8 +150,12 @@ def test_the_days_leaderboard_counts_each_players_first_finished_game(players: C
     lost = loser.post("/api/daily/games", json={}).json()["game"]
     assert loser.post(f"/api/games/{lost['id']}/resign").json()["game"]["result"]["won"] is False
     # replays of the day's deal change nothing: the loser's win afterwards, the winner's second win
-    win(loser, loser.post("/api/daily/games", json={}).json()["game"])
-    win(fast, fast.post("/api/daily/games", json={}).json()["game"])
+    shown = loser.post("/api/daily/games", json={})  # the day's deal again: the game that counts, as it ended
+    assert (shown.status_code, shown.json()["game"]["id"]) == (200, lost["id"])
+    again = loser.post("/api/daily/games", json={"again": True})
+    assert again.status_code == 201 and again.json()["game"]["daily"]["counted"] is False  # practice
+    win(loser, again.json()["game"])
+    win(fast, fast.post("/api/daily/games", json={"again": True}).json()["game"])
 
     board = fast.get("/api/daily/board").json()
     assert board["finished"] == 3 and board["won"] == 2

@@ -37,6 +37,7 @@ class DailyGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
     rules: MainRules = "classic"
     date: str | None = Field(None, max_length=20, description="YYYY-MM-DD; a past day does not count")
+    again: bool = Field(False, description="a new game even when the player has finished that day's deal")
 
 
 def desk_of(request: Request) -> DailyDesk:
@@ -78,26 +79,27 @@ def get_daily(
 
 @router.post("/api/daily/games", status_code=201, response_class=Answer)
 def play_daily(body: DailyGame, request: Request, games: GamesDep, player: Player, lang: Lang = "ja") -> Answer:
-    """Start a day's deal, or resume the player's unfinished game of it.  Started on its own day, the
-    game counts for that day's leaderboard and the streak; a past day's does not."""
+    """A day's deal for the player: their unfinished game of it if there is one; else, unless ``again``,
+    the game of it they finished (the one that counts first); else a new game (201).  A new game counts
+    for the day only when it is that day and the player has no counted game of it yet; any other is
+    practice (a past day, or playing the day's deal again)."""
     day = day_of(request, body.date)
-    counted = day == desk_of(request).today()
     deal = daily_deal(body.rules, day)
     PARS.status(games.store, deal)
     player_id = player
     made = player_id is None
     if player_id is None:
         player_id = games.store.new_player()
-    unfinished = [
-        row
-        for row in games.store.daily_games_of(player_id, str(deal.rules))
-        if row.daily == day.isoformat() and row.result is None and bool(row.daily_counted) == counted
-    ]
-    if unfinished:
-        with games.lock(unfinished[-1].id):
-            session = games.load(unfinished[-1].id, player_id)
+    rows = [row for row in games.store.daily_games_of(player_id, str(deal.rules)) if row.daily == day.isoformat()]
+    unfinished = [row for row in rows if row.result is None]
+    finished = sorted((row for row in rows if row.result is not None), key=lambda r: (not r.daily_counted, r.ended_ms))
+    shown = unfinished[-1:] or ([] if body.again else finished[:1])
+    if shown:
+        with games.lock(shown[0].id):
+            session = games.load(shown[0].id, player_id)
             state = game_state(games, session, lang)
         return Answer({"game": state, "event": {"kind": "state", "cards": []}}, request=request)
+    counted = day == desk_of(request).today() and not any(row.daily_counted for row in rows)
     session = games.create(deal, player_id, daily=day.isoformat(), counted=counted)
     response = Answer(
         {"game": game_state(games, session, lang), "event": {"kind": "dealt", "cards": []}},

@@ -32,9 +32,11 @@ export function dayName(iso, options = { month: "long", day: "numeric", weekday:
 }
 
 // Start a day's deal (or resume the player's unfinished game of it); resolves to the game, or null.
-export async function playDaily({ rules = "classic", date = null } = {}) {
+// `again`: a new (practice) game even when the player has finished the day's deal; without it, their
+// finished game of that day is shown with its result.
+export async function playDaily({ rules = "classic", date = null, again = false } = {}) {
   try {
-    const body = date ? { rules, date } : { rules };
+    const body = { rules, ...(date ? { date } : {}), ...(again ? { again } : {}) };
     const answer = await api.daily.play(body, lang());
     ctx.accept(answer, { dealt: answer.event.kind === "dealt" });
     history.replaceState(null, "", dailyPath(answer.game.daily.date, rules));
@@ -161,6 +163,7 @@ async function refresh() {
   figure(figures, t("daily_best_streak"), String(record.best_streak));
   const todayStatus = record.days[0].status;
   $("daily-play").textContent = t(todayStatus === "playing" ? "daily_resume" : todayStatus === "unplayed" ? "daily_play" : "daily_again");
+  view.again = !["playing", "unplayed"].includes(todayStatus);
   view.board = board;
   showBoard(board);
   showCalendar(record);
@@ -206,7 +209,10 @@ export function wireDaily(context) {
   fillRules();
   $("btn-daily").addEventListener("click", () => openDaily());
   $("daily-rules").addEventListener("change", () => { view.rules = $("daily-rules").value; view.month = null; refresh().catch((error) => { $("daily-error").textContent = error.message; }); });
-  $("daily-play").addEventListener("click", () => { $("dlg-daily").close(); playDaily({ rules: view.rules }); });
+  $("daily-play").addEventListener("click", () => {
+    $("dlg-daily").close();
+    playDaily({ rules: view.rules, again: Boolean(view.again) });
+  });
   $("daily-by-time").addEventListener("click", () => { view.order = "by_time"; showBoard(view.board); });
   $("daily-by-moves").addEventListener("click", () => { view.order = "by_moves"; showBoard(view.board); });
   $("cal-prev").addEventListener("click", () => moveMonth(-1));
