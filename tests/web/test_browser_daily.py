@@ -86,6 +86,13 @@ def test_two_players_get_the_same_daily_deal_and_a_win_shows_par_board_streak_an
     assert "won" in (today_cell.get_attribute("class") or "")
     assert today_cell.get_attribute("aria-label", timeout=1000).endswith("— クリア")
     screenshot(page, "daily-dialog")
+    assert first.text("#daily-play") == "今日のデイリーをもう一度（練習）"
+
+    # the day's deal opened again in a new tab: the game that counts, with its result, not a new deal
+    again = GamePage(first_context.new_page(), server).open("/daily")
+    again.page.locator("#dlg-result").wait_for(state="visible")
+    assert again.text("#result-title") == f"デイリー {date} — クリア！"
+    assert again.text("#moves") == str(len(line))
 
     # the second player, in English, gives up: the board still has one win, the share text says so in English
     second.settings(lang="en")
