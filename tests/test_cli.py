@@ -485,14 +485,14 @@ def test_daily_prints_the_days_code_and_as_json_its_par(capsys: pytest.CaptureFi
 
     from pyramid_solitaire.daily import compute_par, daily_deal
 
-    expected = daily_deal("thirteen", date(2026, 12, 5))
-    assert main(["daily", "--rules", "thirteen", "--date", "2026-12-05"]) == 0
-    assert capsys.readouterr().out == f"2026-12-05  thirteen  {expected.code}\n"
-    assert main(["daily", "--rules", "thirteen", "--date", "2026-12-05", "--json", "--par"]) == 0
+    expected = daily_deal("thirteen", date(2026, 12, 1))
+    assert main(["daily", "--rules", "thirteen", "--date", "2026-12-01"]) == 0
+    assert capsys.readouterr().out == f"2026-12-01  thirteen  {expected.code}\n"
+    assert main(["daily", "--rules", "thirteen", "--date", "2026-12-01", "--json", "--par"]) == 0
     shown = json.loads(capsys.readouterr().out)
     par = compute_par(expected)
     assert shown == {
-        "date": "2026-12-05",
+        "date": "2026-12-01",
         "rules": "thirteen",
         "code": expected.code,
         "par": par.moves,
