@@ -151,6 +151,7 @@ def main() -> int:
         help="run the two at once, one per core (half the wall time on an idle 2-core machine)",
     )
     parser.add_argument("--time-limit", type=float, default=600.0, help="ours: seconds per deal (default 600)")
+    parser.add_argument("--tsv", type=Path, help="write each deal here: number, length, ours s, reference s, ratio")
     args = parser.parse_args()
     if args.java is not None:
         if not (args.java / JAVA_PACKAGE / "BoardChallengeSolver.java").is_file():
@@ -248,6 +249,14 @@ def main() -> int:
     engine = outputs["ours"].partition(", engine ")[2].partition("\n")[0]
     print(summary(f"ours (pyramid-solitaire, {engine})", [ours[n][1] for n in numbers], numbers, peak_mb["ours"]))
     print_ratios(numbers, {n: theirs[n][1] for n in numbers}, {n: ours[n][1] for n in numbers})
+    if args.tsv:
+        args.tsv.write_text(
+            "deal\tlength\tours_s\treference_s\treference_over_ours\n"
+            + "".join(
+                f"{n}\t{expected[n - 1]}\t{ours[n][1]}\t{theirs[n][1]}\t{theirs[n][1] / max(ours[n][1], 1e-6):.3f}\n"
+                for n in numbers
+            )
+        )
     return 1 if mismatches else 0
 
 
