@@ -180,7 +180,9 @@ def main() -> int:
         only.write_text(" ".join(map(str, numbers)))
         ours_jsonl = Path(tmp, "ours.jsonl")
 
-        env = dict(os.environ, PYTHONPATH=str(HERE))
+        # ours runs this checkout's sources (and their compiled build), not whatever is installed
+        path = [str(HERE), str(HERE.parent / "src"), *filter(None, [os.environ.get("PYTHONPATH")])]
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(path))
         if args.java is not None:
             reference = java_command(args.java.resolve(), Path(tmp), chosen, args.jars)
             label = "reference (mchung94/solitaire-player, Java)"
