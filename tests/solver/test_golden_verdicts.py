@@ -1,5 +1,4 @@
-"""The solver against the golden verdict files tests/golden/verdicts/<preset>.txt (deals 0..199), and
-its shortest solutions against every length of data/msc-1500.
+"""The solver against the golden verdict files tests/golden/verdicts/<preset>.txt (deals 0..199).
 
 Each line is ``number<TAB>winnable<TAB>max_pyramid_removed``; the files are written by
 ``tests/golden/make_verdicts.py``, which checks every line independently (see its docstring).  A
@@ -178,30 +177,3 @@ def test_triangle_has_the_verdicts_of_classic() -> None:
     """Triangle is the pyramid drawn upside down: the same cover graph, so the same game (its file is
     written by the same independent checks as classic's)."""
     assert golden("triangle") == golden("classic")
-
-
-# --- the shortest solutions of msc-1500 -----------------------------------------------------------------
-
-MSC_1500 = Path(__file__).resolve().parents[2] / "data" / "msc-1500"
-#: deals of msc-1500 per test below (a chunk takes about 15-30 s of CPU compiled)
-MSC_CHUNK = 100
-
-
-@pytest.mark.parametrize("first", range(0, 1500, MSC_CHUNK))
-def test_every_msc_1500_shortest_length_is_the_data_sets(first: int) -> None:
-    """The data set's lengths come from the reference A* solver: every deal's shortest solution has
-    that length (0: no solution), and replays to a win.  Here, not in the quick tests, for its time."""
-    decks = (MSC_1500 / "random-decks.txt").read_text(encoding="utf-8").splitlines()
-    lengths = [int(x) for x in (MSC_1500 / "random-deck-solution-lengths.txt").read_text().split()]
-    wrong = []
-    for index in range(first, min(first + MSC_CHUNK, len(decks))):
-        deal = Deal.from_notation(decks[index], "msc")
-        result = solve(deal, shortest=True, best=False, time_limit=TIME_LIMIT)
-        if (result.length or 0) != lengths[index] or result.winnable is None:
-            wrong.append((index + 1, result.length, lengths[index]))
-        elif result.solution is not None:
-            game = Game(deal)
-            for move in result.solution:
-                game.push(move)
-            assert game.status == "won", index + 1
-    assert not wrong, f"(deal, ours, the data set's): {wrong}"
