@@ -62,12 +62,15 @@ def main() -> int:
     chosen = [(number, deals[number - 1]) for number in numbers]
     out = args.jsonl.open("w") if args.jsonl else None
     seconds: list[float] = []
+    cpu: list[float] = []
     nodes: list[int] = []
     won = unknown = mismatches = 0
     started = time.perf_counter()
     for number, deal in chosen:
         index = number - 1
+        cpu_started = time.process_time()
         result = solve(deal, shortest=args.shortest, time_limit=args.time_limit, best=not args.no_best)
+        cpu.append(time.process_time() - cpu_started)
         seconds.append(result.seconds)
         nodes.append(result.nodes)
         won += result.winnable is True
@@ -78,7 +81,7 @@ def main() -> int:
                 mismatches += 1
                 print(f"MISMATCH deal {number}: got {result.winnable} {result.length}, expected {want}")
         if out:
-            out.write(json.dumps({"index": index, **result.to_json()}) + "\n")
+            out.write(json.dumps({"index": index, **result.to_json(), "cpu_seconds": round(cpu[-1], 4)}) + "\n")
     total = time.perf_counter() - started
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     kind = "shortest solutions" if args.shortest else "verdicts" + ("" if args.no_best else " + best reachable")
@@ -87,6 +90,10 @@ def main() -> int:
     print(
         f"  per deal: median {statistics.median(seconds):.3f} s, p90 {percentile(seconds, 0.9):.3f} s, "
         f"max {max(seconds):.3f} s (deal {numbers[seconds.index(max(seconds))]})"
+    )
+    print(
+        f"  CPU per deal: median {statistics.median(cpu):.3f} s, p90 {percentile(cpu, 0.9):.3f} s, "
+        f"max {max(cpu):.3f} s (deal {numbers[cpu.index(max(cpu))]}), total {sum(cpu):.1f} s"
     )
     print(
         f"  positions: median {int(statistics.median(nodes))}, p90 {percentile([float(n) for n in nodes], 0.9):.0f}, "

@@ -57,6 +57,11 @@ class CellGame:
         self._relaxed: dict[int, int] = {}
         self._shapes: dict[int, tuple[tuple[int, ...], list[tuple[int, int]]]] = {}
 
+    def release(self) -> None:
+        """Empty the memos (see :meth:`.space.SearchSpace.release`)."""
+        self._relaxed.clear()
+        self._shapes.clear()
+
     # --- moves ---------------------------------------------------------------------------------------
 
     def successors(self, state: int, shortest: bool, waste_ok: bool) -> list[tuple[Action, int]]:

@@ -113,6 +113,12 @@ class RelaxedGame:
         #: with triples, per pyramid mask: :class:`_Cards` (what the bag cut and the ceiling read)
         self._cards: dict[int, _Cards] = {}
 
+    def release(self) -> None:
+        """Empty the memos (see :meth:`.space.SearchSpace.release`)."""
+        self._bounds.clear()
+        self._matchings.clear()
+        self._cards.clear()
+
     # --- the question ------------------------------------------------------------------------------
 
     def reaches(self, pyramid: int, counts: int, k: int) -> bool:

@@ -19,11 +19,18 @@ import heapq
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Final
 
 from ..table import Action
 from .space import REC_BITS, USE_MASK, SearchSpace
 
 CHECK_EVERY = 512
+#: the shortest search's packed heap entries and its map of states reached: bits of the steps so far,
+#: and of the order pushed (ties of f and g are taken first in, first out)
+G_BITS: Final = 16
+G_MASK: Final = (1 << G_BITS) - 1
+ORDER_BITS: Final = 40
+ORDER_MASK: Final = (1 << ORDER_BITS) - 1
 
 
 class SearchTimeout(Exception):
@@ -185,43 +192,64 @@ def win_or_best(space: SearchSpace, start: int, counter: Counter) -> list[Action
 
 
 def shortest_win(space: SearchSpace, start: int, counter: Counter) -> list[Action] | None:
-    """A winning line with the fewest steps, or ``None`` if there is none (A*)."""
+    """A winning line with the fewest steps, or ``None`` if there is none (A*).
+
+    The heap holds single integers, ordered as (f, -g, order pushed) and carrying the state in their
+    low bits: comparing two integers is much cheaper than comparing two tuples, and an integer is no
+    object for the garbage collector to track.  One dictionary keeps, per state, the fewest steps
+    found to it and the state it was reached from (as ``parent << G_BITS | g``); the line is read back
+    from it at the end, each step's action found again among the parent's successors."""
     if space.won(start):
         return []
     start = space.canonical(start)
-    start_key = start
-    best_g: dict[int, int] = {start_key: 0}
-    parent: dict[int, tuple[int, Action]] = {}
-    heap: list[tuple[int, int, int, int]] = [(space.steps_bound(start), 0, 0, start)]
+    # a state's bits: the widest field is the cells' (places up to P + S above cell_shift)
+    width = space.cell_shift + space.P + space.S
+    state_mask = (1 << width) - 1
+    order_shift = width
+    g_shift = order_shift + ORDER_BITS
+    f_shift = g_shift + G_BITS
+    g_top = G_MASK
+    # per state: the state it was reached from, and the fewest steps to it
+    reached: dict[int, int] = {start: 0}
+    heap: list[int] = [space.steps_bound(start) << f_shift | g_top << g_shift | start]
     order = 0
     while heap:
-        _, neg_g, _, state = heapq.heappop(heap)
-        g = -neg_g
-        key = state
-        if best_g.get(key, g) < g:
+        entry = heapq.heappop(heap)
+        state = entry & state_mask
+        g = g_top - (entry >> g_shift & G_MASK)
+        if reached[state] & G_MASK < g:
             continue
         if space.won(state):
-            return _line(parent, key, start_key)
+            return _line_back(space, reached, state, start)
         counter.tick()
+        cost = g + 1
+        if cost >= g_top:
+            raise ValueError("a line longer than the shortest search counts")
         for action, after in space.successors(state, shortest=True):
-            after_key = after
-            cost = g + 1
-            known = best_g.get(after_key)
-            if known is not None and known <= cost:
+            known = reached.get(after)
+            if known is not None and known & G_MASK <= cost:
                 continue
             if isinstance(action, tuple) and space.hopeless(after):
                 continue
-            best_g[after_key] = cost
-            parent[after_key] = (key, action)
+            reached[after] = state << G_BITS | cost
             order += 1
-            heapq.heappush(heap, (cost + space.steps_bound(after), -cost, order, after))
+            heapq.heappush(
+                heap,
+                (cost + space.steps_bound(after)) << f_shift
+                | (g_top - cost) << g_shift
+                | (order & ORDER_MASK) << order_shift
+                | after,
+            )
     return None
 
 
-def _line(parent: dict[int, tuple[int, Action]], key: int, start_key: int) -> list[Action]:
+def _line_back(space: SearchSpace, reached: dict[int, int], state: int, start: int) -> list[Action]:
+    """The line that :func:`shortest_win` found to ``state``: each step's action is found again among
+    its parent's successors (the one that leads to the state)."""
     line: list[Action] = []
-    while key != start_key:
-        key, action = parent[key]
-        line.append(action)
+    while state != start:
+        parent = reached[state] >> G_BITS
+        line.append(next(action for action, after in space.successors(parent, shortest=True) if after == state))
+        state = parent
     line.reverse()
     return line

@@ -131,6 +131,18 @@ class SearchSpace:
 
         self._relaxed_game = RelaxedGame(self)
 
+    def release(self) -> None:
+        """Empty every memo of this space, its bound's, its relaxed game's and its cells'.  The space
+        and its helpers refer to each other (a reference cycle), so without this their memos (a search's
+        worth: hundreds of thousands of entries) would wait for Python's cyclic garbage collector, which
+        the solver pauses while it searches (see ``solve_position``)."""
+        self._shapes.clear()
+        self._hopeless.clear()
+        self._steps_bound.release()
+        self._relaxed_game.release()
+        if self._cell_game is not None:
+            self._cell_game.release()
+
     # --- keys ----------------------------------------------------------------------------------------
 
     def pack(self, pos: Position) -> int:

@@ -63,6 +63,13 @@ class StepsBound:
         self._ahead_sweeps: dict[int, tuple[dict[int, list[int]], int]] = {}
         self._waste_sweeps: dict[int, dict[int, list[int]]] = {}
 
+    def release(self) -> None:
+        """Empty the memos (see :meth:`.space.SearchSpace.release`)."""
+        self._steps.clear()
+        self._step_idents.clear()
+        self._ahead_sweeps.clear()
+        self._waste_sweeps.clear()
+
     def _pyramid_steps(self, pyramid: int) -> PyramidSteps:
         """Removal steps the pyramid needs at least, and what that count assumes of the stock, cached
         per shape.
@@ -126,19 +133,20 @@ class StepsBound:
 
     def _matching(self, lows: list[int], highs: list[int]) -> int:
         """Most disjoint pairs (a, b), a from ``lows``, b from ``highs``, that can ever meet."""
-        masks = self._dead_masks
         partner: dict[int, int] = {}
+        return sum(1 for a in lows if self._augment(a, highs, partner, set()))
 
-        def augment(a: int, tried: set[int]) -> bool:
-            for b in highs:
-                if masks[a] >> b & 1 and b not in tried:
-                    tried.add(b)
-                    if b not in partner or augment(partner[b], tried):
-                        partner[b] = a
-                        return True
-            return False
-
-        return sum(1 for a in lows if augment(a, set()))
+    def _augment(self, a: int, highs: list[int], partner: dict[int, int], tried: set[int]) -> bool:
+        """Kuhn's augmenting path from ``a`` (a method, not a closure: a recursive closure is a
+        reference cycle, left for the garbage collector that the solver pauses)."""
+        mask = self._dead_masks[a]
+        for b in highs:
+            if mask >> b & 1 and b not in tried:
+                tried.add(b)
+                if b not in partner or self._augment(partner[b], highs, partner, tried):
+                    partner[b] = a
+                    return True
+        return False
 
     def bound(self, state: int) -> int:
         """A lower bound on the steps still needed to win from ``state``.
