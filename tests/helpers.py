@@ -5,8 +5,14 @@ from __future__ import annotations
 import json
 import re
 import socket
-from collections.abc import Iterable, Mapping
+import subprocess
+import sys
+import time
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
+
+import httpx
 
 from pyramid_solitaire import Game
 from pyramid_solitaire.deal import Deal
@@ -146,3 +152,36 @@ def won_by_the_solver(rules: str, deals: int = 20) -> Game:
                 game.push(move)
             return game
     raise AssertionError(f"the solver wins none of deals 0-{deals - 1} of {rules}")
+
+
+@contextmanager
+def app_process(
+    db: str, *options: str, ready: str = "/api/rules", start_seconds: float = 30
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``pyramid-solitaire serve`` (with ``options``, e.g. ``--workers 2``) as its own process; yields its
+    URL and the process once ``ready`` answers 200, and stops it afterwards."""
+    port = free_port()
+    command = [sys.executable, "-m", "pyramid_solitaire.cli", "serve", "--no-browser", "--port", str(port)]
+    process = subprocess.Popen(
+        [*command, "--db", db, *options],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + start_seconds
+    while True:
+        try:
+            if httpx.get(f"{url}{ready}", timeout=1).status_code == 200:
+                break
+        except httpx.TransportError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            raise AssertionError(f"the app did not start: {process.stderr.read().decode() if process.stderr else ''}")
+        time.sleep(0.1)
+    try:
+        yield url, process
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            process.wait(timeout=30)

@@ -15,15 +15,14 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from helpers import free_port
+from helpers import app_process, free_port
 from pg_server import PostgresServer
 from pyramid_solitaire import Deal, Game
 from pyramid_solitaire.record import read_record
@@ -35,7 +34,6 @@ sys.path.append(str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import load
 
 CODE = "CL1-N-AAAAAAD"
-START_SECONDS = 30
 #: The load tests: players, the deals they share, and the run: the fault strikes FAULT_AT s in (once
 #: some action was acknowledged), and play goes on for SECONDS in all and at least AFTER s past the fault.
 PLAYERS = 20
@@ -44,35 +42,6 @@ SECONDS = 6
 FAULT_AT = 2
 AFTER = 3
 OUTAGE_SECONDS = 2
-
-
-@contextmanager
-def app_process(db: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """``pyramid-solitaire serve`` as its own process; yields its URL and the process."""
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "pyramid_solitaire.cli", "serve", "--no-browser", "--port", str(port), "--db", db],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + START_SECONDS
-    while True:
-        try:
-            if httpx.get(f"{url}/api/rules", timeout=1).status_code == 200:
-                break
-        except httpx.TransportError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            raise AssertionError(f"the app did not start: {process.stderr.read().decode() if process.stderr else ''}")
-        time.sleep(0.1)
-    try:
-        yield url, process
-    finally:
-        if process.poll() is None:
-            process.terminate()
-            process.wait(timeout=10)
 
 
 def moves_of(code: str) -> list[str]:

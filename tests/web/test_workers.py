@@ -10,10 +10,8 @@ check the same promise."""
 from __future__ import annotations
 
 import asyncio
-import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,7 +19,7 @@ from pathlib import Path
 import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
-from helpers import free_port
+from helpers import app_process
 from pg_server import PostgresServer
 from pyramid_solitaire import Deal
 from pyramid_solitaire.solver import solve
@@ -45,30 +43,8 @@ AFTER = 3
 @contextmanager
 def served(db: str, workers: int) -> Iterator[str]:
     """``pyramid-solitaire serve --workers N`` as its own process; yields its URL once it answers."""
-    port = free_port()
-    command = [sys.executable, "-m", "pyramid_solitaire.cli", "serve", "--no-browser", "--port", str(port)]
-    process = subprocess.Popen(
-        [*command, "--db", db, "--workers", str(workers)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + START_SECONDS
-    while True:
-        try:
-            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                break
-        except httpx.TransportError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            raise AssertionError(f"the app did not start: {process.stderr.read().decode() if process.stderr else ''}")
-        time.sleep(0.1)
-    try:
+    with app_process(db, "--workers", str(workers), ready="/healthz", start_seconds=START_SECONDS) as (url, _):
         yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
 
 
 def requests_counted(url: str, route: str, status: str) -> float:
