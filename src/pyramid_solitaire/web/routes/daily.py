@@ -15,12 +15,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ...daily import DailyError, daily_deal
 from ..daily import DailyDesk, board, calendar
-from ..deps import GamesDep, Lang, Player, set_player_cookie
+from ..deps import GamesDep, Lang, Player
 from ..errors import ApiError
 from ..games import Games
 from ..http import Answer
 from ..pars import PARS
-from .games import game_state
+from .games import dealt, game_state
 
 router = APIRouter()
 
@@ -86,10 +86,7 @@ def play_daily(body: DailyGame, request: Request, games: GamesDep, player: Playe
     day = day_of(request, body.date)
     deal = daily_deal(body.rules, day)
     PARS.status(games.store, deal)
-    player_id = player
-    made = player_id is None
-    if player_id is None:
-        player_id = games.store.new_player()
+    player_id = player or games.store.new_player()
     rows = [row for row in games.store.daily_games_of(player_id, str(deal.rules)) if row.daily == day.isoformat()]
     unfinished = [row for row in rows if row.result is None]
     finished = sorted((row for row in rows if row.result is not None), key=lambda r: (not r.daily_counted, r.ended_ms))
@@ -101,14 +98,7 @@ def play_daily(body: DailyGame, request: Request, games: GamesDep, player: Playe
         return Answer({"game": state, "event": {"kind": "state", "cards": []}}, request=request)
     counted = day == desk_of(request).today() and not any(row.daily_counted for row in rows)
     session = games.create(deal, player_id, daily=day.isoformat(), counted=counted)
-    response = Answer(
-        {"game": game_state(games, session, lang), "event": {"kind": "dealt", "cards": []}},
-        status_code=201,
-        request=request,
-    )
-    if made:
-        set_player_cookie(request, response, games, player_id)
-    return response
+    return dealt(games, session, made=player is None, lang=lang, request=request)
 
 
 @router.get("/api/daily/board")

@@ -241,18 +241,19 @@ def new_game(body: NewGame, request: Request, games: GamesDep, player: Player, l
     too_long = unrecordable(str(deal.rules), deal.code)
     if too_long is not None:
         raise ApiError(400, "bad-rules", too_long)
-    player_id = player
-    made = player_id is None
-    if player_id is None:
-        player_id = games.store.new_player()
-    session = games.create(deal, player_id)
+    player_id = player or games.store.new_player()
+    return dealt(games, games.create(deal, player_id), made=player is None, lang=lang, request=request)
+
+
+def dealt(games: Games, session: Session, made: bool, lang: str, request: Request) -> Answer:
+    """The 201 answer of a game just dealt; ``made``: its player is new, and gets their cookie with it."""
     response = Answer(
         {"game": game_state(games, session, lang), "event": {"kind": "dealt", "cards": []}},
         status_code=201,
         request=request,
     )
     if made:
-        set_player_cookie(request, response, games, player_id)
+        set_player_cookie(request, response, games, session.player_id)
     return response
 
 

@@ -42,14 +42,10 @@ def play_link(code: str, request: Request, assets: AssetsDep) -> Response:
 
 
 @router.get("/daily")
-def daily_page(request: Request, assets: AssetsDep) -> Response:
-    """Today's daily deal (the page starts or resumes it)."""
-    return assets.page(request)
-
-
 @router.get("/daily/{day}")
-def daily_day_page(day: str, request: Request, assets: AssetsDep) -> Response:
-    """A past day's daily deal (``/daily/YYYY-MM-DD?rules=…``): played, not counted."""
+def daily_page(request: Request, assets: AssetsDep) -> Response:
+    """Today's daily deal, or a past day's (``/daily/YYYY-MM-DD?rules=…``: played, not counted); the page
+    reads which from its address and starts or resumes it."""
     return assets.page(request)
 
 
