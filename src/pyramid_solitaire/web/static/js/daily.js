@@ -4,7 +4,7 @@
 // Every fact comes from the server (/api/daily…); this module only shows them.
 import { api } from "./api.js";
 import { lang, rulesName, t } from "./i18n.js";
-import { clock } from "./result.js";
+import { clock, figure, fillLeaderboard, parShown } from "./result.js";
 
 const $ = (id) => document.getElementById(id);
 export const DAILY_RULES = ["classic", "pyramide", "thirteen"];
@@ -47,13 +47,6 @@ export async function playDaily({ rules = "classic", date = null, again = false 
   }
 }
 
-// The par as a result shows it: a number, or that it is being worked out, or unknown.
-export function parText(par) {
-  if (!par) return null;
-  if (par.status === "known") return String(par.moves);
-  return t(par.status === "pending" ? "par_pending" : "par_unknown");
-}
-
 // The text a player shares: the day, the rule set, cleared or not, time, moves against par, the link.
 // No card is named, so it spoils nothing.
 export function shareText(game, origin = location.origin) {
@@ -81,29 +74,10 @@ export async function share(game) {
 
 // --- the dialog ------------------------------------------------------------------------------------
 
-function entryText(entry) {
-  return `${entry.name || t("anonymous")} — ${clock(entry.seconds)} · ${t("moves")} ${entry.moves}`;
-}
-
 function showBoard(board) {
-  const list = $("daily-board");
-  list.replaceChildren();
-  for (const entry of board[view.order]) {
-    const item = document.createElement("li");
-    item.textContent = entryText(entry);
-    if (entry.you) item.classList.add("you");
-    list.append(item);
-  }
+  fillLeaderboard($("daily-board"), board[view.order]);
   $("daily-board-empty").hidden = board[view.order].length > 0;
   for (const order of ["by_time", "by_moves"]) $(`daily-${order.replace("_", "-")}`).setAttribute("aria-pressed", String(order === view.order));
-}
-
-function figure(dl, label, value) {
-  const dt = document.createElement("dt");
-  dt.textContent = label;
-  const dd = document.createElement("dd");
-  dd.textContent = value;
-  dl.append(dt, dd);
 }
 
 // The calendar of one month: each day a button (played days marked won, lost, in progress or won later);
@@ -158,7 +132,7 @@ async function refresh() {
   $("daily-date").textContent = dayName(day.date);
   const figures = $("daily-figures");
   figures.replaceChildren();
-  figure(figures, t("par"), parText({ moves: day.par, status: day.par_status }));
+  figure(figures, t("par"), parShown({ moves: day.par, status: day.par_status }));
   figure(figures, t("daily_streak"), String(record.streak));
   figure(figures, t("daily_best_streak"), String(record.best_streak));
   const todayStatus = record.days[0].status;

@@ -3,6 +3,7 @@
 // All figures come from the server.
 import { api, ApiError } from "./api.js";
 import { lang, rulesName, t } from "./i18n.js";
+import { figure } from "./result.js";
 
 const $ = (id) => document.getElementById(id);
 const NS = "http://www.w3.org/2000/svg";
@@ -16,14 +17,6 @@ export function replayMode() {
 
 function percent(rate) {
   return rate === null ? "—" : `${Math.round(rate * 100)}%`;
-}
-
-function figure(dl, label, value) {
-  const dt = document.createElement("dt");
-  dt.textContent = label;
-  const dd = document.createElement("dd");
-  dd.textContent = value;
-  dl.append(dt, dd);
 }
 
 // One card per rule set and difficulty: every figure readable on a phone as on a desktop.

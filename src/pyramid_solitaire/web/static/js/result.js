@@ -3,8 +3,9 @@
 // leaderboard (seed 001's list), all from the state the server sent.
 import { rulesName, t } from "./i18n.js";
 
-// The par as the result shows it beside the moves: a number, being worked out, or unknown.
-function parShown(par) {
+// A par as the page shows it (beside a result's moves, in the Daily dialog): a number, being worked out,
+// or unknown.
+export function parShown(par) {
   if (par.status === "known") return String(par.moves);
   return t(par.status === "pending" ? "par_pending" : "par_unknown");
 }
@@ -35,12 +36,24 @@ export function showBest(result) {
   $("result-best").textContent = best;
 }
 
-function figure(dl, label, value) {
+// One figure of a <dl>: its label and value (the result, the records' cards, the Daily dialog).
+export function figure(dl, label, value) {
   const dt = document.createElement("dt");
   dt.textContent = label;
   const dd = document.createElement("dd");
   dd.textContent = value;
   dl.append(dt, dd);
+}
+
+// A leaderboard's entries as the list's items, the player's own marked (a deal's, or a day's).
+export function fillLeaderboard(list, entries) {
+  list.replaceChildren();
+  for (const entry of entries) {
+    const item = document.createElement("li");
+    item.textContent = `${entry.name || t("anonymous")} — ${clock(entry.seconds)} · ${t("moves")} ${entry.moves}`;
+    if (entry.you) item.classList.add("you");
+    list.append(item);
+  }
 }
 
 export function showResult(game) {
@@ -67,14 +80,7 @@ export function showResult(game) {
   figure(statsList, t("win_rate"), stats.win_rate === null ? "—" : `${Math.round(100 * stats.win_rate)}%`);
   figure(statsList, t("streak"), String(stats.streak));
   figure(statsList, t("best_streak"), String(stats.best_streak));
-  const board = $("result-leaderboard");
-  board.replaceChildren();
-  for (const entry of result.leaderboard) {
-    const item = document.createElement("li");
-    item.textContent = `${entry.name || t("anonymous")} — ${clock(entry.seconds)} · ${t("moves")} ${entry.moves}`;
-    if (entry.you) item.classList.add("you");
-    board.append(item);
-  }
+  fillLeaderboard($("result-leaderboard"), result.leaderboard);
   const boardTitle = $("result-leaderboard-title");
   boardTitle.textContent = t(game.daily && game.daily.counted ? "daily_board_of" : "leaderboard",
     { date: game.daily ? game.daily.date : "" });
