@@ -9,13 +9,13 @@ answered.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import sys
 import time
 from pathlib import Path
 
 import load
+import uvloop
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -27,6 +27,12 @@ def ticks(pid: int) -> int:
     except OSError:
         return 0
     return int(fields[11]) + int(fields[12])
+
+
+def machine_ticks() -> int:
+    """Clock ticks every processor of the machine has been busy (not idle nor waiting), from /proc/stat."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return sum(fields) - fields[3] - fields[4]
 
 
 def children(pid: int) -> list[int]:
@@ -59,6 +65,7 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--think", type=float, default=load.THINK, help="mean pause of a player between actions, s")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT / "tests"))
     from pg_server import PostgresServer
@@ -78,10 +85,12 @@ def main() -> int:
                 "load generator": lambda: ticks(os.getpid()),
                 "app workers": lambda: sum(ticks(pid) for pid in workers),
                 "PostgreSQL": lambda: sum(ticks(pid) for pid in postgres_pids(str(server.root), "split")),
+                # backends that came and went between the two readings escape the line above; this does not
+                "the whole machine": machine_ticks,
             }
             before = {name: read() for name, read in parts.items()}
             began = time.perf_counter()
-            seen = asyncio.run(load.run([apps[0].url], deals, args.players, args.seconds))
+            seen = uvloop.run(load.run([apps[0].url], deals, args.players, args.seconds, think=args.think))
             elapsed = time.perf_counter() - began
             after = {name: read() for name, read in parts.items()}
         finally:

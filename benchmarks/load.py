@@ -9,7 +9,7 @@ is checked against what every client saw.  Optionally a fault strikes in the mid
     .venv/bin/python benchmarks/load.py --postgres --workers 4 --players 500   # serve --workers 4, one port
     .venv/bin/python benchmarks/load.py --postgres --workers 4 --kill-worker-at 20
 
-The app runs as real ``pyramid-solitaire serve`` processes on loopback.  Each player is an httpx client
+The app runs as real ``pyramid-solitaire serve`` processes on loopback.  Each player is a lean HTTP client (raw_http.py)
 with its own cookie: it starts a game of a verified deal (solved beforehand), plays the solver's
 solution as the page sends it, one request per move (every action names the version it was meant for), now and then
 asks for a hint or takes a move back and plays it again, and starts a new game when one is won.  A
@@ -58,7 +58,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-import httpx
+import raw_http
+import uvloop
 from _load_apps import App, start_apps
 from figures import percentile
 
@@ -72,6 +73,10 @@ ROOT = Path(__file__).resolve().parents[1]
 SWITCH = 0.1
 #: And asks for a hint, or takes a move back and plays it again, this often.
 DETOUR = 0.05
+#: A player waits this long on average (uniformly 0.5-1.5 times it) between an answer and its next
+#: action, as a person does.  The default keeps every player under its rate limit (30 requests a second,
+#: web/limits.py): a client as fast as loopback allows would otherwise meet 429s that no person meets.
+THINK = 0.05
 #: After a request without an answer, a player asks again after this pause, doubling up to the longest.
 RETRY_FIRST = 0.05
 RETRY_LONGEST = 1.0
@@ -138,7 +143,7 @@ class Track:
 
 
 class Player:
-    """One simulated player: an httpx client with its own cookie."""
+    """One simulated player: a client of its own (:mod:`raw_http`) with its own cookie."""
 
     def __init__(
         self,
@@ -148,23 +153,21 @@ class Player:
         seen: Seen,
         schedule: Schedule,
         faults: bool,
+        think: float = THINK,
     ) -> None:
         self.rng = random.Random(number)
+        self.think = think
         self.apps = apps
         self.home = number % len(apps)
         self.deals = deals
         self.seen = seen
         self.schedule = schedule
         self.faults = faults
-        # Idle connections are dropped after 2 s, before uvicorn's 5 s keep-alive closes them from its side
-        # (a browser retries a request lost that way; this client would count it as an error).
         # Each player from an address of its own, as through a reverse proxy on this machine (the app believes
         # X-Forwarded-For from loopback): the limit for requests without a cookie is per address, and real
         # players do not share one.
         address = f"10.{number >> 16 & 255}.{number >> 8 & 255}.{number & 255}"
-        self.client = httpx.AsyncClient(
-            timeout=30, limits=httpx.Limits(keepalive_expiry=2.0), headers={"X-Forwarded-For": address}
-        )
+        self.client = raw_http.Client(headers={"X-Forwarded-For": address})
 
     async def play(self) -> None:
         """Play deal after deal until the time is up or an error."""
@@ -186,14 +189,11 @@ class Player:
                 answer = await self.client.get(self.apps[self.home] + path)
             else:
                 answer = await self.client.post(self.apps[self.home] + path, json=body)
-        except httpx.TransportError as exc:
+        except raw_http.TransportError as exc:
             if self.faults:
                 self.seen.unanswered += 1
                 return Outcome.UNANSWERED, None
-            self.seen.errors.append(f"{path}: {type(exc).__name__}")
-            return Outcome.ERROR, None
-        except httpx.HTTPError as exc:
-            self.seen.errors.append(f"{path}: {type(exc).__name__}")
+            self.seen.errors.append(f"{path}: {exc}")
             return Outcome.ERROR, None
         self.seen.latencies.append(time.perf_counter() - started)
         if answer.status_code in (200, 201):
@@ -203,7 +203,7 @@ class Player:
         self.seen.errors.append(f"{path}: HTTP {answer.status_code} {answer.text[:120]}")
         return Outcome.ERROR, None
 
-    def database_away(self, answer: httpx.Response) -> bool:
+    def database_away(self, answer: raw_http.Answer) -> bool:
         """Whether a 503 is the app's clear answer that the records database cannot be reached."""
         try:
             body = answer.json()
@@ -253,8 +253,10 @@ class Player:
         return True
 
     async def act(self, game: Track, kind: str, arg: str | None, path: str, body: object | None = None) -> bool:
-        """One action, until it is known to be recorded; False when the player stops (an error, or the
-        time ran out while the app or its database was away)."""
+        """One action, after the player's pause, until it is known to be recorded; False when the player
+        stops (an error, or the time ran out while the app or its database was away)."""
+        if self.think > 0:
+            await asyncio.sleep(self.think * (0.5 + self.rng.random()))
         while True:
             outcome, answer = await self.call(f"/api/games/{game.id}/{path}?version={game.version}", body)
             if outcome is Outcome.ANSWERED:
@@ -395,12 +397,14 @@ async def run(
     seconds: float,
     fault: tuple[Fault, float] | None = None,
     after: float = 0.0,
+    think: float = THINK,
 ) -> Seen:
-    """Play for ``seconds`` (with the fault at its moment, and at least ``after`` s once it is over)."""
+    """Play for ``seconds`` (with the fault at its moment, and at least ``after`` s once it is over), each
+    player pausing ``think`` s on average between actions."""
     seen = Seen()
     began = time.monotonic()
     schedule = Schedule(began, began + seconds)
-    tasks = [Player(n, apps, deals, seen, schedule, fault is not None).play() for n in range(players)]
+    tasks = [Player(n, apps, deals, seen, schedule, fault is not None, think).play() for n in range(players)]
     if fault is not None:
         tasks.append(strike(fault[0], fault[1], seen, schedule, after))
     await asyncio.gather(*tasks)
@@ -501,6 +505,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument(
+        "--think", type=float, default=THINK, help=f"mean pause of a player between actions, s (default {THINK})"
+    )
     parser.add_argument("--processes", type=int, default=1, help="app processes on the one database")
     parser.add_argument("--workers", type=int, default=1, help="worker processes of each (serve --workers N)")
     parser.add_argument("--db", help="database URL (default: a new SQLite file)")
@@ -550,7 +557,7 @@ def main() -> int:
         fault = (Outage(server, args.outage_for), args.outage_at)
     try:
         began = time.perf_counter()
-        seen = asyncio.run(run([app.url for app in apps], deals, args.players, args.seconds, fault))
+        seen = uvloop.run(run([app.url for app in apps], deals, args.players, args.seconds, fault, think=args.think))
         elapsed = time.perf_counter() - began
     finally:
         for app in apps:
@@ -562,7 +569,10 @@ def main() -> int:
         server.stop()
     kind = "PostgreSQL" if db.startswith("postgresql") else "SQLite"
     workers = f" of {args.workers} workers each" if args.workers > 1 else ""
-    print(f"load: {args.players} players for {args.seconds:.0f} s, {kind}, {args.processes} app process(es){workers}")
+    print(
+        f"load: {args.players} players for {args.seconds:.0f} s (pausing {args.think} s on average), {kind}, "
+        f"{args.processes} app process(es){workers}"
+    )
     report(seen, checked, elapsed)
     return 0 if not seen.errors and not checked.lost and not checked.wrong else 1
 
