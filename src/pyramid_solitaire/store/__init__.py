@@ -24,7 +24,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from sqlalchemy import Connection, Engine, and_, bindparam, create_engine, event, func, select
+from sqlalchemy import (
+    BigInteger,
+    Connection,
+    Engine,
+    Integer,
+    String,
+    and_,
+    bindparam,
+    create_engine,
+    event,
+    func,
+    select,
+)
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError, SQLAlchemyError
 
@@ -62,6 +74,25 @@ _APPEND: Final = actions.insert().values(
     arg=bindparam("arg"),
     at_ms=bindparam("at_ms"),
 )
+#: On PostgreSQL the two as one statement, run in autocommit: the UPDATE in a WITH clause, the INSERT
+#: taking its one row only if the UPDATE found the game at its version.  One statement is atomic by
+#: itself, so it is one round trip instead of four (BEGIN, UPDATE, INSERT, COMMIT); it adds a row
+#: exactly when the two statements would (docs/performance.md, issue 24).  SQLite has no UPDATE in WITH.
+_MOVED: Final = _ADVANCE.returning(games.c.id).cte("moved")
+_RECORD_ONE: Final = (
+    actions.insert()
+    .from_select(
+        ["game_id", "seq", "kind", "arg", "at_ms"],
+        select(
+            _MOVED.c.id,
+            bindparam("after", type_=Integer),
+            bindparam("kind", type_=String),
+            bindparam("arg", type_=String),
+            bindparam("at_ms", type_=BigInteger),
+        ),
+    )
+    .returning(actions.c.seq)
+)  # the row added, if any (the driver's rowcount is -1 for this statement)
 
 
 class StoreError(Problem, RuntimeError):
@@ -163,6 +194,12 @@ class Store:
         #: The URL without its password, as a message gives it (a detail: the message keeps it on one line).
         self.public_url = _unsecret_url(url)
         self.engine = self._engine(url)
+        #: Where :meth:`record` writes with one statement in autocommit (PostgreSQL), else None.
+        self.one_statement: Engine | None = (
+            self.engine.execution_options(isolation_level="AUTOCOMMIT")
+            if self.engine.dialect.name == "postgresql"
+            else None
+        )
         try:
             migrate(self.engine)
         except OperationalError as exc:
@@ -228,9 +265,14 @@ class Store:
 
     @contextmanager
     def _tx(self) -> Iterator[Connection]:
+        with self._told(), self.engine.begin() as connection:
+            yield connection
+
+    @contextmanager
+    def _told(self) -> Iterator[None]:
+        """The driver's errors as :class:`StoreError` (an IntegrityError left to the caller)."""
         try:
-            with self.engine.begin() as connection:
-                yield connection
+            yield
         except IntegrityError:
             raise
         except OperationalError as exc:
@@ -300,6 +342,9 @@ class Store:
         """Write action ``version + 1`` and the game's new counters, atomically, if the game is still at
         ``version``; otherwise raise :class:`Conflict` and write nothing."""
         figures = {name: summary[name] for name in SUMMARY}
+        if self.one_statement is not None:
+            self._record_one(game_id, version, kind, arg, figures)
+            return
         try:
             with self._tx() as connection:
                 changed = connection.execute(
@@ -312,6 +357,17 @@ class Store:
                 )
         except IntegrityError:
             raise Conflict(game_id) from None
+
+    def _record_one(self, game_id: str, version: int, kind: str, arg: str | None, figures: dict[str, Any]) -> None:
+        assert self.one_statement is not None
+        values = {"game_id": game_id, "before": version, "after": version + 1, "kind": kind, "arg": arg}
+        try:
+            with self._told(), self.one_statement.connect() as connection:
+                added = len(connection.execute(_RECORD_ONE, {**values, "at_ms": now_ms(), **figures}).all())
+        except IntegrityError:
+            raise Conflict(game_id) from None
+        if added != 1:
+            raise Conflict(game_id)
 
     def import_games(self, records: list[tuple[GameRow, list[Action]]]) -> int:
         """Add whole games with their entries, all or none, in one transaction; returns how many were
