@@ -5,6 +5,16 @@ checked against the database (another app process may have moved the game on; th
 the recorded entries through the engine), the entry is played, and it is written with the game's new
 figures in one transaction before anyone is answered.  If the write fails — a conflict, or the database is gone —
 the cached session is dropped, so memory never holds an action the database does not.
+
+Where an action runs (:meth:`Games.short`): with PostgreSQL, on the event loop.  A move's work is short
+and bounded — a few hundred microseconds of processor time and one statement sent to the database — and
+handing it to the thread pool and back cost more than the work (about 0.2 ms of processor time per
+hop, and the pool's threads fighting over the interpreter's lock: docs/performance.md, issue 24).  The
+processes of ``serve --workers N`` give the concurrency the threads gave.  Work that is not bounded so
+(a hint's or a coach's search, an import) stays on the thread pool, and so does every action when the
+game's lock is held by such work, so the loop never waits for it.  With SQLite every action stays on the
+thread pool: its commit waits for the disk's sync and, behind another process's write, up to
+``SQLITE_BUSY_MS``, which must not stop the one process's loop.
 """
 
 from __future__ import annotations
@@ -14,7 +24,10 @@ import hmac
 import threading
 import time
 from collections import OrderedDict
-from typing import Final
+from collections.abc import Callable
+from typing import Final, TypeVar
+
+from starlette.concurrency import run_in_threadpool
 
 from ..deal import Deal
 from ..game import Game
@@ -31,6 +44,8 @@ MAX_CACHED: Final = 2_000
 LOCK_STRIPES: Final = 256
 COOKIE: Final = "pyramid_player"
 COOKIE_MAX_AGE: Final = 5 * 365 * 24 * 3600
+
+T = TypeVar("T")
 
 
 class GameNotFound(LookupError):
@@ -50,6 +65,8 @@ class Games:
         self._cache: OrderedDict[str, Session] = OrderedDict()
         self._locks = [threading.Lock() for _ in range(LOCK_STRIPES)]
         self._guard = threading.Lock()
+        #: Whether short work on a game runs on the event loop (see the module's docstring).
+        self.inline = store.engine.dialect.name == "postgresql"
 
     # --- players ----------------------------------------------------------------------------------
 
@@ -72,6 +89,21 @@ class Games:
     def lock(self, game_id: str) -> threading.Lock:
         """The lock serialising one game's actions in this process."""
         return self._locks[hash(game_id) % LOCK_STRIPES]
+
+    async def short(self, game_id: str, work: Callable[[], T]) -> T:
+        """Run ``work`` on one game (an action, or a read of its state) with the game's lock held: on the
+        event loop when :attr:`inline` and the lock is free at once, else on the thread pool."""
+        lock = self.lock(game_id)
+        if self.inline and lock.acquire(blocking=False):
+            try:
+                return work()
+            finally:
+                lock.release()
+        return await self.slow(game_id, work)
+
+    async def slow(self, game_id: str, work: Callable[[], T]) -> T:
+        """Run ``work`` on one game with the game's lock held, on the thread pool (a search may take seconds)."""
+        return await run_in_threadpool(_holding, self.lock(game_id), work)
 
     def create(self, deal: Deal, player_id: str, daily: str | None = None, counted: bool = False) -> Session:
         """Start and record a new game (of the daily deal of day ``daily``, counted for it or not)."""
@@ -162,6 +194,11 @@ class Games:
         if session.over and not was_over:
             GAMES_FINISHED.labels(session.status).inc()
         return event
+
+
+def _holding(lock: threading.Lock, work: Callable[[], T]) -> T:
+    with lock:
+        return work()
 
 
 def entry_of(action: Action) -> Entry:

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Final
 
 from fastapi import Request
-from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -62,10 +61,7 @@ class Guard:
             return None
         cookie = request.cookies.get(COOKIE)
         kind, key = ("player", cookie) if cookie else ("address", request.client.host if request.client else "?")
-        if self.limiter.blocking:  # a database to ask: not on the event loop
-            wait = await run_in_threadpool(self.limiter.wait_needed, kind, key)
-        else:
-            wait = self.limiter.wait_needed(kind, key)
+        wait = self.limiter.wait_needed(kind, key)
         if wait <= 0:
             return None
         return ApiError(429, "rate-limited", details={"retry_after": round(min(wait, 3600.0), 2)})

@@ -38,18 +38,12 @@ class Limiter(Protocol):
     """What the guard asks: :class:`RateLimiter` (this process's memory) or
     :class:`.shared_limits.SharedRateLimiter` (the database, for several app processes)."""
 
-    #: Whether ``wait_needed`` waits for something outside the process (then it runs on a worker thread).
-    @property
-    def blocking(self) -> bool: ...
-
     def wait_needed(self, kind: str, key: str) -> float: ...
 
 
 class RateLimiter:
     """Token buckets by client key, in this process's memory: right for one app process (SQLite allows no
     more); several processes on PostgreSQL share theirs in the database (:mod:`.shared_limits`)."""
-
-    blocking: Final = False
 
     def __init__(
         self, player: Limit = PLAYER_LIMIT, address: Limit = ADDRESS_LIMIT, clock: Callable[[], float] = time.monotonic

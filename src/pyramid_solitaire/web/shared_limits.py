@@ -56,9 +56,6 @@ _SWEEP: Final = text("DELETE FROM rate_buckets WHERE at < extract(epoch from clo
 class SharedRateLimiter:
     """Token buckets by client key, in the PostgreSQL database of ``engine`` (the app's store)."""
 
-    #: wait_needed asks the database: the guard calls it on a worker thread, not on the event loop.
-    blocking: Final = True
-
     def __init__(self, engine: Engine, player: Limit = PLAYER_LIMIT, address: Limit = ADDRESS_LIMIT) -> None:
         # One statement is atomic by itself: in autocommit it is one round trip to the server, not three
         # (BEGIN, the statement, COMMIT).
@@ -70,7 +67,9 @@ class SharedRateLimiter:
             connection.execute(_CREATE)
 
     def wait_needed(self, kind: str, key: str) -> float:
-        """Take one token for ``key``; returns 0 if there was one, else the seconds until there is."""
+        """Take one token for ``key``; returns 0 if there was one, else the seconds until there is.  The
+        guard asks on the event loop: one short statement in autocommit, as a move's write is with
+        PostgreSQL (web/games.py says why not on the thread pool)."""
         limit = self.limits[kind]
         # a fixed-length key whatever the client sent (a cookie may be long, or forged)
         bucket = hashlib.sha256(f"{kind}:{key}".encode(errors="replace")).hexdigest()

@@ -42,6 +42,8 @@ router = APIRouter()
 
 #: The events of a game's record, each a POST of its own (``/api/games/{id}/<event>``).
 COMMANDS: Final = ("undo", "redo", "rewind", "hint", "coach", "resign")
+#: The events that run a solver search (up to its time limit): never on the event loop (web/games.py).
+SEARCHING: Final = frozenset({"hint", "coach"})
 
 
 # --- request bodies -----------------------------------------------------------------------------------
@@ -190,18 +192,18 @@ def act(
     succeeds if the database is still at the cached version (:meth:`.Store.record`), so a game another
     process moved on cannot be written over.  Any refusal judged on the cached game — a stale
     version, a refused move, a write that found the game moved on — is judged again on the game
-    loaded from the database, and only that answer is given."""
-    with games.lock(game_id):
-        cached = games.cached(game_id, player)
-        if cached is not None:
-            try:
-                return play(games, cached, entry, version, lang, request)
-            except (ApiError, GameConflict):
-                pass
+    loaded from the database, and only that answer is given.  Call with the game's lock held
+    (:meth:`.Games.short`, :meth:`.Games.slow`)."""
+    cached = games.cached(game_id, player)
+    if cached is not None:
         try:
-            return play(games, load(games, game_id, player), entry, version, lang, request)
-        except GameConflict:
-            raise ApiError(409, "conflict") from None
+            return play(games, cached, entry, version, lang, request)
+        except (ApiError, GameConflict):
+            pass
+    try:
+        return play(games, load(games, game_id, player), entry, version, lang, request)
+    except GameConflict:
+        raise ApiError(409, "conflict") from None
 
 
 def play(games: Games, session: Session, entry: Entry, version: int | None, lang: str, request: Request) -> Answer:
@@ -258,11 +260,13 @@ def dealt(games: Games, session: Session, made: bool, lang: str, request: Reques
 
 
 @router.get("/api/games/{game_id}", response_class=Answer)
-def get_game(game_id: str, request: Request, games: GamesDep, player: Player, lang: Lang = "ja") -> Answer:
+async def get_game(game_id: str, request: Request, games: GamesDep, player: Player, lang: Lang = "ja") -> Answer:
     """The game's state (to resume after a reload or a restart, or to change language)."""
-    with games.lock(game_id):
-        session = load(games, game_id, player)
-        return answer(games, session, {"kind": "state", "cards": []}, lang, request)
+
+    def read() -> Answer:
+        return answer(games, load(games, game_id, player), {"kind": "state", "cards": []}, lang, request)
+
+    return await games.short(game_id, read)
 
 
 @router.get("/api/games/{game_id}/replay")
@@ -306,7 +310,7 @@ def game_record(game_id: str, games: GamesDep, player: Player) -> Response:
 
 
 @router.post("/api/games/{game_id}/move", response_class=Answer)
-def move(
+async def move(
     game_id: str,
     body: Annotated[MoveBody, Body()],
     request: Request,
@@ -327,16 +331,18 @@ def move(
         if isinstance(entry, Parked) or entry.kind != PARK:
             raise ApiError(400, "bad-cell", Problem("request.cell-not-park"))
         entry = Parked(entry, body.cell)
-    return act(games, game_id, player, entry, version, lang, request)
+    chosen = entry
+    return await games.short(game_id, lambda: act(games, game_id, player, chosen, version, lang, request))
 
 
 def command(name: str) -> None:
     """Route ``POST /api/games/{game_id}/<name>``: the event ``name`` played like a move."""
 
-    def handler(
+    async def handler(
         game_id: str, request: Request, games: GamesDep, player: Player, version: Version = None, lang: Lang = "ja"
     ) -> Answer:
-        return act(games, game_id, player, name, version, lang, request)
+        run = games.slow if name in SEARCHING else games.short
+        return await run(game_id, lambda: act(games, game_id, player, name, version, lang, request))
 
     handler.__doc__ = f"{name.capitalize()}: one event of the game's record (a 409 when refused)."
     router.add_api_route(f"/api/games/{{game_id}}/{name}", handler, methods=["POST"], name=name, response_class=Answer)
