@@ -11,6 +11,7 @@ depends on the deck (see :mod:`pyramid_solitaire.rules`): in the 52-card deck A=
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Final
 
@@ -104,9 +105,14 @@ class Card:
 
     def name(self, lang: str) -> str:
         """Spoken name for screen readers: ``ハートの7`` / ``7 of hearts``."""
-        if self.is_joker:
-            return words(lang, "card.joker", number=self.joker)
-        return words(lang, "card.name", rank=words(lang, f"rank.{self.rank}"), suit=words(lang, f"suit.{self.suit}"))
+        return _name(self, lang)
+
+
+@functools.cache  # a few dozen cards in two languages: a game's state names every card shown, on every move
+def _name(card: Card, lang: str) -> str:
+    if card.is_joker:
+        return words(lang, "card.joker", number=card.joker)
+    return words(lang, "card.name", rank=words(lang, f"rank.{card.rank}"), suit=words(lang, f"suit.{card.suit}"))
 
 
 def full_deck() -> tuple[Card, ...]:

@@ -162,6 +162,8 @@ class Game:
         """The place parked in each free cell, left to right (``None``: empty).  A card goes to the cell
         chosen for it, or else the first empty one, and stays there until it is removed, so the others
         never shift; replayed from the moves, so undo and redo put a card back where it was."""
+        if not self.rules.cells:
+            return []  # no free cells: nothing to replay (this runs for every state the web app sends)
         table = self.table
         slots: list[int | None] = [None] * self.rules.cells
         for step in self.history:

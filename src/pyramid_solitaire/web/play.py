@@ -399,10 +399,30 @@ def _refusal(
     lang: str, reason: Refusal, cards: list[str], slot: int | None = None, quiet: bool = False
 ) -> RefusalShown:
     """One refusal as the page gets it: its code, its message in ``lang``, the cards it names."""
-    shown = RefusalShown(code=reason.code, message=reason.message(lang), cards=cards, quiet=quiet)
+    shown = RefusalShown(code=reason.code, message=_message(lang, reason), cards=cards, quiet=quiet)
     if slot is not None:
         shown["slot"] = slot
     return shown
+
+
+#: Refusal messages already written, by language, code and facts: a state carries a dozen or more, and
+#: the same ones come back move after move (writing them was a tenth of a move's processor time).
+_MESSAGES: dict[tuple[str, str, tuple[tuple[str, Any], ...]], str] = {}
+_MESSAGES_KEPT: Final = 20_000
+
+
+def _message(lang: str, reason: Refusal) -> str:
+    key = (lang, reason.code, tuple(reason.details.items()))
+    try:
+        return _MESSAGES[key]
+    except KeyError:
+        pass
+    except TypeError:  # a fact that cannot be a key (none is today): written each time
+        return reason.message(lang)
+    if len(_MESSAGES) >= _MESSAGES_KEPT:
+        _MESSAGES.clear()
+    message = _MESSAGES[key] = reason.message(lang)
+    return message
 
 
 def _pairs(token: tuple[str, ...], removals: list[tuple[int, ...]]) -> dict[str, Partners]:
