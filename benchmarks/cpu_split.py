@@ -70,7 +70,7 @@ def main() -> int:
     sys.path.insert(0, str(ROOT / "tests"))
     from pg_server import PostgresServer
 
-    server = PostgresServer()
+    server = PostgresServer(durable=True)  # syncing its log at each commit, as a real one
     server.start()
     try:
         db = server.create_database("split")

@@ -125,7 +125,7 @@ def test_a_players_rate_limit_holds_whichever_app_answers(postgres: Any) -> None
     db = postgres.create_database(f"limit_{uuid.uuid4().hex[:12]}")
     stores = [Store(db), Store(db)]
     tight = Limit(rate=0.001, burst=6)  # six requests, then (for a quarter of an hour) no more
-    apps = [TestClient(create_app(store, SharedRateLimiter(store.engine, player=tight))) for store in stores]
+    apps = [TestClient(create_app(store, SharedRateLimiter(store, player=tight))) for store in stores]
     try:
         game = apps[0].post("/api/games", json={"code": CODE}).json()["game"]  # no cookie yet: the address
         apps[1].cookies.update(apps[0].cookies)

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+import psycopg
 from sqlalchemy import (
     BigInteger,
     Connection,
@@ -44,6 +45,7 @@ from ..daily import Par
 from ..messages import Problem
 from ..vocabulary import RESULTS as FINISHED
 from ..vocabulary import Outcome
+from .direct import DirectPool
 from .schema import CODE_LENGTH, RULES_LENGTH, SchemaTooNew, actions, games, meta, migrate, pars, players
 
 #: Results a finished game may have.
@@ -54,6 +56,8 @@ SECRET_KEY: Final = "cookie-secret"
 #: PostgreSQL connections a process keeps open, and how many more it may open under load (docs/deploy.md).
 POOL_SIZE: Final = 10
 POOL_OVERFLOW: Final = 5
+#: How PostgreSQL connections are made: a server that does not answer is given up after 5 s.
+PG_CONNECT_ARGS: Final = {"connect_timeout": 5}
 #: The password of a URL written ``scheme://user:password@host``.
 _PASSWORD_RE: Final = re.compile(r"(://[^:/@]*:)[^@]*@")
 
@@ -194,12 +198,11 @@ class Store:
         #: The URL without its password, as a message gives it (a detail: the message keeps it on one line).
         self.public_url = _unsecret_url(url)
         self.engine = self._engine(url)
-        #: Where :meth:`record` writes with one statement in autocommit (PostgreSQL), else None.
-        self.one_statement: Engine | None = (
-            self.engine.execution_options(isolation_level="AUTOCOMMIT")
-            if self.engine.dialect.name == "postgresql"
-            else None
-        )
+        #: Where :meth:`record` writes with one statement in autocommit (PostgreSQL; see .direct), else None.
+        self.direct: DirectPool | None = None
+        if self.engine.dialect.name == "postgresql":
+            self.direct = DirectPool(self.engine, POOL_SIZE, PG_CONNECT_ARGS)
+            self._record_sql = self.direct.compile(_RECORD_ONE)
         try:
             migrate(self.engine)
         except OperationalError as exc:
@@ -236,7 +239,7 @@ class Store:
             options["connect_args"] = {"timeout": SQLITE_BUSY_MS / 1000}
         elif parsed.get_backend_name() == "postgresql":
             options["pool_pre_ping"] = True
-            options["connect_args"] = {"connect_timeout": 5}
+            options["connect_args"] = dict(PG_CONNECT_ARGS)
             # At most 15 connections a process as before, but 10 kept open rather than 5: under the web
             # app's 40 handler threads the extra ones were opened and closed again, each a new backend.
             options["pool_size"], options["max_overflow"] = POOL_SIZE, POOL_OVERFLOW
@@ -256,6 +259,8 @@ class Store:
 
     def close(self) -> None:
         """Release the connections."""
+        if self.direct is not None:
+            self.direct.close()
         self.engine.dispose()
 
     def ping(self) -> None:
@@ -342,7 +347,7 @@ class Store:
         """Write action ``version + 1`` and the game's new counters, atomically, if the game is still at
         ``version``; otherwise raise :class:`Conflict` and write nothing."""
         figures = {name: summary[name] for name in SUMMARY}
-        if self.one_statement is not None:
+        if self.direct is not None:
             self._record_one(game_id, version, kind, arg, figures)
             return
         try:
@@ -359,13 +364,16 @@ class Store:
             raise Conflict(game_id) from None
 
     def _record_one(self, game_id: str, version: int, kind: str, arg: str | None, figures: dict[str, Any]) -> None:
-        assert self.one_statement is not None
+        assert self.direct is not None
         values = {"game_id": game_id, "before": version, "after": version + 1, "kind": kind, "arg": arg}
         try:
-            with self._told(), self.one_statement.connect() as connection:
-                added = len(connection.execute(_RECORD_ONE, {**values, "at_ms": now_ms(), **figures}).all())
-        except IntegrityError:
+            added = len(self.direct.run(self._record_sql, {**values, "at_ms": now_ms(), **figures}))
+        except psycopg.IntegrityError:
             raise Conflict(game_id) from None
+        except psycopg.OperationalError as exc:
+            raise StoreError("store.unreachable", db=self.public_url, reason=_reason(exc)) from None
+        except psycopg.Error as exc:
+            raise StoreError("store.refused", db=self.public_url, reason=_reason(exc)) from None
         if added != 1:
             raise Conflict(game_id)
 
@@ -539,7 +547,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def _reason(exc: SQLAlchemyError) -> str:
+def _reason(exc: SQLAlchemyError | psycopg.Error) -> str:
     original = getattr(exc, "orig", None) or exc
     text = str(original).strip().splitlines()
     return text[0] if text else type(original).__name__

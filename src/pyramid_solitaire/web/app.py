@@ -82,7 +82,7 @@ def create_app(db: str | Store | None = None, limiter: Limiter | None = None, ti
     app.state.daily = desk
 
     if limiter is None and store.engine.dialect.name == "postgresql":
-        limiter = SharedRateLimiter(store.engine)
+        limiter = SharedRateLimiter(store)
     app.add_middleware(Guard, limiter=limiter)
     app.add_middleware(Metered)  # added last, so outermost: it counts the guard's refusals too
     install_error_handlers(app)

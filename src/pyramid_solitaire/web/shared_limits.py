@@ -20,9 +20,10 @@ import logging
 import random
 from typing import Final
 
-from sqlalchemy import Engine, text
-from sqlalchemy.exc import SQLAlchemyError
+import psycopg
+from sqlalchemy import text
 
+from ..store import Store
 from .limits import ADDRESS_LIMIT, PLAYER_LIMIT, Limit
 
 LOG = logging.getLogger(__name__)
@@ -56,13 +57,16 @@ _SWEEP: Final = text("DELETE FROM rate_buckets WHERE at < extract(epoch from clo
 class SharedRateLimiter:
     """Token buckets by client key, in the PostgreSQL database of ``engine`` (the app's store)."""
 
-    def __init__(self, engine: Engine, player: Limit = PLAYER_LIMIT, address: Limit = ADDRESS_LIMIT) -> None:
+    def __init__(self, store: Store, player: Limit = PLAYER_LIMIT, address: Limit = ADDRESS_LIMIT) -> None:
         # One statement is atomic by itself: in autocommit it is one round trip to the server, not three
-        # (BEGIN, the statement, COMMIT).
-        self.engine = engine.execution_options(isolation_level="AUTOCOMMIT")
+        # (BEGIN, the statement, COMMIT), sent on the store's own driver connections (store/direct.py).
+        if store.direct is None:
+            raise ValueError("rate limits are shared through PostgreSQL only")
+        self.direct = store.direct
+        self._take, self._sweep = self.direct.compile(_TAKE), self.direct.compile(_SWEEP)
         self.limits = {"player": player, "address": address}
         self._random = random.Random()
-        with engine.begin() as connection:
+        with store.engine.begin() as connection:
             connection.execute(text(f"SELECT pg_advisory_xact_lock({CREATE_LOCK})"))
             connection.execute(_CREATE)
 
@@ -74,13 +78,10 @@ class SharedRateLimiter:
         # a fixed-length key whatever the client sent (a cookie may be long, or forged)
         bucket = hashlib.sha256(f"{kind}:{key}".encode(errors="replace")).hexdigest()
         try:
-            with self.engine.connect() as connection:
-                tokens, taken = connection.execute(
-                    _TAKE, {"key": bucket, "burst": limit.burst, "rate": limit.rate}
-                ).one()
-                if self._random.randrange(SWEEP_EVERY) == 0:
-                    connection.execute(_SWEEP, {"idle": IDLE_SECONDS})
-        except SQLAlchemyError as exc:
+            ((tokens, taken),) = self.direct.run(self._take, {"key": bucket, "burst": limit.burst, "rate": limit.rate})
+            if self._random.randrange(SWEEP_EVERY) == 0:
+                self.direct.run(self._sweep, {"idle": IDLE_SECONDS})
+        except psycopg.Error as exc:
             LOG.warning("rate limit not checked, the database did not answer: %s", type(exc).__name__)
             return 0.0
         if taken:
