@@ -33,6 +33,7 @@ from .routes import daily, games, health, pages, records
 from .routes.games import MoveBody, NewGame, rules_catalogue
 from .routes.pages import LOCALES, STATIC
 from .shared_limits import SharedRateLimiter
+from .shortcut import Shortcut
 
 __all__ = [
     "COMPRESS_FROM",
@@ -56,7 +57,9 @@ __all__ = [
 ]
 
 
-def create_app(db: str | Store | None = None, limiter: Limiter | None = None, timezone: str | None = None) -> FastAPI:
+def create_app(
+    db: str | Store | None = None, limiter: Limiter | None = None, timezone: str | None = None, shortcut: bool = True
+) -> FastAPI:
     """The FastAPI app over the database ``db`` (a URL or an open Store).  Without one, a new SQLite file
     in a temporary folder (for tests and trials: a real database, thrown away with the folder).  The
     daily deal's day turns at midnight in ``timezone`` (an IANA name; DailyError if there is none),
@@ -65,7 +68,8 @@ def create_app(db: str | Store | None = None, limiter: Limiter | None = None, ti
 
     Without a ``limiter``, the rate limits are kept in the database on PostgreSQL (any number of app
     processes may share it, and a player's limit holds whichever answers) and in memory on SQLite (one
-    app process)."""
+    app process).  With PostgreSQL the plain moves and events take a ``shortcut`` past FastAPI's
+    validation (web/shortcut.py; tests turn it off to compare)."""
     desk = DailyDesk(timezone or os.environ.get(TIMEZONE_VARIABLE) or DEFAULT_TIMEZONE)
     if db is None:
         db = f"sqlite:///{Path(tempfile.mkdtemp(prefix='pyramid-')) / 'games.sqlite3'}"
@@ -83,6 +87,8 @@ def create_app(db: str | Store | None = None, limiter: Limiter | None = None, ti
 
     if limiter is None and store.engine.dialect.name == "postgresql":
         limiter = SharedRateLimiter(store)
+    if shortcut and app.state.games.inline:
+        app.add_middleware(Shortcut, games=app.state.games)  # inside the guard
     app.add_middleware(Guard, limiter=limiter)
     app.add_middleware(Metered)  # added last, so outermost: it counts the guard's refusals too
     install_error_handlers(app)

@@ -321,18 +321,24 @@ async def move(
 ) -> Answer:
     """Play a move in notation (a removal, a park, a draw or a recycle); a move the engine refuses is
     a 409 and changes nothing."""
+    entry = move_entry(body.move, body.cell)
+    return await games.short(game_id, lambda: act(games, game_id, player, entry, version, lang, request))
+
+
+def move_entry(notation: str, cell: int | None) -> Entry:
+    """The record entry a move request names: the move's notation, and the free cell to park in if
+    given (a 400 for notation that is no move, or a cell given for what is no park)."""
     try:
-        entry = parse_entry(body.move)
+        entry = parse_entry(notation)
     except MoveError as exc:
         raise ApiError(400, "bad-move", exc) from None
     if isinstance(entry, str):
         raise ApiError(400, "bad-move", Problem("request.event-not-move", event=entry))
-    if body.cell is not None:
+    if cell is not None:
         if isinstance(entry, Parked) or entry.kind != PARK:
             raise ApiError(400, "bad-cell", Problem("request.cell-not-park"))
-        entry = Parked(entry, body.cell)
-    chosen = entry
-    return await games.short(game_id, lambda: act(games, game_id, player, chosen, version, lang, request))
+        entry = Parked(entry, cell)
+    return entry
 
 
 def command(name: str) -> None:
