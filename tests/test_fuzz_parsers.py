@@ -762,6 +762,8 @@ def test_the_players_name(client: TestClient, playing: dict[str, Any], name: str
 NODE_DRIVER = """
 const fs = await import("node:fs");
 const readline = await import("node:readline");
+// a Japanese browser (a newer Node has a navigator of its own, in the machine's language)
+Object.defineProperty(globalThis, "navigator", { value: { languages: ["ja-JP", "en"] }, configurable: true });
 let stored = {};
 globalThis.localStorage = {
   getItem: (k) => (k in stored ? stored[k] : null), setItem: (k, v) => { stored[k] = String(v); } };

@@ -32,8 +32,9 @@ class Errors(list[str]):
 
 
 def open_context(browser: Browser, **options: Any) -> tuple[BrowserContext, Errors]:
-    """A fresh context (its own storage, like a new browser profile) that records page errors."""
-    context = browser.new_context(locale="ja-JP", **options)
+    """A fresh context (its own storage, like a new browser profile) that records page errors; a Japanese
+    browser unless ``locale`` says otherwise (a first visit follows the browser's language)."""
+    context = browser.new_context(**{"locale": "ja-JP", **options})
     errors = Errors()
     context.on("weberror", lambda error: errors.append(str(error.error)))
     context.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)

@@ -39,6 +39,22 @@ def test_value_badges_four_colours_and_large_cards(desktop: tuple[Page, Errors],
     assert list(errors) == []
 
 
+def test_a_first_visit_speaks_the_browsers_language_until_the_player_chooses(browser: Browser, server: str) -> None:
+    for locale, lang, hint in (("en-US", "en", "Hint"), ("fr-FR", "ja", "ヒント"), ("ja-JP", "ja", "ヒント")):
+        context, errors = open_context(browser, locale=locale, **DESKTOP)
+        page = context.new_page()
+        game = GamePage(page, server).open()
+        page.wait_for_selector(f"html[lang={lang}]")
+        assert hint in game.text("#btn-hint"), locale
+        if locale == "en-US":
+            game.settings(lang="ja")  # the player's choice stays, whatever the browser prefers
+            game.open()
+            page.wait_for_selector("html[lang=ja]")
+            assert "ヒント" in game.text("#btn-hint")
+        assert list(errors) == []
+        context.close()
+
+
 def test_reduced_motion_means_no_flying_cards(browser: Browser, server: str) -> None:
     context, errors = open_context(browser, reduced_motion="reduce", **DESKTOP)
     page = context.new_page()

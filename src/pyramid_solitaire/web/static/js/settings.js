@@ -8,6 +8,21 @@ export const DEFAULTS = Object.freeze({
 const CHOICES = { lang: ["ja", "en"], difficulty: ["E", "N", "R"], cardBack: ["blue", "red"],
   table: ["green", "blue", "wine"] };
 
+// The language of a first visit, before the player has chosen one: the browser's first preference of
+// the two we write (navigator.languages, most preferred first), Japanese when it names neither.
+export function browserLang(languages) {
+  for (const tag of Array.isArray(languages) ? languages : []) {
+    const code = String(tag).toLowerCase().split("-")[0];
+    if (CHOICES.lang.includes(code)) return code;
+  }
+  return DEFAULTS.lang;
+}
+
+function preferredLanguages() {
+  if (typeof navigator === "undefined") return [];
+  return navigator.languages && navigator.languages.length ? [...navigator.languages] : [navigator.language];
+}
+
 export function loadSettings() {
   let saved = {};
   try {
@@ -16,12 +31,13 @@ export function loadSettings() {
     saved = {};
   }
   if (saved === null || typeof saved !== "object") saved = {}; // "null", a number or a string: no settings
-  const settings = { ...DEFAULTS };
+  const settings = { ...DEFAULTS, lang: browserLang(preferredLanguages()) };
   for (const key of Object.keys(DEFAULTS)) {
     if (key in saved && typeof saved[key] === typeof DEFAULTS[key]) settings[key] = saved[key];
   }
   for (const [key, allowed] of Object.entries(CHOICES)) {
-    if (!allowed.includes(settings[key])) settings[key] = DEFAULTS[key];
+    if (allowed.includes(settings[key])) continue;
+    settings[key] = key === "lang" ? browserLang(preferredLanguages()) : DEFAULTS[key];
   }
   return settings;
 }
