@@ -64,6 +64,7 @@ from _load_apps import App, start_apps
 from figures import percentile
 
 from pyramid_solitaire import Deal
+from pyramid_solitaire.catalog import catalogue
 from pyramid_solitaire.messages import text
 from pyramid_solitaire.solver import solve
 from pyramid_solitaire.store import Store
@@ -94,6 +95,9 @@ class Seen:
     """What the clients were answered."""
 
     latencies: list[float] = field(default_factory=list)
+    #: The answered actions (moves and events, not new games): when each was sent (s from the start) and
+    #: how long its answer took.
+    actions: list[tuple[float, float]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     #: game id -> the actions answered, in order: (version after it, kind, argument)
     games: dict[str, list[Entry]] = field(default_factory=dict)
@@ -121,6 +125,7 @@ class Schedule:
     began: float
     deadline: float
     phase: str = BEFORE
+    began_perf: float = field(default_factory=time.perf_counter)
 
     def playing(self) -> bool:
         return time.monotonic() < self.deadline
@@ -258,8 +263,10 @@ class Player:
         if self.think > 0:
             await asyncio.sleep(self.think * (0.5 + self.rng.random()))
         while True:
+            asked = time.perf_counter()
             outcome, answer = await self.call(f"/api/games/{game.id}/{path}?version={game.version}", body)
             if outcome is Outcome.ANSWERED:
+                self.seen.actions.append((asked - self.schedule.began_perf, time.perf_counter() - asked))
                 game.version = int(answer["game"]["version"])
                 game.log.append((game.version, kind, arg))
                 self.seen.acked[self.schedule.phase] += 1
@@ -412,15 +419,16 @@ async def run(
 
 
 def verified_deals(count: int) -> list[tuple[str, list[str]]]:
-    """The first ``count`` winnable classic deals at normal difficulty, with the solver's solutions."""
+    """The first ``count`` classic deals of the verified catalogue at normal difficulty — what the game
+    deals a player asking for one — with the solver's solutions."""
+    listed = catalogue("classic")
+    assert listed is not None
     deals: list[tuple[str, list[str]]] = []
-    number = 0
-    while len(deals) < count:
+    for number in listed["normal"][:count]:
         deal = Deal.from_number(number, "classic", "N")
         result = solve(deal, time_limit=10)
-        if result.winnable and result.solution:
-            deals.append((deal.code, [str(m) for m in result.solution]))
-        number += 1
+        assert result.winnable and result.solution, deal.code
+        deals.append((deal.code, [str(m) for m in result.solution]))
     return deals
 
 
@@ -469,18 +477,21 @@ def check(store: Store, seen: Seen) -> Checked:
     return checked
 
 
-def report(seen: Seen, checked: Checked, elapsed: float) -> None:
-    """The figures after the first line."""
+def report(seen: Seen, checked: Checked, elapsed: float, warmup: float = 0.0) -> None:
+    """The figures after the first line; the steady state's are those of the actions sent ``warmup`` s or
+    more after the start (when every player has dealt its first game: a crowd dealing at once is not
+    the steady state)."""
     print(
         f"  answered actions: {checked.answered} ({checked.answered / elapsed:.0f}/s), games: {len(seen.games)}, "
         f"won: {seen.won}"
     )
     if seen.latencies:
-        ms = [x * 1000 for x in seen.latencies]
-        print(
-            f"  latency: p50 {statistics.median(ms):.1f} ms, p90 {percentile(ms, 0.9):.1f} ms, "
-            f"p99 {percentile(ms, 0.99):.1f} ms, max {max(ms):.1f} ms"
-        )
+        print("  latency, every request: " + spread(seen.latencies))
+    steady = [latency for sent, latency in seen.actions if sent >= warmup]
+    last = max((sent for sent, _ in seen.actions), default=warmup)
+    if steady and last > warmup:
+        rate = len(steady) / (last - warmup)
+        print(f"  steady state (actions sent from {warmup:.0f} s on): {len(steady)} ({rate:.0f}/s), " + spread(steady))
     for fault in seen.faults:
         print(f"  fault {fault}")
     if seen.faults:
@@ -501,12 +512,23 @@ def report(seen: Seen, checked: Checked, elapsed: float) -> None:
         print(f"    {error}")
 
 
+def spread(seconds: list[float]) -> str:
+    ms = [x * 1000 for x in seconds]
+    return (
+        f"p50 {statistics.median(ms):.1f} ms, p90 {percentile(ms, 0.9):.1f} ms, "
+        f"p99 {percentile(ms, 0.99):.1f} ms, max {max(ms):.1f} ms"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument(
         "--think", type=float, default=THINK, help=f"mean pause of a player between actions, s (default {THINK})"
+    )
+    parser.add_argument(
+        "--warmup", type=float, default=5.0, help="seconds left out of the steady state's figures (default 5)"
     )
     parser.add_argument("--processes", type=int, default=1, help="app processes on the one database")
     parser.add_argument("--workers", type=int, default=1, help="worker processes of each (serve --workers N)")
@@ -573,7 +595,7 @@ def main() -> int:
         f"load: {args.players} players for {args.seconds:.0f} s (pausing {args.think} s on average), {kind}, "
         f"{args.processes} app process(es){workers}"
     )
-    report(seen, checked, elapsed)
+    report(seen, checked, elapsed, args.warmup)
     return 0 if not seen.errors and not checked.lost and not checked.wrong else 1
 
 

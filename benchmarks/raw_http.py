@@ -10,12 +10,13 @@ chunked answers: the app sends none of those to them) for a fraction of that (do
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 import zlib
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
+
+import orjson
 
 #: A connection idle this long is opened again before use: uvicorn closes idle ones after 5 s, and a
 #: request written into a connection the server is closing would be lost (a browser retries those).
@@ -33,7 +34,7 @@ class Answer:
     content: bytes
 
     def json(self) -> Any:
-        return json.loads(self.content)
+        return orjson.loads(self.content)
 
     @property
     def text(self) -> str:
@@ -70,7 +71,7 @@ class Client:
         parts = urlsplit(url)
         where = (parts.hostname or "127.0.0.1", parts.port or 80)
         path = parts.path + ("?" + parts.query if parts.query else "")
-        payload = b"" if body is None else json.dumps(body, separators=(",", ":")).encode()
+        payload = b"" if body is None else orjson.dumps(body)
         lines = [f"{method} {path} HTTP/1.1", f"Host: {where[0]}:{where[1]}", "Accept-Encoding: gzip"]
         lines += [f"{name}: {value}" for name, value in self.headers.items()]
         if self.cookies:
