@@ -82,3 +82,19 @@ def test_a_won_verified_deal_shows_its_par_and_a_random_deal_none(tmp_path: Path
         assert shown["moves"] <= verified["result"]["moves"]
         unverified = _win(client, {"code": "MS1-R-AAAAAAB"})
         assert unverified["result"]["par"] is None
+
+
+def test_two_processes_on_postgresql_never_work_out_the_same_par_at_once(postgres: Any) -> None:
+    url = postgres.create_database(f"pars_{time.monotonic_ns() % 1_000_000}")
+    first, second = Store(url), Store(url)
+    code = Deal.from_number(5, "classic", "E").code
+    with first.computing_par(code) as ours:
+        assert ours
+        with second.computing_par(code) as theirs:
+            assert not theirs  # the first process is at it
+        with second.computing_par(Deal.from_number(7, "classic", "E").code) as other:
+            assert other  # another deal's par is free
+    with second.computing_par(code) as theirs:
+        assert theirs  # the first is done (or gone): the second may
+    for store in (first, second):
+        store.close()

@@ -15,6 +15,7 @@ itself said is kept as its own words (``reason``), which are English whatever th
 from __future__ import annotations
 
 import errno
+import hashlib
 import re
 import secrets
 import time
@@ -37,6 +38,7 @@ from sqlalchemy import (
     event,
     func,
     select,
+    text,
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError, SQLAlchemyError
@@ -473,6 +475,26 @@ class Store:
             row = connection.execute(select(pars.c.moves, pars.c.seconds).where(pars.c.code == code)).first()
         return None if row is None else Par(None if row.moves is None else int(row.moves), float(row.seconds))
 
+    @contextmanager
+    def computing_par(self, code: str) -> Iterator[bool]:
+        """Whether this process may compute ``code``'s par now: on PostgreSQL, False while another process
+        is computing it (an advisory lock held as long as the block lasts, released if that process
+        dies), so that the workers of ``serve --workers N`` do not each run the same search; on SQLite
+        (one process) always True."""
+        if self.engine.dialect.name != "postgresql":
+            yield True
+            return
+        key = int.from_bytes(hashlib.sha256(code.encode()).digest()[:4], "big", signed=True)
+        with self._told(), self.engine.connect() as connection:
+            locked = bool(connection.execute(text("SELECT pg_try_advisory_lock(:k1, :k2)"), _lock(key)).scalar())
+            connection.commit()
+            try:
+                yield locked
+            finally:
+                if locked:
+                    connection.execute(text("SELECT pg_advisory_unlock(:k1, :k2)"), _lock(key))
+                    connection.commit()
+
     def save_par(self, code: str, par: Par) -> None:
         """Keep a deal code's par (the first one kept stays: it is the same for everyone)."""
         try:
@@ -545,6 +567,15 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
     cursor.close()
+
+
+#: The first key of the advisory locks on pars (the second is from the code); schema.py's migrations
+#: and web/shared_limits.py use 734901 and 734902.
+PAR_LOCK: Final = 734903
+
+
+def _lock(key: int) -> dict[str, int]:
+    return {"k1": PAR_LOCK, "k2": key}
 
 
 def _reason(exc: SQLAlchemyError | psycopg.Error) -> str:

@@ -11,7 +11,8 @@ every app process finds it; until then a par is ``pending``.
 
 There is one worker per process (:data:`PARS`), whatever the number of apps (tests make many), so a
 process never runs more than one search at a time; codes wanted while the queue is full
-(``MAX_PENDING``) are dropped and wanted again by the next request that needs them.
+(``MAX_PENDING``) are dropped and wanted again by the next request that needs them.  With several
+processes on PostgreSQL, one search per code runs at a time (:meth:`.Store.computing_par`).
 """
 
 from __future__ import annotations
@@ -93,10 +94,13 @@ class ParWorker:
         while True:
             store, code = self._queue.get()
             try:
-                if store.par(code) is None:
-                    par = self._compute(code)
-                    if par is not None:
-                        store.save_par(code, par)
+                with store.computing_par(code) as ours:
+                    # not ours: another process is at it, and will keep it (or, if it dies, the next
+                    # request that wants the par wants it again)
+                    if ours and store.par(code) is None:
+                        par = self._compute(code)
+                        if par is not None:
+                            store.save_par(code, par)
             except StoreError:
                 pass  # the database is away: wanted again by the next request that needs it
             finally:
