@@ -219,6 +219,8 @@ def shortest_win(space: SearchSpace, start: int, counter: Counter, native: bool 
     if space.won(start):
         return []
     start = space.canonical(start)
+    if space.hopeless(start):
+        return None
     if native and _C_SHORTEST is not None and _c_search_fits(space):
         states = _C_SHORTEST(_c_params(space, counter), start)
         if states is None:
@@ -263,6 +265,14 @@ def shortest_win(space: SearchSpace, start: int, counter: Counter, native: bool 
                 | after,
             )
     return None
+
+
+def shortest_first(space: SearchSpace) -> bool:
+    """True if a shortest solution is searched for at once, with no verdict search before it: for the
+    rule sets the C loop takes (where it runs, it proves most deals faster than the verdict's
+    depth-first search does; the choice depends on the rules only, so the pure-Python package answers
+    alike)."""
+    return _c_search_fits(space)
 
 
 def _c_search_fits(space: SearchSpace) -> bool:
