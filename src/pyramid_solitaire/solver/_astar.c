@@ -3,13 +3,12 @@
  * It searches exactly as search.shortest_win does in Python, for the rule sets it takes (one card a
  * draw, no drawn spot, one waste pile, no jokers, triples, free cells or limit on waste uses, and a
  * packed state that fits in 64 bits: msc and classic among them): the same successors in the same
- * order (SearchSpace._successors), the same bound (steps.StepsBound.bound, its sweeps computed afresh
- * instead of memoised: they are pure functions of the cards), the same heap order (f, then more steps
- * first, then first pushed), so it expands the same positions in the same order and finds the same
- * line.  What depends on the rules and is worked out once per pyramid shape (the pyramid-only
- * removals, the exposed cards by the value they need, the pyramid's removal steps and deficits), and
- * the relaxed game behind SearchSpace.hopeless, stay in Python: they are asked through callbacks, the
- * first two once per shape.  Positions and the map of states reached live in C arrays and an open
+ * order (SearchSpace._successors), the same bound (steps.StepsBound.bound: its pyramid steps per
+ * shape, and its sweeps computed afresh instead of memoised, as they are pure functions of the
+ * cards), the same heap order (f, then more steps first, then first pushed), so it expands the same
+ * positions in the same order and finds the same line.  What depends on the rules (a shape's
+ * pyramid-only removals, its exposed cards by the value they need) and the relaxed game behind
+ * SearchSpace.hopeless stay in Python: they are asked through callbacks, the first once per shape.  Positions and the map of states reached live in C arrays and an open
  * hash table instead of Python integers and a dictionary.
  *
  * search.py uses it when the package runs compiled and the build made it (build_native.py); otherwise
@@ -31,7 +30,7 @@
 #define UNREACHABLE (1 << 20)
 #define EMPTY UINT64_MAX
 
-/* --- what one pyramid shape needs, from the Python callbacks ------------------------------------ */
+/* --- what one pyramid shape needs: its moves (from SearchSpace.shape) and its removal steps ------ */
 
 typedef struct {
     uint64_t pyramid;
@@ -40,14 +39,15 @@ typedef struct {
     uint64_t *removals;         /* the pyramid mask after each pyramid-only removal */
     uint8_t need_count[MAX_TARGET];
     uint8_t need_slots[MAX_TARGET][MAX_SLOTS];
-    int total;                  /* PyramidSteps.total */
+    /* as steps.PyramidSteps: */
+    int total;
     int n_deficits;
-    int def_value[MAX_VALUE];   /* PyramidSteps.deficits, in its order */
+    int def_value[MAX_VALUE];   /* its deficits, in their order */
     int def_count[MAX_VALUE];
-    int wanted[MAX_VALUE];      /* deficits by value (0: none) */
+    int wanted[MAX_VALUE];      /* the deficits by value (0: none) */
     int free_[MAX_TARGET];
     int cap[MAX_TARGET];
-    int width;                  /* len(PyramidSteps.free) */
+    int width;                  /* len(free) */
 } Shape;
 
 typedef struct {
@@ -89,7 +89,8 @@ typedef struct {
     int strict, stock_top_usable, pairs_ok, unlimited, max_recycles;
     int stock_shift, ptr_shift, rec_shift;
     uint64_t pyramid_full, stock_mask;
-    PyObject *shape_fn, *steps_fn, *hopeless_fn, *tick_fn;
+    uint64_t meeting[MAX_SLOTS]; /* SearchSpace.dead_masks, their pyramid part */
+    PyObject *shape_fn, *hopeless_fn, *tick_fn;
     ShapeMap shapes;
 } Space;
 
@@ -241,7 +242,80 @@ static long as_long(PyObject *o, int *bad) {
     return v;
 }
 
-/* Read SearchSpace.shape(pyramid) and StepsBound._pyramid_steps(pyramid) into a Shape. */
+/* Kuhn's augmenting path from pyramid slot a to a partner among highs (a mask of slots). */
+static int augment(const Space *sp, int a, uint64_t highs, int *holder, uint64_t *tried) {
+    uint64_t rest = sp->meeting[a] & highs & ~*tried;
+    while (rest) {
+        int b = __builtin_ctzll(rest);
+        rest &= rest - 1;
+        *tried |= 1ULL << b;
+        if (holder[b] < 0 || augment(sp, holder[b], highs, holder, tried)) {
+            holder[b] = a;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The most disjoint pairs of a slot of lows with one of highs that can meet (StepsBound._matching). */
+static int matching(const Space *sp, uint64_t lows, uint64_t highs) {
+    int holder[MAX_SLOTS];
+    for (int i = 0; i < MAX_SLOTS; i++) holder[i] = -1;
+    int size = 0;
+    while (lows) {
+        int a = __builtin_ctzll(lows);
+        lows &= lows - 1;
+        uint64_t tried = 0;
+        size += augment(sp, a, highs, holder, &tried);
+    }
+    return size;
+}
+
+/* StepsBound._pyramid_steps (see there): the removal steps the pyramid needs at least, the stock
+ * cards it must use by value (deficits), and the free and cap counts of the sweeps. */
+static void pyramid_steps(const Space *sp, uint64_t pyramid, Shape *s) {
+    int target = sp->target;
+    int counts[2 * MAX_TARGET] = {0};
+    uint64_t slots_of[2 * MAX_TARGET] = {0};
+    for (uint64_t rest = pyramid; rest; rest &= rest - 1) {
+        int slot = __builtin_ctzll(rest);
+        counts[sp->values[slot]]++;
+        slots_of[sp->values[slot]] |= 1ULL << slot;
+    }
+    int total = sp->lone == target ? counts[target] : 0;
+    s->width = target + 1;
+    for (int value = 1; value <= target / 2; value++) {
+        int other = target - value;
+        if (other == value) {
+            total += (counts[value] + 1) / 2;
+            if (counts[value] % 2) {
+                s->def_value[s->n_deficits] = value;
+                s->def_count[s->n_deficits++] = 1;
+                s->wanted[value] = 1;
+                s->free_[value] = 1;
+            }
+            s->cap[value] = counts[value] / 2;
+            continue;
+        }
+        int matched = matching(sp, slots_of[value], slots_of[other]);
+        total += counts[value] + counts[other] - matched;
+        s->cap[value] = s->cap[other] = matched;
+        int pairs[2][2] = {{other, value}, {value, other}};
+        for (int k = 0; k < 2; k++) {
+            int scarce = pairs[k][0], plenty = pairs[k][1];
+            if (counts[plenty] > matched) {
+                int deficit = counts[plenty] - matched;
+                s->def_value[s->n_deficits] = scarce;
+                s->def_count[s->n_deficits++] = deficit;
+                s->wanted[scarce] = deficit;
+                s->free_[scarce] = deficit;
+            }
+        }
+    }
+    s->total = total;
+}
+
+/* Read SearchSpace.shape(pyramid) into a Shape, and work out its removal steps. */
 static Shape *shape_build(Space *sp, uint64_t pyramid) {
     Shape *s = calloc(1, sizeof(Shape));
     if (!s) {
@@ -253,10 +327,9 @@ static Shape *shape_build(Space *sp, uint64_t pyramid) {
     int bad = 0;
     PyObject *key = PyLong_FromUnsignedLongLong(pyramid);
     PyObject *shape = key ? PyObject_CallOneArg(sp->shape_fn, key) : NULL;
-    PyObject *steps = key ? PyObject_CallOneArg(sp->steps_fn, key) : NULL;
     PyObject *removals = NULL, *king = NULL, *by_need = NULL;
     Py_XDECREF(key);
-    if (!shape || !steps) goto fail;
+    if (!shape) goto fail;
     removals = PyObject_GetAttrString(shape, "removals");
     king = PyObject_GetAttrString(shape, "king");
     by_need = PyObject_GetAttrString(shape, "by_need");
@@ -290,34 +363,9 @@ static Shape *shape_build(Space *sp, uint64_t pyramid) {
                 s->need_slots[need][j] = (uint8_t)as_long(PyTuple_GET_ITEM(v, j), &bad);
         }
     }
-    /* PyramidSteps: (total, deficits, free, cap, ident) */
-    if (!PyTuple_Check(steps) || PyTuple_GET_SIZE(steps) < 4) goto fail_type;
-    s->total = (int)as_long(PyTuple_GET_ITEM(steps, 0), &bad);
-    {
-        PyObject *deficits = PyTuple_GET_ITEM(steps, 1), *free_ = PyTuple_GET_ITEM(steps, 2),
-                 *cap = PyTuple_GET_ITEM(steps, 3);
-        if (!PyDict_Check(deficits) || !PyList_Check(free_) || !PyList_Check(cap)) goto fail_type;
-        PyObject *k, *v;
-        Py_ssize_t pos = 0;
-        while (PyDict_Next(deficits, &pos, &k, &v)) {
-            long value = as_long(k, &bad), count = as_long(v, &bad);
-            if (bad) goto fail;
-            if (value < 0 || value >= MAX_VALUE || s->n_deficits >= MAX_VALUE) goto fail_type;
-            s->def_value[s->n_deficits] = (int)value;
-            s->def_count[s->n_deficits] = (int)count;
-            s->wanted[value] = (int)count;
-            s->n_deficits++;
-        }
-        s->width = (int)PyList_GET_SIZE(free_);
-        if (s->width > MAX_TARGET || PyList_GET_SIZE(cap) != s->width) goto fail_type;
-        for (int i = 0; i < s->width; i++) {
-            s->free_[i] = (int)as_long(PyList_GET_ITEM(free_, i), &bad);
-            s->cap[i] = (int)as_long(PyList_GET_ITEM(cap, i), &bad);
-        }
-    }
+    pyramid_steps(sp, pyramid, s);
     if (bad) goto fail;
     Py_DECREF(shape);
-    Py_DECREF(steps);
     Py_DECREF(removals);
     Py_DECREF(king);
     Py_DECREF(by_need);
@@ -326,7 +374,6 @@ fail_type:
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "_astar: unexpected shape or steps");
 fail:
     Py_XDECREF(shape);
-    Py_XDECREF(steps);
     Py_XDECREF(removals);
     Py_XDECREF(king);
     Py_XDECREF(by_need);
@@ -609,7 +656,7 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
     INT_PARAM(ptr_shift, "ptr_shift")
     INT_PARAM(rec_shift, "rec_shift")
 #undef INT_PARAM
-    if (sp.P > MAX_SLOTS || sp.P + sp.S > 128 || sp.rec_shift + REC_BITS > 64 || sp.target >= MAX_TARGET ||
+    if (sp.P > MAX_SLOTS || sp.P + sp.S > 128 || sp.rec_shift + REC_BITS > 64 || sp.target >= MAX_VALUE ||
         sp.stock_shift != sp.P || sp.ptr_shift != sp.P + sp.S || sp.rec_shift != sp.ptr_shift + PTR_BITS) {
         PyErr_SetString(PyExc_ValueError, "_astar: a layout this search does not take");
         return NULL;
@@ -624,9 +671,19 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
         sp.values[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(values, i));
         if (PyErr_Occurred()) return NULL;
     }
-    if (get_obj(params, "shape", &sp.shape_fn) < 0 || get_obj(params, "pyramid_steps", &sp.steps_fn) < 0 ||
-        get_obj(params, "hopeless", &sp.hopeless_fn) < 0 || get_obj(params, "tick", &sp.tick_fn) < 0)
+    if (get_obj(params, "shape", &sp.shape_fn) < 0 || get_obj(params, "hopeless", &sp.hopeless_fn) < 0 ||
+        get_obj(params, "tick", &sp.tick_fn) < 0)
         return NULL;
+    PyObject *meeting;
+    if (get_obj(params, "meeting", &meeting) < 0) return NULL;
+    if (!PyTuple_Check(meeting) || PyTuple_GET_SIZE(meeting) != sp.P) {
+        PyErr_SetString(PyExc_TypeError, "_astar: meeting must be a tuple of a mask per pyramid slot");
+        return NULL;
+    }
+    for (int i = 0; i < sp.P; i++) {
+        sp.meeting[i] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(meeting, i));
+        if (PyErr_Occurred()) return NULL;
+    }
     sp.pyramid_full = (1ULL << sp.P) - 1;
     sp.stock_mask = sp.S >= 64 ? UINT64_MAX : (1ULL << sp.S) - 1;
 

@@ -23,7 +23,7 @@ from itertools import pairwise
 from typing import Final
 
 from ..table import Action
-from .space import REC_BITS, USE_MASK, SearchSpace
+from .space import MAX_VALUE, REC_BITS, USE_MASK, SearchSpace
 
 CHECK_EVERY = 512
 #: the shortest search's packed heap entries and its map of states reached: bits of the steps so far,
@@ -290,13 +290,14 @@ def _c_search_fits(space: SearchSpace) -> bool:
         and not space.pile_masks
         and space.P <= 32
         and space.rec_shift + REC_BITS <= 64
-        and space.target < 64
+        and space.target < MAX_VALUE
     )
 
 
 def _c_params(space: SearchSpace, counter: Counter) -> dict[str, object]:
-    """What the C loop reads of ``space``: its numbers, and the callbacks it asks per pyramid shape
-    (the removals, the removal steps), per removal (the relaxed game) and per position (the counter)."""
+    """What the C loop reads of ``space``: its numbers, the meeting masks behind the bound's matching,
+    and the callbacks it asks per pyramid shape (its removals), per removal (the relaxed game) and per
+    position (the counter)."""
     return {
         "P": space.P,
         "S": space.S,
@@ -312,7 +313,7 @@ def _c_params(space: SearchSpace, counter: Counter) -> dict[str, object]:
         "ptr_shift": space.ptr_shift,
         "rec_shift": space.rec_shift,
         "shape": space.shape,
-        "pyramid_steps": space.removal_steps,
+        "meeting": tuple(mask & space.pyramid_full for mask in space.dead_masks),
         "hopeless": space.hopeless,
         "tick": counter.tick,
     }

@@ -20,12 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from ..table import DRAW_ACTION, PAIR, RECYCLE_ACTION, TRIPLE, Action, Position, Table, dealt_to
-
-if TYPE_CHECKING:
-    from .steps import PyramidSteps
 
 PTR_BITS: Final = 6
 PTR_MASK: Final = (1 << PTR_BITS) - 1
@@ -464,11 +461,6 @@ class SearchSpace:
     def steps_bound(self, state: int) -> int:
         """A lower bound on the steps still needed to win (admissible for A*): see :mod:`.steps`."""
         return self._steps_bound.bound(state)
-
-    def removal_steps(self, pyramid: int) -> PyramidSteps:
-        """What the bound knows of the pyramid ``pyramid`` alone (see :meth:`.steps.StepsBound._pyramid_steps`);
-        the shortest search's C loop reads it once per shape."""
-        return self._steps_bound._pyramid_steps(pyramid)
 
     # --- the relaxed game: the stock as a bag of values --------------------------------------------
 
