@@ -167,3 +167,17 @@ def test_c_loop_stops_at_the_deadline() -> None:
     with pytest.raises(SearchTimeout):
         shortest_win(space, space.pack(table.start()), counter)
     assert counter.nodes == CHECK_EVERY
+
+
+@pytest.mark.skipif(search._C_SHORTEST is None, reason="the C loop of the shortest search is not built")
+def test_c_relaxed_game_polls_the_deadline() -> None:
+    """The relaxed game the C loop plays calls ``space.poll`` for each new position, as the Python one
+    does, so a deadline stops it there too."""
+    decks = (DATA / "random-decks.txt").read_text().splitlines()
+    table = Table(Deal.from_notation(decks[107], "msc"))
+    space = SearchSpace(table)
+    space.poll = Counter(deadline=0.0, clock=lambda: 1.0).poll
+    counter = Counter()
+    with pytest.raises(SearchTimeout):
+        shortest_win(space, space.pack(table.start()), counter)
+    assert 0 < counter.nodes < 100_000

@@ -82,6 +82,20 @@ typedef struct {
     size_t size;
 } Heap;
 
+/* --- the relaxed game's memo: (bag, pyramid) -> what it is known to reach, what it could ---------- */
+
+typedef struct {
+    uint64_t counts;
+    uint32_t pyramid;
+    uint8_t low, high, used;
+} Bound;
+
+typedef struct {
+    Bound *rows;
+    size_t size;
+    size_t count;
+} Bounds;
+
 typedef struct {
     int P, S;
     int values[128];
@@ -90,6 +104,14 @@ typedef struct {
     int stock_shift, ptr_shift, rec_shift;
     uint64_t pyramid_full, stock_mask;
     uint64_t meeting[MAX_SLOTS]; /* SearchSpace.dead_masks, their pyramid part */
+    /* the relaxed game in C (see below), or -1: SearchSpace.hopeless is asked instead */
+    int relaxed;
+    uint64_t kept_by[MAX_SLOTS];
+    uint64_t slots_of[MAX_VALUE];
+    int n_pairs_only;
+    int pairs_only[MAX_VALUE][2];
+    PyObject *poll_fn;
+    Bounds bounds;
     PyObject *shape_fn, *hopeless_fn, *tick_fn;
     ShapeMap shapes;
 } Space;
@@ -196,6 +218,44 @@ static Entry heap_pop(Heap *h) {
     }
     if (n) h->items[i] = last;
     return top;
+}
+
+
+static int bounds_init(Bounds *m, size_t size) {
+    m->rows = calloc(size, sizeof(Bound));
+    if (!m->rows) return -1;
+    m->size = size;
+    m->count = 0;
+    return 0;
+}
+
+static inline size_t bound_slot(const Bounds *m, uint64_t counts, uint32_t pyramid) {
+    size_t mask = m->size - 1;
+    size_t i = mix(counts ^ ((uint64_t)pyramid * 0x9e3779b97f4a7c15ULL)) & mask;
+    while (m->rows[i].used && (m->rows[i].counts != counts || m->rows[i].pyramid != pyramid)) i = (i + 1) & mask;
+    return i;
+}
+
+/* The row of (counts, pyramid), added unused if new (NULL when out of memory). */
+static Bound *bounds_row(Bounds *m, uint64_t counts, uint32_t pyramid) {
+    if ((m->count + 1) * 2 > m->size) {
+        Bounds bigger;
+        if (bounds_init(&bigger, m->size * 2) < 0) return NULL;
+        for (size_t j = 0; j < m->size; j++) {
+            if (!m->rows[j].used) continue;
+            bigger.rows[bound_slot(&bigger, m->rows[j].counts, m->rows[j].pyramid)] = m->rows[j];
+        }
+        bigger.count = m->count;
+        free(m->rows);
+        *m = bigger;
+    }
+    Bound *row = &m->rows[bound_slot(m, counts, pyramid)];
+    if (!row->used) {
+        row->counts = counts;
+        row->pyramid = pyramid;
+        m->count++;
+    }
+    return row;
 }
 
 /* --- shapes ------------------------------------------------------------------------------------ */
@@ -610,6 +670,137 @@ static int bound_of(Space *sp, uint64_t state, int *out) {
     return 0;
 }
 
+/* --- the relaxed game (relaxed.RelaxedGame, for rule sets without triples, jokers or uses) ------ */
+
+#define COUNT_BITS 4
+#define COUNT_MASK 15ULL
+
+static inline int count_of(uint64_t counts, int value) { return (int)(counts >> (COUNT_BITS * value) & COUNT_MASK); }
+
+/* RelaxedGame.ceiling: pyramid cards removed in all at the very most (see there). */
+static int ceiling(Space *sp, uint64_t pyramid, uint64_t counts) {
+    int target = sp->target;
+    uint64_t dead = 0, needing = 0;
+    for (uint64_t rest = pyramid; rest; rest &= rest - 1) {
+        int slot = __builtin_ctzll(rest);
+        int value = sp->values[slot];
+        if (value == sp->lone || (pyramid & sp->meeting[slot])) continue;
+        int need = target - value;
+        if (0 < need && need < MAX_VALUE && count_of(counts, need))
+            needing |= 1ULL << slot;
+        else
+            dead |= 1ULL << slot;
+    }
+    uint64_t stuck = 0;
+    for (uint64_t rest = dead; rest; rest &= rest - 1) stuck |= sp->kept_by[__builtin_ctzll(rest)];
+    stuck &= pyramid;
+    uint64_t alive = pyramid & ~stuck;
+    int shortfall = 0;
+    uint32_t paired_values = 0;
+    for (int i = 0; i < sp->n_pairs_only; i++) {
+        int value = sp->pairs_only[i][0], partner = sp->pairs_only[i][1];
+        uint64_t cards = alive & sp->slots_of[value];
+        if (!cards) continue;
+        paired_values |= 1u << value;
+        uint64_t partners = alive & sp->slots_of[partner];
+        int served = (partners ? matching(sp, cards, partners) : 0) + count_of(counts, partner);
+        int n = __builtin_popcountll(cards);
+        if (n > served) shortfall += n - served;
+    }
+    needing &= alive;
+    int wanted[MAX_VALUE] = {0};
+    for (uint64_t rest = needing; rest; rest &= rest - 1) {
+        int value = sp->values[__builtin_ctzll(rest)];
+        if (!(paired_values >> value & 1)) wanted[target - value]++;
+    }
+    for (int need = 1; need < MAX_VALUE; need++) {
+        int have = count_of(counts, need);
+        if (wanted[need] > have) shortfall += wanted[need] - have;
+    }
+    return sp->P - __builtin_popcountll(stuck) - shortfall;
+}
+
+/* RelaxedGame.reaches: can the relaxed game remove at least k pyramid cards in all from (pyramid,
+ * counts)?  1, 0, or -1 on an error.  The same exact answers, asked with the same memo of bounds. */
+static int reaches(Space *sp, uint64_t pyramid, uint64_t counts, int k) {
+    Bound *row = bounds_row(&sp->bounds, counts, (uint32_t)pyramid);
+    if (!row) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int low, high;
+    if (!row->used) {
+        if (sp->poll_fn != Py_None) {
+            PyObject *polled = PyObject_CallNoArgs(sp->poll_fn);
+            if (!polled) return -1;
+            Py_DECREF(polled);
+        }
+        low = sp->P - __builtin_popcountll(pyramid);
+        high = ceiling(sp, pyramid, counts);
+        /* the poll and the ceiling add no row, so row is still this one */
+        row->used = 1;
+        row->low = (uint8_t)low;
+        row->high = (uint8_t)(high < 0 ? 0 : high);
+        high = row->high;
+    } else {
+        low = row->low;
+        high = row->high;
+    }
+    if (low >= k) return 1;
+    if (high < k) return 0;
+    Shape *shape = shape_of(sp, pyramid);
+    if (!shape) return -1;
+    int found = 0;
+    if (shape->king >= 0) {
+        found = reaches(sp, pyramid & ~(1ULL << shape->king), counts, k);
+        if (found < 0) return -1;
+    } else {
+        for (int i = 0; i < shape->n_removals && !found; i++) {
+            found = reaches(sp, shape->removals[i], counts, k);
+            if (found < 0) return -1;
+        }
+        for (int need = 1; need < MAX_VALUE && !found; need++) {
+            if (!shape->need_count[need] || !count_of(counts, need)) continue;
+            uint64_t fewer = counts - (1ULL << (COUNT_BITS * need));
+            for (int j = 0; j < shape->need_count[need] && !found; j++) {
+                found = reaches(sp, pyramid & ~(1ULL << shape->need_slots[need][j]), fewer, k);
+                if (found < 0) return -1;
+            }
+        }
+    }
+    /* the row may have moved as the memo grew */
+    row = bounds_row(&sp->bounds, counts, (uint32_t)pyramid);
+    if (!row) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (found)
+        row->low = (uint8_t)k;
+    else
+        row->high = (uint8_t)(k - 1);
+    return found;
+}
+
+/* SearchSpace.hopeless: 1 if the state can certainly not be won, 0 if not, -1 on an error. */
+static int hopeless(Space *sp, uint64_t state) {
+    if (sp->relaxed) {
+        uint64_t counts = 0;
+        uint64_t stock = state >> sp->stock_shift & sp->stock_mask;
+        for (uint64_t rest = stock; rest; rest &= rest - 1)
+            counts += 1ULL << (COUNT_BITS * sp->values[sp->P + __builtin_ctzll(rest)]);
+        int found = reaches(sp, state & sp->pyramid_full, counts, sp->P);
+        return found < 0 ? -1 : !found;
+    }
+    PyObject *key = PyLong_FromUnsignedLongLong(state);
+    if (!key) return -1;
+    PyObject *answer = PyObject_CallOneArg(sp->hopeless_fn, key);
+    Py_DECREF(key);
+    if (!answer) return -1;
+    int result = PyObject_IsTrue(answer);
+    Py_DECREF(answer);
+    return result;
+}
+
 /* --- the search -------------------------------------------------------------------------------- */
 
 static int get_int(PyObject *params, const char *name, long *out) {
@@ -674,6 +865,31 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
     if (get_obj(params, "shape", &sp.shape_fn) < 0 || get_obj(params, "hopeless", &sp.hopeless_fn) < 0 ||
         get_obj(params, "tick", &sp.tick_fn) < 0)
         return NULL;
+    long relaxed;
+    if (get_int(params, "relaxed", &relaxed) < 0 || get_obj(params, "poll", &sp.poll_fn) < 0) return NULL;
+    sp.relaxed = (int)relaxed;
+    if (sp.relaxed) {
+        PyObject *kept_by;
+        if (get_obj(params, "kept_by", &kept_by) < 0) return NULL;
+        if (!PyTuple_Check(kept_by) || PyTuple_GET_SIZE(kept_by) != sp.P) {
+            PyErr_SetString(PyExc_TypeError, "_astar: kept_by must be a tuple of a mask per pyramid slot");
+            return NULL;
+        }
+        for (int i = 0; i < sp.P; i++) {
+            sp.kept_by[i] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(kept_by, i));
+            if (PyErr_Occurred()) return NULL;
+        }
+        for (int slot = 0; slot < sp.P; slot++)
+            if (sp.values[slot] >= 0 && sp.values[slot] < MAX_VALUE) sp.slots_of[sp.values[slot]] |= 1ULL << slot;
+        /* RelaxedGame._pairs_only without triples: the values that go only in pairs, with their partner */
+        for (int value = 1; value < MAX_VALUE; value++) {
+            int partner = sp.target - value;
+            if (value != sp.lone && 0 < partner && partner < MAX_VALUE && partner != value) {
+                sp.pairs_only[sp.n_pairs_only][0] = value;
+                sp.pairs_only[sp.n_pairs_only++][1] = partner;
+            }
+        }
+    }
     PyObject *meeting;
     if (get_obj(params, "meeting", &meeting) < 0) return NULL;
     if (!PyTuple_Check(meeting) || PyTuple_GET_SIZE(meeting) != sp.P) {
@@ -692,7 +908,7 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
     Heap heap = {0};
     int room = 0;
     Step *steps = NULL;
-    if (reached_init(&reached, 1 << 12) < 0) {
+    if (reached_init(&reached, 1 << 12) < 0 || bounds_init(&sp.bounds, 1 << 12) < 0) {
         PyErr_NoMemory();
         goto done;
     }
@@ -752,15 +968,9 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
             Reached *known = reached_find(&reached, after);
             if (known && known->g <= cost) continue;
             if (steps[i].removal) {
-                PyObject *key = PyLong_FromUnsignedLongLong(after);
-                if (!key) goto done;
-                PyObject *answer = PyObject_CallOneArg(sp.hopeless_fn, key);
-                Py_DECREF(key);
-                if (!answer) goto done;
-                int hopeless = PyObject_IsTrue(answer);
-                Py_DECREF(answer);
-                if (hopeless < 0) goto done;
-                if (hopeless) continue;
+                int lost = hopeless(&sp, after);
+                if (lost < 0) goto done;
+                if (lost) continue;
             }
             if (known) {
                 known->parent = state;
@@ -785,6 +995,7 @@ done:
     free(heap.items);
     free(steps);
     shapes_clear(&sp.shapes);
+    free(sp.bounds.rows);
     return result;
 }
 

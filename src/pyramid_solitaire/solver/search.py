@@ -295,9 +295,10 @@ def _c_search_fits(space: SearchSpace) -> bool:
 
 
 def _c_params(space: SearchSpace, counter: Counter) -> dict[str, object]:
-    """What the C loop reads of ``space``: its numbers, the meeting masks behind the bound's matching,
-    and the callbacks it asks per pyramid shape (its removals), per removal (the relaxed game) and per
-    position (the counter)."""
+    """What the C loop reads of ``space``: its numbers, the masks behind the bound's matching and the
+    relaxed game, and the callbacks it asks per pyramid shape (its removals), per position (the
+    counter), per new position of the relaxed game (the deadline) and, for the rule sets whose relaxed
+    game it does not play, per removal (SearchSpace.hopeless)."""
     return {
         "P": space.P,
         "S": space.S,
@@ -314,9 +315,23 @@ def _c_params(space: SearchSpace, counter: Counter) -> dict[str, object]:
         "rec_shift": space.rec_shift,
         "shape": space.shape,
         "meeting": tuple(mask & space.pyramid_full for mask in space.dead_masks),
+        # the relaxed game in C, but where SearchSpace.hopeless has a cut of its own (a stock card
+        # starved of partners); it reads what a dead card keeps in place (RelaxedGame's kept_by)
+        "relaxed": int(not space.one_stock_card),
+        "kept_by": _kept_by(space),
+        "poll": space.poll,
         "hopeless": space.hopeless,
         "tick": counter.tick,
     }
+
+
+def _kept_by(space: SearchSpace) -> tuple[int, ...]:
+    """For each pyramid slot, itself and the slots that cover it, directly or through others."""
+    triangle = space.table.layout.triangle
+    return tuple(
+        1 << slot | sum(1 << other for other in range(space.P) if triangle[other] >> slot & 1)
+        for slot in range(space.P)
+    )
 
 
 def _action_to(space: SearchSpace, parent: int, state: int) -> Action:
