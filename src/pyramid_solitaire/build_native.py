@@ -31,7 +31,8 @@ from .native import (
 _SETUP = """
 from setuptools import Extension, setup
 from mypyc.build import mypycify
-extensions = [Extension(name, [path], extra_compile_args=["-O2"]) for name, path in {c_files!r}]
+flags = ["-O2", "-Werror=implicit-function-declaration"]  # a missing declaration fails the build, not the import
+extensions = [Extension(name, [path], extra_compile_args=flags) for name, path in {c_files!r}]
 setup(
     name="pyramid-solitaire-native",
     ext_modules=mypycify({files!r}, opt_level="3", group_name={group!r}) + extensions,

@@ -5,11 +5,13 @@
  * packed state that fits in 64 bits: msc and classic among them): the same successors in the same
  * order (SearchSpace._successors), the same bound (steps.StepsBound.bound: its pyramid steps per
  * shape, and its sweeps computed afresh instead of memoised, as they are pure functions of the
- * cards), the same heap order (f, then more steps first, then first pushed), so it expands the same
- * positions in the same order and finds the same line.  What depends on the rules (a shape's
- * pyramid-only removals, its exposed cards by the value they need) and the relaxed game behind
- * SearchSpace.hopeless stay in Python: they are asked through callbacks, the first once per shape.  Positions and the map of states reached live in C arrays and an open
- * hash table instead of Python integers and a dictionary.
+ * cards), the same cut (SearchSpace.hopeless: the relaxed game of relaxed.RelaxedGame, with its
+ * ceiling and its memo of bounds, whose answers are exact), and the same order of the positions to
+ * expand (f, then more steps first, then first pushed), so it expands the same positions in the same
+ * order and finds the same line.  What depends on the rules (a shape's pyramid-only removals, its
+ * exposed cards by the value they need) is asked of SearchSpace.shape once per shape; in strict
+ * rules with one usable stock-side card SearchSpace.hopeless itself is asked (its starved-stock cut).
+ * Positions live in C arrays and open hash tables instead of Python integers and dictionaries.
  *
  * search.py uses it when the package runs compiled and the build made it (build_native.py); otherwise
  * the Python loop runs, with the same results.  tests/solver/test_shortest.py compares the two.
@@ -70,17 +72,21 @@ typedef struct {
     size_t count;
 } ReachedMap;
 
+/* The open list: a queue of states for each (f, steps) pair, taken lowest f first, then most steps,
+ * then first in -- the order of search.shortest_win's heap (f, then more steps, then first pushed). */
 typedef struct {
-    uint64_t key; /* f << 32 | (g_top - g) */
-    uint64_t order;
-    uint64_t state;
-} Entry;
+    uint64_t *items;
+    size_t head, count, size;
+} Queue;
 
 typedef struct {
-    Entry *items;
-    size_t count;
-    size_t size;
-} Heap;
+    Queue *queues; /* [f * ng + g] */
+    size_t *in_f;  /* entries per f */
+    int *top;      /* per f: the most steps whose queue may hold entries, or -1 */
+    int nf, ng;
+    int low;       /* the lowest f that may hold entries */
+    size_t total;
+} Buckets;
 
 /* --- the relaxed game's memo: (bag, pyramid) -> what it is known to reach, what it could ---------- */
 
@@ -178,48 +184,84 @@ static int reached_set(ReachedMap *m, uint64_t state, uint64_t parent, uint32_t 
     return 0;
 }
 
-/* --- heap -------------------------------------------------------------------------------------- */
+/* --- the open list ------------------------------------------------------------------------------ */
 
-static inline int entry_less(const Entry *a, const Entry *b) {
-    if (a->key != b->key) return a->key < b->key;
-    return a->order < b->order;
-}
-
-static int heap_push(Heap *h, Entry e) {
-    if (h->count == h->size) {
-        size_t size = h->size ? h->size * 2 : 1024;
-        Entry *items = realloc(h->items, size * sizeof(Entry));
-        if (!items) return -1;
-        h->items = items;
-        h->size = size;
+static int buckets_grow(Buckets *b, int nf, int ng) {
+    Queue *queues = calloc((size_t)nf * (size_t)ng, sizeof(Queue));
+    size_t *in_f = calloc((size_t)nf, sizeof(size_t));
+    int *top = malloc((size_t)nf * sizeof(int));
+    if (!queues || !in_f || !top) {
+        free(queues);
+        free(in_f);
+        free(top);
+        return -1;
     }
-    size_t i = h->count++;
-    while (i) {
-        size_t up = (i - 1) / 2;
-        if (!entry_less(&e, &h->items[up])) break;
-        h->items[i] = h->items[up];
-        i = up;
+    for (int f = 0; f < nf; f++) top[f] = -1;
+    for (int f = 0; f < b->nf; f++) {
+        for (int g = 0; g < b->ng; g++) queues[(size_t)f * ng + g] = b->queues[(size_t)f * b->ng + g];
+        in_f[f] = b->in_f[f];
+        top[f] = b->top[f];
     }
-    h->items[i] = e;
+    free(b->queues);
+    free(b->in_f);
+    free(b->top);
+    b->queues = queues;
+    b->in_f = in_f;
+    b->top = top;
+    b->nf = nf;
+    b->ng = ng;
     return 0;
 }
 
-static Entry heap_pop(Heap *h) {
-    Entry top = h->items[0];
-    Entry last = h->items[--h->count];
-    size_t n = h->count, i = 0;
-    for (;;) {
-        size_t child = 2 * i + 1;
-        if (child >= n) break;
-        if (child + 1 < n && entry_less(&h->items[child + 1], &h->items[child])) child++;
-        if (!entry_less(&h->items[child], &last)) break;
-        h->items[i] = h->items[child];
-        i = child;
+static int buckets_push(Buckets *b, int f, int g, uint64_t state) {
+    if (f >= b->nf || g >= b->ng) {
+        int nf = f >= b->nf ? (f + 1 > 2 * b->nf ? f + 1 : 2 * b->nf) : b->nf;
+        int ng = g >= b->ng ? (g + 1 > 2 * b->ng ? g + 1 : 2 * b->ng) : b->ng;
+        if (buckets_grow(b, nf, ng) < 0) return -1;
     }
-    if (n) h->items[i] = last;
-    return top;
+    Queue *q = &b->queues[(size_t)f * b->ng + g];
+    if (q->count == q->size) {
+        size_t size = q->size ? 2 * q->size : 16;
+        uint64_t *items = realloc(q->items, size * sizeof(uint64_t));
+        if (!items) return -1;
+        q->items = items;
+        q->size = size;
+    }
+    q->items[q->count++] = state;
+    b->in_f[f]++;
+    b->total++;
+    if (f < b->low) b->low = f;
+    if (g > b->top[f]) b->top[f] = g;
+    return 0;
 }
 
+/* Take the first state (b->total > 0), with its f and steps. */
+static uint64_t buckets_pop(Buckets *b, int *g_out) {
+    while (!b->in_f[b->low]) b->low++;
+    int f = b->low, g = b->top[f];
+    Queue *q = &b->queues[(size_t)f * b->ng + g];
+    while (q->head == q->count) {
+        g--;
+        q = &b->queues[(size_t)f * b->ng + g];
+    }
+    b->top[f] = g;
+    uint64_t state = q->items[q->head++];
+    if (q->head == q->count) q->head = q->count = 0;
+    b->in_f[f]--;
+    b->total--;
+    *g_out = g;
+    return state;
+}
+
+static void buckets_free(Buckets *b) {
+    if (b->queues)
+        for (size_t i = 0; i < (size_t)b->nf * (size_t)b->ng; i++) free(b->queues[i].items);
+    free(b->queues);
+    free(b->in_f);
+    free(b->top);
+}
+
+/* --- the relaxed game's memo ------------------------------------------------------------------- */
 
 static int bounds_init(Bounds *m, size_t size) {
     m->rows = calloc(size, sizeof(Bound));
@@ -905,7 +947,7 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
 
     PyObject *result = NULL;
     ReachedMap reached = {0};
-    Heap heap = {0};
+    Buckets open = {0};
     int room = 0;
     Step *steps = NULL;
     if (reached_init(&reached, 1 << 12) < 0 || bounds_init(&sp.bounds, 1 << 12) < 0) {
@@ -924,15 +966,15 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
-    uint64_t order = 0;
-    if (heap_push(&heap, (Entry){(uint64_t)first << 32 | G_TOP, 0, start}) < 0) {
+    open.low = INT32_MAX;
+    if (buckets_grow(&open, 96, 64) < 0 || buckets_push(&open, first, 0, start) < 0) {
         PyErr_NoMemory();
         goto done;
     }
-    while (heap.count) {
-        Entry entry = heap_pop(&heap);
-        uint64_t state = entry.state;
-        uint32_t g = G_TOP - (uint32_t)(entry.key & 0xFFFFFFFFu);
+    while (open.total) {
+        int popped;
+        uint64_t state = buckets_pop(&open, &popped);
+        uint32_t g = (uint32_t)popped;
         Reached *row = reached_find(&reached, state);
         if (row->g < g) continue;
         if (!(state & sp.pyramid_full) && (!sp.strict || !(state >> sp.stock_shift & sp.stock_mask))) {
@@ -981,9 +1023,7 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
             }
             int h;
             if (bound_of(&sp, after, &h) < 0) goto done;
-            order++;
-            Entry e = {(uint64_t)(cost + (uint32_t)h) << 32 | (G_TOP - cost), order, after};
-            if (heap_push(&heap, e) < 0) {
+            if (buckets_push(&open, (int)cost + h, (int)cost, after) < 0) {
                 PyErr_NoMemory();
                 goto done;
             }
@@ -992,7 +1032,7 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
     result = Py_NewRef(Py_None);
 done:
     free(reached.rows);
-    free(heap.items);
+    buckets_free(&open);
     free(steps);
     shapes_clear(&sp.shapes);
     free(sp.bounds.rows);
