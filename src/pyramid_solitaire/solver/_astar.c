@@ -966,6 +966,7 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
+    size_t expanded = 0;
     open.low = INT32_MAX;
     if (buckets_grow(&open, 96, 64) < 0 || buckets_push(&open, first, 0, start) < 0) {
         PyErr_NoMemory();
@@ -998,6 +999,8 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
         PyObject *ticked = PyObject_CallNoArgs(sp.tick_fn);
         if (!ticked) goto done;
         Py_DECREF(ticked);
+        /* compiled code runs no eval loop, so Ctrl-C is looked for here, as the Python loop would */
+        if (!(++expanded & 1023) && PyErr_CheckSignals() < 0) goto done;
         uint32_t cost = g + 1;
         if (cost >= G_TOP) {
             PyErr_SetString(PyExc_ValueError, "a line longer than the shortest search counts");
