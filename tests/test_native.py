@@ -76,6 +76,11 @@ def test_this_test_run_uses_the_compiled_engine_and_solver(built: None) -> None:
     solve(deal)
     assert native.state() == "compiled (mypyc)"
     assert native.compiled_now()
+    # the shortest search's C loop is built with the group and imports (a failed import would
+    # quietly leave the Python loop running)
+    from pyramid_solitaire.solver import search
+
+    assert search._C_SHORTEST is not None
 
 
 def test_compiled_and_pure_python_find_the_same_verdicts_lines_nodes_and_ratings(built: None) -> None:

@@ -12,19 +12,36 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .native import GROUP, MODULES, PACKAGE, SRC, STAMP, _digest, _ext_tail, _interpreter, source, stale_reason
+from .native import (
+    C_MODULES,
+    GROUP,
+    MODULES,
+    PACKAGE,
+    SRC,
+    STAMP,
+    _digest,
+    _ext_tail,
+    _interpreter,
+    source,
+    stale_reason,
+)
 
 # --- --------------------------------------------------------------------------------------------
 
 _SETUP = """
-from setuptools import setup
+from setuptools import Extension, setup
 from mypyc.build import mypycify
-setup(name="pyramid-solitaire-native", ext_modules=mypycify({files!r}, opt_level="3", group_name={group!r}))
+flags = ["-O2", "-Werror=implicit-function-declaration"]  # a missing declaration fails the build, not the import
+extensions = [Extension(name, [path], extra_compile_args=flags) for name, path in {c_files!r}]
+setup(
+    name="pyramid-solitaire-native",
+    ext_modules=mypycify({files!r}, opt_level="3", group_name={group!r}) + extensions,
+)
 """
 
 
 def _clean() -> None:
-    for module in MODULES:
+    for module in MODULES + C_MODULES:
         for built in source(module).parent.glob(source(module).stem + ".*" + _ext_tail()):
             built.unlink()
     for built in PACKAGE.glob("_native__mypyc.*" + _ext_tail()):
@@ -40,12 +57,13 @@ def build(log: Path | None = None) -> None:
     for tool in ("mypyc", "setuptools"):
         if importlib.util.find_spec(tool) is None:
             raise RuntimeError(f"{tool} is not installed")
-    digests = {module: _digest(source(module)) for module in MODULES}
+    digests = {module: _digest(source(module)) for module in MODULES + C_MODULES}
     _clean()
     files = [str(source(module).relative_to(SRC)) for module in MODULES]
+    c_files = [(module, str(source(module).relative_to(SRC))) for module in C_MODULES]
     with tempfile.TemporaryDirectory(prefix="pyramid-native-") as temp:
         setup = Path(temp) / "setup.py"
-        setup.write_text(_SETUP.format(files=files, group=GROUP), encoding="utf-8")
+        setup.write_text(_SETUP.format(files=files, c_files=c_files, group=GROUP), encoding="utf-8")
         command = [sys.executable, str(setup), "build_ext", "--inplace", "--build-temp", str(Path(temp) / "t")]
         done = subprocess.run(command, cwd=SRC, capture_output=True, text=True, check=False)
         if log is not None:

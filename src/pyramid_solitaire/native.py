@@ -48,6 +48,9 @@ MODULES = (
     "pyramid_solitaire.solver.cells",
     "pyramid_solitaire.solver.difficulty",
 )
+#: Hand-written C extension modules built with the group (their source is ``<module>.c``), used only
+#: when the group runs compiled: each has a pure-Python counterpart that gives the same results.
+C_MODULES = ("pyramid_solitaire.solver._astar",)
 #: The shared library of the group is ``<GROUP>__mypyc...so`` inside the package.
 GROUP = "pyramid_solitaire._native"
 PURE_ENV = "PYRAMID_SOLITAIRE_PURE"
@@ -60,8 +63,8 @@ _state = "pure: not checked yet"
 
 
 def source(module: str) -> Path:
-    """The ``.py`` file of one module of the group."""
-    return SRC.joinpath(*module.split(".")).with_suffix(".py")
+    """The ``.py`` file of one module of the group (the ``.c`` file of one of :data:`C_MODULES`)."""
+    return SRC.joinpath(*module.split(".")).with_suffix(".c" if module in C_MODULES else ".py")
 
 
 def _digest(path: Path) -> str:
@@ -85,7 +88,7 @@ def stale_reason() -> str | None:
     sources = stamp.get("sources")
     if not isinstance(sources, dict):
         return f"unreadable stamp {STAMP.name}"
-    for module in MODULES:
+    for module in MODULES + C_MODULES:
         try:
             if sources.get(module) != _digest(source(module)):
                 return f"{module} changed since the build"
@@ -106,6 +109,8 @@ class _SourceFirst(importlib.abc.MetaPathFinder):
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:
+        if fullname in C_MODULES:  # no pure-Python file: the importer falls back to the Python code
+            raise ModuleNotFoundError(f"{fullname} runs only with the compiled group", name=fullname)
         if fullname not in MODULES:
             return None
         return importlib.util.spec_from_file_location(fullname, source(fullname))

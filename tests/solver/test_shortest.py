@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from pyramid_solitaire import Deal
-from pyramid_solitaire.solver.search import Counter, shortest_win
+from pyramid_solitaire.solver import search
+from pyramid_solitaire.solver.search import CHECK_EVERY, Counter, SearchTimeout, shortest_win
 from pyramid_solitaire.solver.space import SearchSpace
 from pyramid_solitaire.table import Table
 
@@ -111,3 +112,72 @@ def test_lower_bound_along_shortest_msc_lines(index: int) -> None:
         assert space.steps_bound(state) <= lengths[index] - done, (index, done)
         state = next(s for a, s in space.successors(state, shortest=True) if a == action)
     assert space.won(state)
+
+
+C_RULES = [
+    "msc",
+    "classic",
+    "pyramide",
+    "classic(passes=2)",
+    "msc(passes=unlimited)",
+    "msc(passes=1)",
+    "msc(stock_waste_pairs=false)",
+    "msc(target=14,lone_kings=false)",
+    "classic(target=14,lone_kings=false)",
+    "classic(strict=true)",
+]
+
+
+@pytest.mark.skipif(search._C_SHORTEST is None, reason="the C loop of the shortest search is not built")
+@pytest.mark.parametrize("rules", C_RULES)
+def test_c_loop_searches_as_the_python_loop(rules: str) -> None:
+    """The C loop (``_astar.c``) expands the same positions and finds the same line as the Python one,
+    from late positions and from the start of a few deals."""
+    starts = _late_positions(rules, 12)
+    for number in range(4):
+        table = Table(Deal.from_number(number, rules))
+        starts.append((table, SearchSpace(table).pack(table.start())))
+    assert search._c_search_fits(SearchSpace(starts[0][0]))
+    for table, state in starts:
+        in_c, in_python = Counter(), Counter()
+        line = shortest_win(SearchSpace(table), state, in_c)
+        assert line == shortest_win(SearchSpace(table), state, in_python, native=False)
+        assert in_c.nodes == in_python.nodes
+
+
+@pytest.mark.skipif(search._C_SHORTEST is None, reason="the C loop of the shortest search is not built")
+@pytest.mark.parametrize("index", [0, 1, 10, 43])
+def test_c_loop_on_msc_1500(index: int) -> None:
+    decks = (DATA / "random-decks.txt").read_text().splitlines()
+    table = Table(Deal.from_notation(decks[index], "msc"))
+    start = SearchSpace(table).pack(table.start())
+    in_c, in_python = Counter(), Counter()
+    line = shortest_win(SearchSpace(table), start, in_c)
+    assert line == shortest_win(SearchSpace(table), start, in_python, native=False)
+    assert in_c.nodes == in_python.nodes > 0
+
+
+@pytest.mark.skipif(search._C_SHORTEST is None, reason="the C loop of the shortest search is not built")
+def test_c_loop_stops_at_the_deadline() -> None:
+    """The counter's deadline stops the C loop as it stops the Python one (SearchTimeout)."""
+    decks = (DATA / "random-decks.txt").read_text().splitlines()
+    table = Table(Deal.from_notation(decks[107], "msc"))
+    space = SearchSpace(table)
+    counter = Counter(deadline=0.0, clock=lambda: 1.0)
+    with pytest.raises(SearchTimeout):
+        shortest_win(space, space.pack(table.start()), counter)
+    assert counter.nodes == CHECK_EVERY
+
+
+@pytest.mark.skipif(search._C_SHORTEST is None, reason="the C loop of the shortest search is not built")
+def test_c_relaxed_game_polls_the_deadline() -> None:
+    """The relaxed game the C loop plays calls ``space.poll`` for each new position, as the Python one
+    does, so a deadline stops it there too."""
+    decks = (DATA / "random-decks.txt").read_text().splitlines()
+    table = Table(Deal.from_notation(decks[107], "msc"))
+    space = SearchSpace(table)
+    space.poll = Counter(deadline=0.0, clock=lambda: 1.0).poll
+    counter = Counter()
+    with pytest.raises(SearchTimeout):
+        shortest_win(space, space.pack(table.start()), counter)
+    assert 0 < counter.nodes < 100_000

@@ -19,10 +19,11 @@ import heapq
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Final
 
 from ..table import Action
-from .space import REC_BITS, USE_MASK, SearchSpace
+from .space import MAX_VALUE, REC_BITS, USE_MASK, SearchSpace
 
 CHECK_EVERY = 512
 #: the shortest search's packed heap entries and its map of states reached: bits of the steps so far,
@@ -31,6 +32,19 @@ G_BITS: Final = 16
 G_MASK: Final = (1 << G_BITS) - 1
 ORDER_BITS: Final = 40
 ORDER_MASK: Final = (1 << ORDER_BITS) - 1
+
+
+def _load_c_search() -> Callable[[dict[str, object], int], list[int] | None] | None:
+    """The C inner loop of the shortest search (``_astar.c``), or None when it is not built or the
+    package runs as pure Python (see :mod:`pyramid_solitaire.native`)."""
+    try:
+        from . import _astar
+    except ImportError:
+        return None
+    return _astar.shortest
+
+
+_C_SHORTEST: Final = _load_c_search()
 
 
 class SearchTimeout(Exception):
@@ -191,8 +205,11 @@ def win_or_best(space: SearchSpace, start: int, counter: Counter) -> list[Action
     return _depth_first(space, start, counter, visit)
 
 
-def shortest_win(space: SearchSpace, start: int, counter: Counter) -> list[Action] | None:
+def shortest_win(space: SearchSpace, start: int, counter: Counter, native: bool = True) -> list[Action] | None:
     """A winning line with the fewest steps, or ``None`` if there is none (A*).
+
+    The loop runs in C (``_astar.c``) where it is built and takes the rule set, unless ``native`` is
+    false; the C loop searches the same positions in the same order and finds the same line.
 
     The heap holds single integers, ordered as (f, -g, order pushed) and carrying the state in their
     low bits: comparing two integers is much cheaper than comparing two tuples, and an integer is no
@@ -202,6 +219,13 @@ def shortest_win(space: SearchSpace, start: int, counter: Counter) -> list[Actio
     if space.won(start):
         return []
     start = space.canonical(start)
+    if space.hopeless(start):
+        return None
+    if native and _C_SHORTEST is not None and _c_search_fits(space):
+        states = _C_SHORTEST(_c_params(space, counter), start)
+        if states is None:
+            return None
+        return [_action_to(space, parent, state) for parent, state in pairwise(states)]
     # a state's bits: the widest field is the cells' (places up to P + S above cell_shift)
     width = space.cell_shift + space.P + space.S
     state_mask = (1 << width) - 1
@@ -241,6 +265,78 @@ def shortest_win(space: SearchSpace, start: int, counter: Counter) -> list[Actio
                 | after,
             )
     return None
+
+
+def shortest_first(space: SearchSpace) -> bool:
+    """True if a shortest solution is searched for at once, with no verdict search before it: for the
+    rule sets the C loop takes (where it runs, it proves most deals faster than the verdict's
+    depth-first search does; the choice depends on the rules only, so the pure-Python package answers
+    alike)."""
+    return _c_search_fits(space)
+
+
+def _c_search_fits(space: SearchSpace) -> bool:
+    """True if the C loop searches ``space`` as :func:`shortest_win` would (see ``_astar.c``): one card a
+    draw, no drawn spot, one waste pile, no jokers, triples, free cells or limit on waste uses, and a
+    packed state of 64 bits at most."""
+    return (
+        space.fast
+        and not space.cells
+        and not space.jokers
+        and not space.triples
+        and not space.drawn_spot
+        and space.draw_count == 1
+        and space.waste_limit is None
+        and not space.pile_masks
+        and space.P <= 32
+        and space.rec_shift + REC_BITS <= 64
+        and space.target < MAX_VALUE
+    )
+
+
+def _c_params(space: SearchSpace, counter: Counter) -> dict[str, object]:
+    """What the C loop reads of ``space``: its numbers, the masks behind the bound's matching and the
+    relaxed game, and the callbacks it asks per pyramid shape (its removals), per position (the
+    counter), per new position of the relaxed game (the deadline) and, for the rule sets whose relaxed
+    game it does not play, per removal (SearchSpace.hopeless)."""
+    return {
+        "P": space.P,
+        "S": space.S,
+        "values": tuple(space.values),
+        "target": space.target,
+        "lone": space.lone,
+        "strict": int(space.strict),
+        "stock_top_usable": int(space.stock_top_usable),
+        "pairs_ok": int(space.pairs_ok),
+        "unlimited": int(space.unlimited),
+        "max_recycles": -1 if space.max_recycles is None else space.max_recycles,
+        "stock_shift": space.stock_shift,
+        "ptr_shift": space.ptr_shift,
+        "rec_shift": space.rec_shift,
+        "shape": space.shape,
+        "meeting": tuple(mask & space.pyramid_full for mask in space.dead_masks),
+        # the relaxed game in C, but where SearchSpace.hopeless has a cut of its own (a stock card
+        # starved of partners); it reads what a dead card keeps in place (RelaxedGame's kept_by)
+        "relaxed": int(not space.one_stock_card),
+        "kept_by": _kept_by(space),
+        "poll": space.poll,
+        "hopeless": space.hopeless,
+        "tick": counter.tick,
+    }
+
+
+def _kept_by(space: SearchSpace) -> tuple[int, ...]:
+    """For each pyramid slot, itself and the slots that cover it, directly or through others."""
+    triangle = space.table.layout.triangle
+    return tuple(
+        1 << slot | sum(1 << other for other in range(space.P) if triangle[other] >> slot & 1)
+        for slot in range(space.P)
+    )
+
+
+def _action_to(space: SearchSpace, parent: int, state: int) -> Action:
+    """The first of ``parent``'s successors that leads to ``state`` (as :func:`_line_back` finds it)."""
+    return next(action for action, after in space.successors(parent, shortest=True) if after == state)
 
 
 def _line_back(space: SearchSpace, reached: dict[int, int], state: int, start: int) -> list[Action]:

@@ -1,0 +1,1054 @@
+/* The shortest-solution search (A*) of solver/search.py, its inner loop written in C.
+ *
+ * It searches exactly as search.shortest_win does in Python, for the rule sets it takes (one card a
+ * draw, no drawn spot, one waste pile, no jokers, triples, free cells or limit on waste uses, and a
+ * packed state that fits in 64 bits: msc and classic among them): the same successors in the same
+ * order (SearchSpace._successors), the same bound (steps.StepsBound.bound: its pyramid steps per
+ * shape, and its sweeps computed afresh instead of memoised, as they are pure functions of the
+ * cards), the same cut (SearchSpace.hopeless: the relaxed game of relaxed.RelaxedGame, with its
+ * ceiling and its memo of bounds, whose answers are exact), and the same order of the positions to
+ * expand (f, then more steps first, then first pushed), so it expands the same positions in the same
+ * order and finds the same line.  What depends on the rules (a shape's pyramid-only removals, its
+ * exposed cards by the value they need) is asked of SearchSpace.shape once per shape; in strict
+ * rules with one usable stock-side card SearchSpace.hopeless itself is asked (its starved-stock cut).
+ * Positions live in C arrays and open hash tables instead of Python integers and dictionaries.
+ *
+ * search.py uses it when the package runs compiled and the build made it (build_native.py); otherwise
+ * the Python loop runs, with the same results.  tests/solver/test_shortest.py compares the two.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PTR_BITS 6
+#define PTR_MASK ((1ULL << PTR_BITS) - 1)
+#define REC_BITS 4
+#define REC_MASK ((1ULL << REC_BITS) - 1)
+#define MAX_VALUE 16
+#define MAX_TARGET 64
+#define MAX_SLOTS 32
+#define UNREACHABLE (1 << 20)
+#define EMPTY UINT64_MAX
+
+/* --- what one pyramid shape needs: its moves (from SearchSpace.shape) and its removal steps ------ */
+
+typedef struct {
+    uint64_t pyramid;
+    int king;                   /* the slot of an exposed king (the only move), or -1 */
+    int n_removals;
+    uint64_t *removals;         /* the pyramid mask after each pyramid-only removal */
+    uint8_t need_count[MAX_TARGET];
+    uint8_t need_slots[MAX_TARGET][MAX_SLOTS];
+    /* as steps.PyramidSteps: */
+    int total;
+    int n_deficits;
+    int def_value[MAX_VALUE];   /* its deficits, in their order */
+    int def_count[MAX_VALUE];
+    int wanted[MAX_VALUE];      /* the deficits by value (0: none) */
+    int free_[MAX_TARGET];
+    int cap[MAX_TARGET];
+    int width;                  /* len(free) */
+} Shape;
+
+typedef struct {
+    Shape **slots;
+    size_t size; /* a power of two */
+    size_t count;
+} ShapeMap;
+
+/* --- the map of states reached: state -> (parent, steps) ---------------------------------------- */
+
+typedef struct {
+    uint64_t state;
+    uint64_t parent;
+    uint32_t g;
+} Reached;
+
+typedef struct {
+    Reached *rows;
+    size_t size;
+    size_t count;
+} ReachedMap;
+
+/* The open list: a queue of states for each (f, steps) pair, taken lowest f first, then most steps,
+ * then first in -- the order of search.shortest_win's heap (f, then more steps, then first pushed). */
+typedef struct {
+    uint64_t *items;
+    size_t head, count, size;
+} Queue;
+
+typedef struct {
+    Queue *queues; /* [f * ng + g] */
+    size_t *in_f;  /* entries per f */
+    int *top;      /* per f: the most steps whose queue may hold entries, or -1 */
+    int nf, ng;
+    int low;       /* the lowest f that may hold entries */
+    size_t total;
+} Buckets;
+
+/* --- the relaxed game's memo: (bag, pyramid) -> what it is known to reach, what it could ---------- */
+
+typedef struct {
+    uint64_t counts;
+    uint32_t pyramid;
+    uint8_t low, high, used;
+} Bound;
+
+typedef struct {
+    Bound *rows;
+    size_t size;
+    size_t count;
+} Bounds;
+
+typedef struct {
+    int P, S;
+    int values[128];
+    int target, lone;
+    int strict, stock_top_usable, pairs_ok, unlimited, max_recycles;
+    int stock_shift, ptr_shift, rec_shift;
+    uint64_t pyramid_full, stock_mask;
+    uint64_t meeting[MAX_SLOTS]; /* SearchSpace.dead_masks, their pyramid part */
+    /* the relaxed game in C (see below), or -1: SearchSpace.hopeless is asked instead */
+    int relaxed;
+    uint64_t kept_by[MAX_SLOTS];
+    uint64_t slots_of[MAX_VALUE];
+    int n_pairs_only;
+    int pairs_only[MAX_VALUE][2];
+    PyObject *poll_fn;
+    Bounds bounds;
+    PyObject *shape_fn, *hopeless_fn, *tick_fn;
+    ShapeMap shapes;
+} Space;
+
+static inline uint64_t mix(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static inline int bit_length(uint64_t x) { return x ? 64 - __builtin_clzll(x) : 0; }
+
+/* --- reached map ------------------------------------------------------------------------------- */
+
+static int reached_init(ReachedMap *m, size_t size) {
+    m->rows = malloc(size * sizeof(Reached));
+    if (!m->rows) return -1;
+    for (size_t i = 0; i < size; i++) m->rows[i].state = EMPTY;
+    m->size = size;
+    m->count = 0;
+    return 0;
+}
+
+static Reached *reached_find(ReachedMap *m, uint64_t state) {
+    size_t mask = m->size - 1;
+    size_t i = mix(state) & mask;
+    for (;;) {
+        Reached *row = &m->rows[i];
+        if (row->state == state) return row;
+        if (row->state == EMPTY) return NULL;
+        i = (i + 1) & mask;
+    }
+}
+
+static int reached_grow(ReachedMap *m) {
+    ReachedMap bigger;
+    if (reached_init(&bigger, m->size * 2) < 0) return -1;
+    size_t mask = bigger.size - 1;
+    for (size_t j = 0; j < m->size; j++) {
+        if (m->rows[j].state == EMPTY) continue;
+        size_t i = mix(m->rows[j].state) & mask;
+        while (bigger.rows[i].state != EMPTY) i = (i + 1) & mask;
+        bigger.rows[i] = m->rows[j];
+    }
+    bigger.count = m->count;
+    free(m->rows);
+    *m = bigger;
+    return 0;
+}
+
+/* Set state's row (a new one, or the one found); -1 when out of memory. */
+static int reached_set(ReachedMap *m, uint64_t state, uint64_t parent, uint32_t g) {
+    if ((m->count + 1) * 2 > m->size && reached_grow(m) < 0) return -1;
+    size_t mask = m->size - 1;
+    size_t i = mix(state) & mask;
+    while (m->rows[i].state != EMPTY && m->rows[i].state != state) i = (i + 1) & mask;
+    if (m->rows[i].state == EMPTY) m->count++;
+    m->rows[i].state = state;
+    m->rows[i].parent = parent;
+    m->rows[i].g = g;
+    return 0;
+}
+
+/* --- the open list ------------------------------------------------------------------------------ */
+
+static int buckets_grow(Buckets *b, int nf, int ng) {
+    Queue *queues = calloc((size_t)nf * (size_t)ng, sizeof(Queue));
+    size_t *in_f = calloc((size_t)nf, sizeof(size_t));
+    int *top = malloc((size_t)nf * sizeof(int));
+    if (!queues || !in_f || !top) {
+        free(queues);
+        free(in_f);
+        free(top);
+        return -1;
+    }
+    for (int f = 0; f < nf; f++) top[f] = -1;
+    for (int f = 0; f < b->nf; f++) {
+        for (int g = 0; g < b->ng; g++) queues[(size_t)f * ng + g] = b->queues[(size_t)f * b->ng + g];
+        in_f[f] = b->in_f[f];
+        top[f] = b->top[f];
+    }
+    free(b->queues);
+    free(b->in_f);
+    free(b->top);
+    b->queues = queues;
+    b->in_f = in_f;
+    b->top = top;
+    b->nf = nf;
+    b->ng = ng;
+    return 0;
+}
+
+static int buckets_push(Buckets *b, int f, int g, uint64_t state) {
+    if (f >= b->nf || g >= b->ng) {
+        int nf = f >= b->nf ? (f + 1 > 2 * b->nf ? f + 1 : 2 * b->nf) : b->nf;
+        int ng = g >= b->ng ? (g + 1 > 2 * b->ng ? g + 1 : 2 * b->ng) : b->ng;
+        if (buckets_grow(b, nf, ng) < 0) return -1;
+    }
+    Queue *q = &b->queues[(size_t)f * b->ng + g];
+    if (q->count == q->size) {
+        size_t size = q->size ? 2 * q->size : 16;
+        uint64_t *items = realloc(q->items, size * sizeof(uint64_t));
+        if (!items) return -1;
+        q->items = items;
+        q->size = size;
+    }
+    q->items[q->count++] = state;
+    b->in_f[f]++;
+    b->total++;
+    if (f < b->low) b->low = f;
+    if (g > b->top[f]) b->top[f] = g;
+    return 0;
+}
+
+/* Take the first state (b->total > 0), with its f and steps. */
+static uint64_t buckets_pop(Buckets *b, int *g_out) {
+    while (!b->in_f[b->low]) b->low++;
+    int f = b->low, g = b->top[f];
+    Queue *q = &b->queues[(size_t)f * b->ng + g];
+    while (q->head == q->count) {
+        g--;
+        q = &b->queues[(size_t)f * b->ng + g];
+    }
+    b->top[f] = g;
+    uint64_t state = q->items[q->head++];
+    if (q->head == q->count) q->head = q->count = 0;
+    b->in_f[f]--;
+    b->total--;
+    *g_out = g;
+    return state;
+}
+
+static void buckets_free(Buckets *b) {
+    if (b->queues)
+        for (size_t i = 0; i < (size_t)b->nf * (size_t)b->ng; i++) free(b->queues[i].items);
+    free(b->queues);
+    free(b->in_f);
+    free(b->top);
+}
+
+/* --- the relaxed game's memo ------------------------------------------------------------------- */
+
+static int bounds_init(Bounds *m, size_t size) {
+    m->rows = calloc(size, sizeof(Bound));
+    if (!m->rows) return -1;
+    m->size = size;
+    m->count = 0;
+    return 0;
+}
+
+static inline size_t bound_slot(const Bounds *m, uint64_t counts, uint32_t pyramid) {
+    size_t mask = m->size - 1;
+    size_t i = mix(counts ^ ((uint64_t)pyramid * 0x9e3779b97f4a7c15ULL)) & mask;
+    while (m->rows[i].used && (m->rows[i].counts != counts || m->rows[i].pyramid != pyramid)) i = (i + 1) & mask;
+    return i;
+}
+
+/* The row of (counts, pyramid), added unused if new (NULL when out of memory). */
+static Bound *bounds_row(Bounds *m, uint64_t counts, uint32_t pyramid) {
+    if ((m->count + 1) * 2 > m->size) {
+        Bounds bigger;
+        if (bounds_init(&bigger, m->size * 2) < 0) return NULL;
+        for (size_t j = 0; j < m->size; j++) {
+            if (!m->rows[j].used) continue;
+            bigger.rows[bound_slot(&bigger, m->rows[j].counts, m->rows[j].pyramid)] = m->rows[j];
+        }
+        bigger.count = m->count;
+        free(m->rows);
+        *m = bigger;
+    }
+    Bound *row = &m->rows[bound_slot(m, counts, pyramid)];
+    if (!row->used) {
+        row->counts = counts;
+        row->pyramid = pyramid;
+        m->count++;
+    }
+    return row;
+}
+
+/* --- shapes ------------------------------------------------------------------------------------ */
+
+static void shape_free(Shape *s) {
+    if (!s) return;
+    free(s->removals);
+    free(s);
+}
+
+static void shapes_clear(ShapeMap *m) {
+    for (size_t i = 0; i < m->size; i++) shape_free(m->slots[i]);
+    free(m->slots);
+    m->slots = NULL;
+    m->size = m->count = 0;
+}
+
+static int shapes_insert(ShapeMap *m, Shape *s) {
+    if ((m->count + 1) * 2 > m->size) {
+        size_t size = m->size ? m->size * 2 : 1024;
+        Shape **slots = calloc(size, sizeof(Shape *));
+        if (!slots) return -1;
+        for (size_t j = 0; j < m->size; j++) {
+            Shape *old = m->slots[j];
+            if (!old) continue;
+            size_t i = mix(old->pyramid) & (size - 1);
+            while (slots[i]) i = (i + 1) & (size - 1);
+            slots[i] = old;
+        }
+        free(m->slots);
+        m->slots = slots;
+        m->size = size;
+    }
+    size_t i = mix(s->pyramid) & (m->size - 1);
+    while (m->slots[i]) i = (i + 1) & (m->size - 1);
+    m->slots[i] = s;
+    m->count++;
+    return 0;
+}
+
+static long as_long(PyObject *o, int *bad) {
+    long v = PyLong_AsLong(o);
+    if (v == -1 && PyErr_Occurred()) *bad = 1;
+    return v;
+}
+
+/* Kuhn's augmenting path from pyramid slot a to a partner among highs (a mask of slots). */
+static int augment(const Space *sp, int a, uint64_t highs, int *holder, uint64_t *tried) {
+    uint64_t rest = sp->meeting[a] & highs & ~*tried;
+    while (rest) {
+        int b = __builtin_ctzll(rest);
+        rest &= rest - 1;
+        *tried |= 1ULL << b;
+        if (holder[b] < 0 || augment(sp, holder[b], highs, holder, tried)) {
+            holder[b] = a;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The most disjoint pairs of a slot of lows with one of highs that can meet (StepsBound._matching). */
+static int matching(const Space *sp, uint64_t lows, uint64_t highs) {
+    int holder[MAX_SLOTS];
+    for (int i = 0; i < MAX_SLOTS; i++) holder[i] = -1;
+    int size = 0;
+    while (lows) {
+        int a = __builtin_ctzll(lows);
+        lows &= lows - 1;
+        uint64_t tried = 0;
+        size += augment(sp, a, highs, holder, &tried);
+    }
+    return size;
+}
+
+/* StepsBound._pyramid_steps (see there): the removal steps the pyramid needs at least, the stock
+ * cards it must use by value (deficits), and the free and cap counts of the sweeps. */
+static void pyramid_steps(const Space *sp, uint64_t pyramid, Shape *s) {
+    int target = sp->target;
+    int counts[2 * MAX_TARGET] = {0};
+    uint64_t slots_of[2 * MAX_TARGET] = {0};
+    for (uint64_t rest = pyramid; rest; rest &= rest - 1) {
+        int slot = __builtin_ctzll(rest);
+        counts[sp->values[slot]]++;
+        slots_of[sp->values[slot]] |= 1ULL << slot;
+    }
+    int total = sp->lone == target ? counts[target] : 0;
+    s->width = target + 1;
+    for (int value = 1; value <= target / 2; value++) {
+        int other = target - value;
+        if (other == value) {
+            total += (counts[value] + 1) / 2;
+            if (counts[value] % 2) {
+                s->def_value[s->n_deficits] = value;
+                s->def_count[s->n_deficits++] = 1;
+                s->wanted[value] = 1;
+                s->free_[value] = 1;
+            }
+            s->cap[value] = counts[value] / 2;
+            continue;
+        }
+        int matched = matching(sp, slots_of[value], slots_of[other]);
+        total += counts[value] + counts[other] - matched;
+        s->cap[value] = s->cap[other] = matched;
+        int pairs[2][2] = {{other, value}, {value, other}};
+        for (int k = 0; k < 2; k++) {
+            int scarce = pairs[k][0], plenty = pairs[k][1];
+            if (counts[plenty] > matched) {
+                int deficit = counts[plenty] - matched;
+                s->def_value[s->n_deficits] = scarce;
+                s->def_count[s->n_deficits++] = deficit;
+                s->wanted[scarce] = deficit;
+                s->free_[scarce] = deficit;
+            }
+        }
+    }
+    s->total = total;
+}
+
+/* Read SearchSpace.shape(pyramid) into a Shape, and work out its removal steps. */
+static Shape *shape_build(Space *sp, uint64_t pyramid) {
+    Shape *s = calloc(1, sizeof(Shape));
+    if (!s) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    s->pyramid = pyramid;
+    s->king = -1;
+    int bad = 0;
+    PyObject *key = PyLong_FromUnsignedLongLong(pyramid);
+    PyObject *shape = key ? PyObject_CallOneArg(sp->shape_fn, key) : NULL;
+    PyObject *removals = NULL, *king = NULL, *by_need = NULL;
+    Py_XDECREF(key);
+    if (!shape) goto fail;
+    removals = PyObject_GetAttrString(shape, "removals");
+    king = PyObject_GetAttrString(shape, "king");
+    by_need = PyObject_GetAttrString(shape, "by_need");
+    if (!removals || !king || !by_need || !PyTuple_Check(removals) || !PyDict_Check(by_need)) goto fail_type;
+    if (king != Py_None) {
+        if (!PyTuple_Check(king) || PyTuple_GET_SIZE(king) != 1) goto fail_type;
+        s->king = (int)as_long(PyTuple_GET_ITEM(king, 0), &bad);
+    }
+    s->n_removals = (int)PyTuple_GET_SIZE(removals);
+    s->removals = malloc((s->n_removals ? s->n_removals : 1) * sizeof(uint64_t));
+    if (!s->removals) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    for (int i = 0; i < s->n_removals; i++) {
+        PyObject *pair = PyTuple_GET_ITEM(removals, i);
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) goto fail_type;
+        s->removals[i] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(pair, 1));
+        if (PyErr_Occurred()) goto fail;
+    }
+    {
+        PyObject *k, *v;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(by_need, &pos, &k, &v)) {
+            long need = as_long(k, &bad);
+            if (bad) goto fail;
+            if (need < 0 || need >= MAX_TARGET) continue; /* never asked: no stock card has that value */
+            if (!PyTuple_Check(v) || PyTuple_GET_SIZE(v) > MAX_SLOTS) goto fail_type;
+            s->need_count[need] = (uint8_t)PyTuple_GET_SIZE(v);
+            for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(v); j++)
+                s->need_slots[need][j] = (uint8_t)as_long(PyTuple_GET_ITEM(v, j), &bad);
+        }
+    }
+    pyramid_steps(sp, pyramid, s);
+    if (bad) goto fail;
+    Py_DECREF(shape);
+    Py_DECREF(removals);
+    Py_DECREF(king);
+    Py_DECREF(by_need);
+    return s;
+fail_type:
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "_astar: unexpected shape or steps");
+fail:
+    Py_XDECREF(shape);
+    Py_XDECREF(removals);
+    Py_XDECREF(king);
+    Py_XDECREF(by_need);
+    shape_free(s);
+    return NULL;
+}
+
+static Shape *shape_of(Space *sp, uint64_t pyramid) {
+    ShapeMap *m = &sp->shapes;
+    if (m->size) {
+        size_t i = mix(pyramid) & (m->size - 1);
+        while (m->slots[i]) {
+            if (m->slots[i]->pyramid == pyramid) return m->slots[i];
+            i = (i + 1) & (m->size - 1);
+        }
+    }
+    Shape *s = shape_build(sp, pyramid);
+    if (!s) return NULL;
+    if (shapes_insert(m, s) < 0) {
+        shape_free(s);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    return s;
+}
+
+/* --- successors (SearchSpace._successors with shortest=True) ------------------------------------ */
+
+static inline uint64_t settle(const Space *sp, uint64_t state) {
+    uint64_t ptr = state >> sp->ptr_shift & PTR_MASK;
+    uint64_t stock = state >> sp->stock_shift & sp->stock_mask;
+    uint64_t settled = (uint64_t)bit_length(stock & ((1ULL << ptr) - 1));
+    if (settled == ptr) return state;
+    return (state & ~(PTR_MASK << sp->ptr_shift)) | settled << sp->ptr_shift;
+}
+
+typedef struct {
+    uint64_t after;
+    int removal;
+} Step;
+
+/* At most: the pyramid-only removals (<= P*P), a removal per exposed slot per usable card, a pair, a
+ * draw or recycle. */
+static int successors(Space *sp, uint64_t state, Step *out, int room, int *n) {
+    int count = 0;
+    uint64_t pyramid = state & sp->pyramid_full;
+    uint64_t stock = state >> sp->stock_shift & sp->stock_mask;
+    *n = 0;
+    if (!pyramid && (!sp->strict || !stock)) return 0;
+    Shape *shape = shape_of(sp, pyramid);
+    if (!shape) return -1;
+    if (shape->king >= 0) {
+        out[0].after = state & ~(1ULL << shape->king);
+        out[0].removal = 1;
+        *n = 1;
+        return 0;
+    }
+    uint64_t ptr = state >> sp->ptr_shift & PTR_MASK;
+    int usable[2], n_usable = 0;
+    uint64_t below = stock & ((1ULL << ptr) - 1);
+    if (below) usable[n_usable++] = bit_length(below) - 1;
+    uint64_t above = stock >> ptr;
+    if (sp->stock_top_usable && above) usable[n_usable++] = (int)ptr + __builtin_ctzll(above);
+    int P = sp->P;
+    uint64_t rest = state & ~sp->pyramid_full;
+    if (shape->n_removals + 2 * MAX_SLOTS + 2 > room) {
+        PyErr_SetString(PyExc_RuntimeError, "_astar: too many successors");
+        return -1;
+    }
+    for (int i = 0; i < shape->n_removals; i++) {
+        out[count].after = rest | shape->removals[i];
+        out[count++].removal = 1;
+    }
+    for (int u = 0; u < n_usable; u++) {
+        int index = usable[u];
+        int value = sp->values[P + index];
+        if (value == sp->lone) {
+            out[count].after = settle(sp, state & ~(1ULL << (index + sp->stock_shift)));
+            out[count++].removal = 1;
+            continue;
+        }
+        if (value < 0 || value >= MAX_TARGET || !shape->need_count[value]) continue;
+        uint64_t without = settle(sp, state & ~(1ULL << (index + sp->stock_shift)));
+        for (int j = 0; j < shape->need_count[value]; j++) {
+            out[count].after = without & ~(1ULL << shape->need_slots[value][j]);
+            out[count++].removal = 1;
+        }
+    }
+    if (n_usable >= 2 && sp->pairs_ok) {
+        int a = usable[0], b = usable[1];
+        if (sp->values[P + a] + sp->values[P + b] == sp->target) {
+            out[count].after =
+                settle(sp, state & ~(1ULL << (a + sp->stock_shift)) & ~(1ULL << (b + sp->stock_shift)));
+            out[count++].removal = 1;
+        }
+    }
+    if (above) {
+        int top = (int)ptr + __builtin_ctzll(above);
+        if (!(sp->stock_top_usable && sp->values[P + top] == sp->lone)) {
+            out[count].after = (state & ~(PTR_MASK << sp->ptr_shift)) | (uint64_t)(top + 1) << sp->ptr_shift;
+            out[count++].removal = 0;
+        }
+    } else if (below) {
+        int rec = (int)(state >> sp->rec_shift & REC_MASK);
+        if (sp->max_recycles < 0 || rec < sp->max_recycles) {
+            rec = sp->unlimited ? 0 : rec + 1;
+            uint64_t cleared = state & ~(((1ULL << (PTR_BITS + REC_BITS)) - 1) << sp->ptr_shift);
+            out[count].after = cleared | (uint64_t)rec << sp->rec_shift;
+            out[count++].removal = 0;
+        }
+    }
+    *n = count;
+    return 0;
+}
+
+/* --- the bound (StepsBound.bound) --------------------------------------------------------------- */
+
+typedef struct {
+    int n[MAX_VALUE];
+    int cost[MAX_VALUE][64];
+} Found;
+
+/* StepsBound._sweep: the cards leave from the lowest index up (upward) or the highest down. */
+static int sweep(const Space *sp, uint64_t cards, int upward, const Shape *s, Found *found) {
+    int used[MAX_TARGET];
+    memset(used, 0, sizeof(int) * (size_t)s->width);
+    int cost = 0;
+    int short_ = s->n_deficits;
+    int target = sp->target, lone = sp->lone, width = s->width, P = sp->P;
+    while (cards) {
+        int index;
+        if (upward) {
+            index = __builtin_ctzll(cards);
+        } else {
+            index = bit_length(cards) - 1;
+        }
+        cards &= ~(1ULL << index);
+        int value = sp->values[P + index];
+        int other = target - value;
+        if (value == lone || !(0 < other && other < width)) {
+            cost += 1;
+        } else {
+            int c = used[value] + 1;
+            used[value] = c;
+            int beyond = c - s->free_[value];
+            if (beyond > 0) {
+                if (other == value) {
+                    cost += 1 - beyond % 2;
+                } else if (beyond > used[other] - s->free_[other] || beyond > s->cap[value]) {
+                    cost += 1;
+                }
+            }
+        }
+        if (value >= 0 && value < MAX_VALUE && s->wanted[value] && found->n[value] < s->wanted[value]) {
+            found->cost[value][found->n[value]++] = cost;
+            if (found->n[value] == s->wanted[value]) {
+                short_ -= 1;
+                if (!short_) return -1;
+            }
+        }
+    }
+    return cost;
+}
+
+static int bound(const Space *sp, uint64_t state, Shape *s) {
+    if (!s->n_deficits) return s->total;
+    uint64_t stock = state >> sp->stock_shift & sp->stock_mask;
+    uint64_t ptr = state >> sp->ptr_shift & PTR_MASK;
+    uint64_t rest = stock >> ptr << ptr;
+    Found right, left;
+    for (int i = 0; i < s->n_deficits; i++) {
+        right.n[s->def_value[i]] = 0;
+        left.n[s->def_value[i]] = 0;
+    }
+    int ahead;
+    if (sp->stock_top_usable) {
+        ahead = sweep(sp, rest, 1, s, &right);
+    } else {
+        int passed = 0, short_ = s->n_deficits;
+        ahead = -2;
+        while (rest) {
+            int index = __builtin_ctzll(rest);
+            rest &= rest - 1;
+            passed++;
+            int value = sp->values[sp->P + index];
+            if (value >= 0 && value < MAX_VALUE && s->wanted[value]) {
+                if (right.n[value] == s->wanted[value]) continue;
+                right.cost[value][right.n[value]++] = passed;
+                if (right.n[value] == s->wanted[value]) {
+                    short_--;
+                    if (!short_) {
+                        ahead = -1;
+                        break;
+                    }
+                }
+            }
+        }
+        if (ahead == -2) ahead = passed + 1;
+    }
+    uint64_t waste = stock & ((1ULL << ptr) - 1);
+    if (waste) sweep(sp, waste, 0, s, &left);
+    int rec = (int)(state >> sp->rec_shift & REC_MASK);
+    int can_recycle = ahead >= 0 && (sp->max_recycles < 0 || rec < sp->max_recycles);
+    int round_trip = can_recycle ? ahead + 1 : UNREACHABLE;
+    int extra = 0;
+    int msc = sp->stock_top_usable;
+    for (int i = 0; i < s->n_deficits; i++) {
+        int value = s->def_value[i], count = s->def_count[i];
+        int n_left = left.n[value], n_right = right.n[value];
+        int reach = round_trip;
+        if (count == 1) {
+            if (n_right && right.cost[value][0] < reach) reach = right.cost[value][0];
+            if (n_left && left.cost[value][0] < reach) reach = left.cost[value][0];
+        } else {
+            int first = count - n_right > 0 ? count - n_right : 0;
+            int last = count < n_left ? count : n_left;
+            for (int from_left = first; from_left <= last; from_left++) {
+                int from_right = count - from_left;
+                int cost_left = from_left ? left.cost[value][from_left - 1] : 0;
+                int cost_right = from_right ? right.cost[value][from_right - 1] : 0;
+                int cost = msc ? (cost_left > cost_right ? cost_left : cost_right) : cost_left + cost_right;
+                if (cost < reach) reach = cost;
+            }
+        }
+        if (reach > extra) extra = reach;
+    }
+    return s->total + (extra < UNREACHABLE ? extra : 0);
+}
+
+static int bound_of(Space *sp, uint64_t state, int *out) {
+    Shape *s = shape_of(sp, state & sp->pyramid_full);
+    if (!s) return -1;
+    *out = bound(sp, state, s);
+    return 0;
+}
+
+/* --- the relaxed game (relaxed.RelaxedGame, for rule sets without triples, jokers or uses) ------ */
+
+#define COUNT_BITS 4
+#define COUNT_MASK 15ULL
+
+static inline int count_of(uint64_t counts, int value) { return (int)(counts >> (COUNT_BITS * value) & COUNT_MASK); }
+
+/* RelaxedGame.ceiling: pyramid cards removed in all at the very most (see there). */
+static int ceiling(Space *sp, uint64_t pyramid, uint64_t counts) {
+    int target = sp->target;
+    uint64_t dead = 0, needing = 0;
+    for (uint64_t rest = pyramid; rest; rest &= rest - 1) {
+        int slot = __builtin_ctzll(rest);
+        int value = sp->values[slot];
+        if (value == sp->lone || (pyramid & sp->meeting[slot])) continue;
+        int need = target - value;
+        if (0 < need && need < MAX_VALUE && count_of(counts, need))
+            needing |= 1ULL << slot;
+        else
+            dead |= 1ULL << slot;
+    }
+    uint64_t stuck = 0;
+    for (uint64_t rest = dead; rest; rest &= rest - 1) stuck |= sp->kept_by[__builtin_ctzll(rest)];
+    stuck &= pyramid;
+    uint64_t alive = pyramid & ~stuck;
+    int shortfall = 0;
+    uint32_t paired_values = 0;
+    for (int i = 0; i < sp->n_pairs_only; i++) {
+        int value = sp->pairs_only[i][0], partner = sp->pairs_only[i][1];
+        uint64_t cards = alive & sp->slots_of[value];
+        if (!cards) continue;
+        paired_values |= 1u << value;
+        uint64_t partners = alive & sp->slots_of[partner];
+        int served = (partners ? matching(sp, cards, partners) : 0) + count_of(counts, partner);
+        int n = __builtin_popcountll(cards);
+        if (n > served) shortfall += n - served;
+    }
+    needing &= alive;
+    int wanted[MAX_VALUE] = {0};
+    for (uint64_t rest = needing; rest; rest &= rest - 1) {
+        int value = sp->values[__builtin_ctzll(rest)];
+        if (!(paired_values >> value & 1)) wanted[target - value]++;
+    }
+    for (int need = 1; need < MAX_VALUE; need++) {
+        int have = count_of(counts, need);
+        if (wanted[need] > have) shortfall += wanted[need] - have;
+    }
+    return sp->P - __builtin_popcountll(stuck) - shortfall;
+}
+
+/* RelaxedGame.reaches: can the relaxed game remove at least k pyramid cards in all from (pyramid,
+ * counts)?  1, 0, or -1 on an error.  The same exact answers, asked with the same memo of bounds. */
+static int reaches(Space *sp, uint64_t pyramid, uint64_t counts, int k) {
+    Bound *row = bounds_row(&sp->bounds, counts, (uint32_t)pyramid);
+    if (!row) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int low, high;
+    if (!row->used) {
+        if (sp->poll_fn != Py_None) {
+            PyObject *polled = PyObject_CallNoArgs(sp->poll_fn);
+            if (!polled) return -1;
+            Py_DECREF(polled);
+        }
+        low = sp->P - __builtin_popcountll(pyramid);
+        high = ceiling(sp, pyramid, counts);
+        /* the poll and the ceiling add no row, so row is still this one */
+        row->used = 1;
+        row->low = (uint8_t)low;
+        row->high = (uint8_t)(high < 0 ? 0 : high);
+        high = row->high;
+    } else {
+        low = row->low;
+        high = row->high;
+    }
+    if (low >= k) return 1;
+    if (high < k) return 0;
+    Shape *shape = shape_of(sp, pyramid);
+    if (!shape) return -1;
+    int found = 0;
+    if (shape->king >= 0) {
+        found = reaches(sp, pyramid & ~(1ULL << shape->king), counts, k);
+        if (found < 0) return -1;
+    } else {
+        for (int i = 0; i < shape->n_removals && !found; i++) {
+            found = reaches(sp, shape->removals[i], counts, k);
+            if (found < 0) return -1;
+        }
+        for (int need = 1; need < MAX_VALUE && !found; need++) {
+            if (!shape->need_count[need] || !count_of(counts, need)) continue;
+            uint64_t fewer = counts - (1ULL << (COUNT_BITS * need));
+            for (int j = 0; j < shape->need_count[need] && !found; j++) {
+                found = reaches(sp, pyramid & ~(1ULL << shape->need_slots[need][j]), fewer, k);
+                if (found < 0) return -1;
+            }
+        }
+    }
+    /* the row may have moved as the memo grew */
+    row = bounds_row(&sp->bounds, counts, (uint32_t)pyramid);
+    if (!row) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (found)
+        row->low = (uint8_t)k;
+    else
+        row->high = (uint8_t)(k - 1);
+    return found;
+}
+
+/* SearchSpace.hopeless: 1 if the state can certainly not be won, 0 if not, -1 on an error. */
+static int hopeless(Space *sp, uint64_t state) {
+    if (sp->relaxed) {
+        uint64_t counts = 0;
+        uint64_t stock = state >> sp->stock_shift & sp->stock_mask;
+        for (uint64_t rest = stock; rest; rest &= rest - 1)
+            counts += 1ULL << (COUNT_BITS * sp->values[sp->P + __builtin_ctzll(rest)]);
+        int found = reaches(sp, state & sp->pyramid_full, counts, sp->P);
+        return found < 0 ? -1 : !found;
+    }
+    PyObject *key = PyLong_FromUnsignedLongLong(state);
+    if (!key) return -1;
+    PyObject *answer = PyObject_CallOneArg(sp->hopeless_fn, key);
+    Py_DECREF(key);
+    if (!answer) return -1;
+    int result = PyObject_IsTrue(answer);
+    Py_DECREF(answer);
+    return result;
+}
+
+/* --- the search -------------------------------------------------------------------------------- */
+
+static int get_int(PyObject *params, const char *name, long *out) {
+    PyObject *o = PyDict_GetItemString(params, name); /* borrowed */
+    if (!o) {
+        PyErr_Format(PyExc_KeyError, "_astar: no parameter %s", name);
+        return -1;
+    }
+    *out = PyLong_AsLong(o);
+    return (*out == -1 && PyErr_Occurred()) ? -1 : 0;
+}
+
+static int get_obj(PyObject *params, const char *name, PyObject **out) {
+    *out = PyDict_GetItemString(params, name); /* borrowed */
+    if (!*out) {
+        PyErr_Format(PyExc_KeyError, "_astar: no parameter %s", name);
+        return -1;
+    }
+    return 0;
+}
+
+#define G_TOP 0xFFFF
+
+static PyObject *astar_shortest(PyObject *self, PyObject *args) {
+    PyObject *params;
+    unsigned long long start;
+    if (!PyArg_ParseTuple(args, "O!K", &PyDict_Type, &params, &start)) return NULL;
+    Space sp;
+    memset(&sp, 0, sizeof sp);
+    long v;
+#define INT_PARAM(field, name)                          \
+    if (get_int(params, name, &v) < 0) return NULL;     \
+    sp.field = (int)v;
+    INT_PARAM(P, "P")
+    INT_PARAM(S, "S")
+    INT_PARAM(target, "target")
+    INT_PARAM(lone, "lone")
+    INT_PARAM(strict, "strict")
+    INT_PARAM(stock_top_usable, "stock_top_usable")
+    INT_PARAM(pairs_ok, "pairs_ok")
+    INT_PARAM(unlimited, "unlimited")
+    INT_PARAM(max_recycles, "max_recycles")
+    INT_PARAM(stock_shift, "stock_shift")
+    INT_PARAM(ptr_shift, "ptr_shift")
+    INT_PARAM(rec_shift, "rec_shift")
+#undef INT_PARAM
+    if (sp.P > MAX_SLOTS || sp.P + sp.S > 128 || sp.rec_shift + REC_BITS > 64 || sp.target >= MAX_VALUE ||
+        sp.stock_shift != sp.P || sp.ptr_shift != sp.P + sp.S || sp.rec_shift != sp.ptr_shift + PTR_BITS) {
+        PyErr_SetString(PyExc_ValueError, "_astar: a layout this search does not take");
+        return NULL;
+    }
+    PyObject *values;
+    if (get_obj(params, "values", &values) < 0) return NULL;
+    if (!PyTuple_Check(values) || PyTuple_GET_SIZE(values) < sp.P + sp.S) {
+        PyErr_SetString(PyExc_TypeError, "_astar: values must be a tuple of every place's value");
+        return NULL;
+    }
+    for (int i = 0; i < sp.P + sp.S; i++) {
+        sp.values[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(values, i));
+        if (PyErr_Occurred()) return NULL;
+    }
+    if (get_obj(params, "shape", &sp.shape_fn) < 0 || get_obj(params, "hopeless", &sp.hopeless_fn) < 0 ||
+        get_obj(params, "tick", &sp.tick_fn) < 0)
+        return NULL;
+    long relaxed;
+    if (get_int(params, "relaxed", &relaxed) < 0 || get_obj(params, "poll", &sp.poll_fn) < 0) return NULL;
+    sp.relaxed = (int)relaxed;
+    if (sp.relaxed) {
+        PyObject *kept_by;
+        if (get_obj(params, "kept_by", &kept_by) < 0) return NULL;
+        if (!PyTuple_Check(kept_by) || PyTuple_GET_SIZE(kept_by) != sp.P) {
+            PyErr_SetString(PyExc_TypeError, "_astar: kept_by must be a tuple of a mask per pyramid slot");
+            return NULL;
+        }
+        for (int i = 0; i < sp.P; i++) {
+            sp.kept_by[i] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(kept_by, i));
+            if (PyErr_Occurred()) return NULL;
+        }
+        for (int slot = 0; slot < sp.P; slot++)
+            if (sp.values[slot] >= 0 && sp.values[slot] < MAX_VALUE) sp.slots_of[sp.values[slot]] |= 1ULL << slot;
+        /* RelaxedGame._pairs_only without triples: the values that go only in pairs, with their partner */
+        for (int value = 1; value < MAX_VALUE; value++) {
+            int partner = sp.target - value;
+            if (value != sp.lone && 0 < partner && partner < MAX_VALUE && partner != value) {
+                sp.pairs_only[sp.n_pairs_only][0] = value;
+                sp.pairs_only[sp.n_pairs_only++][1] = partner;
+            }
+        }
+    }
+    PyObject *meeting;
+    if (get_obj(params, "meeting", &meeting) < 0) return NULL;
+    if (!PyTuple_Check(meeting) || PyTuple_GET_SIZE(meeting) != sp.P) {
+        PyErr_SetString(PyExc_TypeError, "_astar: meeting must be a tuple of a mask per pyramid slot");
+        return NULL;
+    }
+    for (int i = 0; i < sp.P; i++) {
+        sp.meeting[i] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(meeting, i));
+        if (PyErr_Occurred()) return NULL;
+    }
+    sp.pyramid_full = (1ULL << sp.P) - 1;
+    sp.stock_mask = sp.S >= 64 ? UINT64_MAX : (1ULL << sp.S) - 1;
+
+    PyObject *result = NULL;
+    ReachedMap reached = {0};
+    Buckets open = {0};
+    int room = 0;
+    Step *steps = NULL;
+    if (reached_init(&reached, 1 << 12) < 0 || bounds_init(&sp.bounds, 1 << 12) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    room = sp.P * sp.P + 2 * MAX_SLOTS + 8;
+    steps = malloc((size_t)room * sizeof(Step));
+    if (!steps) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int first;
+    if (bound_of(&sp, start, &first) < 0) goto done;
+    if (reached_set(&reached, start, 0, 0) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    size_t expanded = 0;
+    open.low = INT32_MAX;
+    if (buckets_grow(&open, 96, 64) < 0 || buckets_push(&open, first, 0, start) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    while (open.total) {
+        int popped;
+        uint64_t state = buckets_pop(&open, &popped);
+        uint32_t g = (uint32_t)popped;
+        Reached *row = reached_find(&reached, state);
+        if (row->g < g) continue;
+        if (!(state & sp.pyramid_full) && (!sp.strict || !(state >> sp.stock_shift & sp.stock_mask))) {
+            /* won: the states of the line, from the start */
+            size_t length = 1;
+            for (uint64_t at = state; at != start; at = reached_find(&reached, at)->parent) length++;
+            result = PyList_New((Py_ssize_t)length);
+            if (!result) goto done;
+            uint64_t at = state;
+            for (size_t i = length; i-- > 0;) {
+                PyObject *o = PyLong_FromUnsignedLongLong(at);
+                if (!o) {
+                    Py_CLEAR(result);
+                    goto done;
+                }
+                PyList_SET_ITEM(result, (Py_ssize_t)i, o);
+                if (i) at = reached_find(&reached, at)->parent;
+            }
+            goto done;
+        }
+        PyObject *ticked = PyObject_CallNoArgs(sp.tick_fn);
+        if (!ticked) goto done;
+        Py_DECREF(ticked);
+        /* compiled code runs no eval loop, so Ctrl-C is looked for here, as the Python loop would */
+        if (!(++expanded & 1023) && PyErr_CheckSignals() < 0) goto done;
+        uint32_t cost = g + 1;
+        if (cost >= G_TOP) {
+            PyErr_SetString(PyExc_ValueError, "a line longer than the shortest search counts");
+            goto done;
+        }
+        int n;
+        if (successors(&sp, state, steps, room, &n) < 0) goto done;
+        for (int i = 0; i < n; i++) {
+            uint64_t after = steps[i].after;
+            Reached *known = reached_find(&reached, after);
+            if (known && known->g <= cost) continue;
+            if (steps[i].removal) {
+                int lost = hopeless(&sp, after);
+                if (lost < 0) goto done;
+                if (lost) continue;
+            }
+            if (known) {
+                known->parent = state;
+                known->g = cost;
+            } else if (reached_set(&reached, after, state, cost) < 0) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            int h;
+            if (bound_of(&sp, after, &h) < 0) goto done;
+            if (buckets_push(&open, (int)cost + h, (int)cost, after) < 0) {
+                PyErr_NoMemory();
+                goto done;
+            }
+        }
+    }
+    result = Py_NewRef(Py_None);
+done:
+    free(reached.rows);
+    buckets_free(&open);
+    free(steps);
+    shapes_clear(&sp.shapes);
+    free(sp.bounds.rows);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"shortest", astar_shortest, METH_VARARGS,
+     "shortest(params, start) -> the states of a shortest winning line from start, or None"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_astar", "The shortest search's inner loop in C.", -1,
+                                    methods};
+
+PyMODINIT_FUNC PyInit__astar(void) { return PyModule_Create(&module); }

@@ -1,0 +1,3 @@
+"""The shortest search's inner loop in C (``_astar.c``; see there and ``search.shortest_win``)."""
+
+def shortest(params: dict[str, object], start: int) -> list[int] | None: ...
