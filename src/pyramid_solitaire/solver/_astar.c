@@ -864,6 +864,21 @@ static int get_obj(PyObject *params, const char *name, PyObject **out) {
     return 0;
 }
 
+/* The parameter ``name``, a tuple of ``count`` masks (one per pyramid slot), into ``out``. */
+static int get_masks(PyObject *params, const char *name, uint64_t *out, int count) {
+    PyObject *masks;
+    if (get_obj(params, name, &masks) < 0) return -1;
+    if (!PyTuple_Check(masks) || PyTuple_GET_SIZE(masks) != count) {
+        PyErr_Format(PyExc_TypeError, "_astar: %s must be a tuple of a mask per pyramid slot", name);
+        return -1;
+    }
+    for (int i = 0; i < count; i++) {
+        out[i] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(masks, i));
+        if (PyErr_Occurred()) return -1;
+    }
+    return 0;
+}
+
 #define G_TOP 0xFFFF
 
 static PyObject *astar_shortest(PyObject *self, PyObject *args) {
@@ -911,16 +926,7 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
     if (get_int(params, "relaxed", &relaxed) < 0 || get_obj(params, "poll", &sp.poll_fn) < 0) return NULL;
     sp.relaxed = (int)relaxed;
     if (sp.relaxed) {
-        PyObject *kept_by;
-        if (get_obj(params, "kept_by", &kept_by) < 0) return NULL;
-        if (!PyTuple_Check(kept_by) || PyTuple_GET_SIZE(kept_by) != sp.P) {
-            PyErr_SetString(PyExc_TypeError, "_astar: kept_by must be a tuple of a mask per pyramid slot");
-            return NULL;
-        }
-        for (int i = 0; i < sp.P; i++) {
-            sp.kept_by[i] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(kept_by, i));
-            if (PyErr_Occurred()) return NULL;
-        }
+        if (get_masks(params, "kept_by", sp.kept_by, sp.P) < 0) return NULL;
         for (int slot = 0; slot < sp.P; slot++)
             if (sp.values[slot] >= 0 && sp.values[slot] < MAX_VALUE) sp.slots_of[sp.values[slot]] |= 1ULL << slot;
         /* RelaxedGame._pairs_only without triples: the values that go only in pairs, with their partner */
@@ -932,16 +938,7 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
             }
         }
     }
-    PyObject *meeting;
-    if (get_obj(params, "meeting", &meeting) < 0) return NULL;
-    if (!PyTuple_Check(meeting) || PyTuple_GET_SIZE(meeting) != sp.P) {
-        PyErr_SetString(PyExc_TypeError, "_astar: meeting must be a tuple of a mask per pyramid slot");
-        return NULL;
-    }
-    for (int i = 0; i < sp.P; i++) {
-        sp.meeting[i] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(meeting, i));
-        if (PyErr_Occurred()) return NULL;
-    }
+    if (get_masks(params, "meeting", sp.meeting, sp.P) < 0) return NULL;
     sp.pyramid_full = (1ULL << sp.P) - 1;
     sp.stock_mask = sp.S >= 64 ? UINT64_MAX : (1ULL << sp.S) - 1;
 

@@ -277,14 +277,15 @@ class Store:
 
     @contextmanager
     def _told(self) -> Iterator[None]:
-        """The driver's errors as :class:`StoreError` (an IntegrityError left to the caller)."""
+        """The driver's errors, through SQLAlchemy or straight from psycopg (store/direct.py), as
+        :class:`StoreError` (an IntegrityError left to the caller)."""
         try:
             yield
-        except IntegrityError:
+        except (IntegrityError, psycopg.IntegrityError):
             raise
-        except OperationalError as exc:
+        except (OperationalError, psycopg.OperationalError) as exc:
             raise StoreError("store.unreachable", db=self.public_url, reason=_reason(exc)) from None
-        except SQLAlchemyError as exc:
+        except (SQLAlchemyError, psycopg.Error) as exc:
             raise StoreError("store.refused", db=self.public_url, reason=_reason(exc)) from None
 
     def _secret(self) -> str:
@@ -369,13 +370,10 @@ class Store:
         assert self.direct is not None
         values = {"game_id": game_id, "before": version, "after": version + 1, "kind": kind, "arg": arg}
         try:
-            added = len(self.direct.run(self._record_sql, {**values, "at_ms": now_ms(), **figures}))
+            with self._told():
+                added = len(self.direct.run(self._record_sql, {**values, "at_ms": now_ms(), **figures}))
         except psycopg.IntegrityError:
             raise Conflict(game_id) from None
-        except psycopg.OperationalError as exc:
-            raise StoreError("store.unreachable", db=self.public_url, reason=_reason(exc)) from None
-        except psycopg.Error as exc:
-            raise StoreError("store.refused", db=self.public_url, reason=_reason(exc)) from None
         if added != 1:
             raise Conflict(game_id)
 

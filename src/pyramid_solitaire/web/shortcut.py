@@ -30,9 +30,8 @@ from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..store import StoreError
-from .errors import ApiError
+from .errors import ApiError, api_error, store_down
 from .games import COOKIE, Games
-from .metrics import DATABASE_ERRORS
 from .routes.games import act, move_entry, router
 
 #: The requests taken: a move, or an event that runs no search.
@@ -82,11 +81,10 @@ class Shortcut:
             answer = await self.games.short(
                 game_id, lambda: act(self.games, game_id, player, entry, version, lang, request)
             )
-        except ApiError as exc:
-            answer = exc.response(lang)
-        except StoreError:
-            DATABASE_ERRORS.labels("request").inc()
-            answer = ApiError(503, "store-unavailable").response(lang)
+        except ApiError as exc:  # answered by the app's own handlers, as a route's refusal is
+            answer = await api_error(request, exc)
+        except StoreError as exc:
+            answer = await store_down(request, exc)
         await answer(scope, receive, send)
 
 
