@@ -55,7 +55,7 @@ _SWEEP: Final = text("DELETE FROM rate_buckets WHERE at < extract(epoch from clo
 
 
 class SharedRateLimiter:
-    """Token buckets by client key, in the PostgreSQL database of ``engine`` (the app's store)."""
+    """Token buckets by client key, in the PostgreSQL database of the app's ``store``."""
 
     def __init__(self, store: Store, player: Limit = PLAYER_LIMIT, address: Limit = ADDRESS_LIMIT) -> None:
         # One statement is atomic by itself: in autocommit it is one round trip to the server, not three
