@@ -18,6 +18,7 @@ import uvicorn
 from playwright.sync_api import Browser, Page, Playwright, sync_playwright
 
 from pyramid_solitaire.web.app import create_app
+from pyramid_solitaire.web.wire import OneWrite
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -30,7 +31,8 @@ from helpers import free_port
 def server() -> Iterator[str]:
     """The app served on a free loopback port for the whole session; yields its base URL."""
     port = free_port()
-    config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning")
+    # the HTTP protocol ``serve`` runs (web/wire.py), so that the pages are fetched the way players get them
+    config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning", http=OneWrite)
     instance = uvicorn.Server(config)
     thread = threading.Thread(target=instance.run, daemon=True)
     thread.start()

@@ -12,6 +12,7 @@ import uvicorn
 
 from pyramid_solitaire.cli import main
 from pyramid_solitaire.web.server import DEFAULT_PORT, check_db_url, default_db_url
+from pyramid_solitaire.web.wire import OneWrite
 
 
 def _serve(
@@ -34,7 +35,7 @@ def test_serve_takes_host_port_and_db(
     db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     status, out, err, started = _serve(capsys, monkeypatch, "--port", str(port), "--db", db, "--no-browser")
     assert status == 0, err
-    assert started == [{"host": "127.0.0.1", "port": port, "log_level": "warning"}]
+    assert started == [{"host": "127.0.0.1", "port": port, "log_level": "warning", "http": OneWrite}]
     assert f"http://127.0.0.1:{port}/" in out
     assert db in out
 

@@ -30,7 +30,7 @@ from itertools import combinations
 from typing import Any, Final, Literal, cast
 
 from ..deal import Deal
-from ..game import Game
+from ..game import Game, Step
 from ..layout import bits
 from ..messages import Problem
 from ..moves import DRAW, PARK, RECYCLE, REMOVE, Move
@@ -89,6 +89,10 @@ class Session:
     #: The day of the daily deal this game is (``YYYY-MM-DD``), and whether it counts for that day.
     daily: str | None = None
     daily_counted: bool = False
+    #: The cards removed so far, and with each step of the history how many of them it had taken:
+    #: kept so that a state does not walk the whole history (:meth:`_removed`).
+    _counted: list[tuple[Step, int]] = field(default_factory=list, repr=False, compare=False)
+    _gone: list[str] = field(default_factory=list, repr=False, compare=False)
 
     @cached_property
     def tokens(self) -> tuple[str, ...]:
@@ -248,9 +252,10 @@ class Session:
         """The web app's facts beside the view (``visible``: the card tokens the view shows)."""
         game = self.game
         table = game.table
-        removed = [str(c) for step in game.history if step.move.kind == REMOVE for c in step.move.cards]
+        removed = self._removed()
         fan = self.waste_fan()
-        shown = visible | set(removed) | set(fan)
+        shown = visible.union(removed, fan)
+        names = self._names(lang)
         return {
             "id": self.id,
             "version": self.version,
@@ -263,7 +268,7 @@ class Session:
             "number": self.deal.number,
             "difficulty": self.deal.difficulty,
             "removed": {"count": len(removed), "top": removed[-2:]},
-            "names": {token: table.cards[place].name(lang) for token, place in self.places.items() if token in shown},
+            "names": {token: name for token, name in names.items() if token in shown},
             "target": table.target,
             "values": {
                 token: None if table.is_joker(self.places[token]) else table.values[self.places[token]]
@@ -273,6 +278,39 @@ class Session:
             "elapsed": round(self.elapsed(), 1),
             "result": self._result() if self.over else None,
         }
+
+    def _removed(self) -> list[str]:
+        """Every card the player's removals have taken, in order (the kept list; do not change it).
+
+        A state needs them (their count, the last two, their names) after every action, so they are
+        kept rather than found by walking the whole history each time: with each step the number taken
+        up to it.  An undo pops steps and a move pushes new ones, so the kept steps agree with the
+        history up to the first that is not the same object; only the steps after it are read again."""
+        history = self.game.history
+        kept, gone = self._counted, self._gone
+        same = min(len(kept), len(history))
+        while same and kept[same - 1][0] is not history[same - 1]:
+            same -= 1
+        del kept[same:]
+        del gone[kept[-1][1] if kept else 0 :]
+        for step in history[same:]:
+            if step.move.kind == REMOVE:
+                gone.extend(str(card) for card in step.move.cards)
+            kept.append((step, len(gone)))
+        return gone
+
+    def _names(self, lang: str) -> dict[str, str]:
+        """Every card's name in ``lang``, by token (the table's cards never change)."""
+        try:
+            return self._named[lang]
+        except KeyError:
+            cards = self.game.table.cards
+            named = self._named[lang] = {token: cards[place].name(lang) for token, place in self.places.items()}
+            return named
+
+    @cached_property
+    def _named(self) -> dict[str, dict[str, str]]:
+        return {}
 
     def _choices(self, lang: str, view: PlayerView, visible: set[str], coverers: dict[int, list[int]]) -> Choices:
         """``pairs``, ``selectable``, ``refusals`` and ``stock_move``: what every tap would do now."""

@@ -137,6 +137,7 @@ def serve(
 
     from ..store import Store, StoreError
     from .app import create_app
+    from .wire import OneWrite
 
     db_url = check_db_url(db or os.environ.get(DB_ENV) or default_db_url())
     check_workers(db_url, workers)
@@ -154,7 +155,7 @@ def serve(
     if browser:
         threading.Timer(0.8, webbrowser.open, args=(url,)).start()
     if workers == 1:
-        uvicorn.run(create_app(store), host=host, port=chosen, log_level="warning")
+        uvicorn.run(create_app(store), host=host, port=chosen, log_level="warning", http=OneWrite)
         return
     store.close()
     made = _metrics_folder()
@@ -164,6 +165,7 @@ def serve(
             f"{__name__}:app_from_environment",
             factory=True,
             workers=workers,
+            http=OneWrite,
             host=host,
             port=chosen,
             log_level="warning",
