@@ -1,6 +1,6 @@
 """Where the processor time of a load goes: the load generator, the app's workers, PostgreSQL — each
 read from Linux's /proc before and after a run of ``load.py``'s players and divided by the actions
-answered.
+answered, with the part spent in the kernel (system calls: sockets, the log's syncs).
 
     .venv/bin/python benchmarks/cpu_split.py                          # 100 players, 20 s, serve --workers 2
     .venv/bin/python benchmarks/cpu_split.py --players 200 --seconds 30 --workers 4
@@ -20,19 +20,25 @@ import uvloop
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def ticks(pid: int) -> int:
-    """User and system clock ticks a process has used (0 once it is gone)."""
+def ticks(pid: int) -> tuple[int, int]:
+    """The clock ticks a process has used, in all and in the kernel ((0, 0) once it is gone)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
-        return 0
-    return int(fields[11]) + int(fields[12])
+        return 0, 0
+    return int(fields[11]) + int(fields[12]), int(fields[12])
 
 
-def machine_ticks() -> int:
-    """Clock ticks every processor of the machine has been busy (not idle nor waiting), from /proc/stat."""
+def summed(pids: list[int]) -> tuple[int, int]:
+    pairs = [ticks(pid) for pid in pids]
+    return sum(total for total, _ in pairs), sum(kernel for _, kernel in pairs)
+
+
+def machine_ticks() -> tuple[int, int]:
+    """Clock ticks every processor of the machine has been busy (not idle nor waiting), in all and in
+    the kernel (system time and interrupts), from /proc/stat."""
     fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    return sum(fields) - fields[3] - fields[4]
+    return sum(fields) - fields[3] - fields[4], fields[2] + fields[5] + fields[6]
 
 
 def children(pid: int) -> list[int]:
@@ -83,8 +89,8 @@ def main() -> int:
             ]
             parts = {
                 "load generator": lambda: ticks(os.getpid()),
-                "app workers": lambda: sum(ticks(pid) for pid in workers),
-                "PostgreSQL": lambda: sum(ticks(pid) for pid in postgres_pids(str(server.root), "split")),
+                "app workers": lambda: summed(workers),
+                "PostgreSQL": lambda: summed(postgres_pids(str(server.root), "split")),
                 # backends that came and went between the two readings escape the line above; this does not
                 "the whole machine": machine_ticks,
             }
@@ -105,8 +111,11 @@ def main() -> int:
         f"{answered} actions ({answered / elapsed:.0f}/s), errors {len(seen.errors)}"
     )
     for name in parts:
-        seconds = (after[name] - before[name]) / hertz
-        print(f"  {name}: {seconds:.1f} s of processor time, {seconds / max(answered, 1) * 1000:.2f} ms per action")
+        seconds, kernel = ((a - b) / hertz for a, b in zip(after[name], before[name], strict=True))
+        print(
+            f"  {name}: {seconds:.1f} s of processor time, {seconds / max(answered, 1) * 1000:.2f} ms per action"
+            f" ({kernel / max(seconds, 1e-9):.0%} in the kernel)"
+        )
     return 0 if not seen.errors else 1
 
 

@@ -18,6 +18,7 @@ deal — a custom one too — has a code.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -200,7 +201,7 @@ class Deal:
         """The other cards in dealing order (with ``waste_start`` the first goes to the waste)."""
         return self.cards[self.rules.board_size :]
 
-    @property
+    @functools.cached_property  # asked for by every state the page gets; a deal never changes
     def code(self) -> str:
         """The short code when the deal has a number, else the full code."""
         if self.number is None:

@@ -58,6 +58,7 @@ class Game:
         self.coach_hints = 0
         self.resigned = False
         self._undo_floor = 0
+        self._dead: tuple[Position | None, int] = (None, 0)
         #: index in ``history`` of the move after which the first dead card appeared (-1: from the deal).
         #: Found with every card known, so that with face-down rows a rewind goes back before the real
         #: cause; it is only offered once the player can see a dead card (see rewind_refusal).
@@ -240,8 +241,13 @@ class Game:
         return bool(dead_slots(self.table, self.position, visible_only=False))
 
     def dead_mask(self) -> int:
-        """Bitmask of the dead pyramid slots the player can see."""
-        return dead_slots(self.table, self.position)
+        """Bitmask of the dead pyramid slots the player can see (kept for the position it was found for:
+        a state asks three times)."""
+        position, mask = self._dead
+        if position is not self.position:
+            mask = dead_slots(self.table, self.position)
+            self._dead = (self.position, mask)
+        return mask
 
     @property
     def dead_cards(self) -> list[str]:

@@ -12,6 +12,7 @@ the letters and versions never change once published, so that every code keeps n
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -281,6 +282,10 @@ class Rules:
         return None if self.passes is None else self.passes - 1
 
     def __str__(self) -> str:
+        return self._text
+
+    @functools.cached_property  # every state the page gets names its rules; they never change
+    def _text(self) -> str:
         base = PRESETS[self.preset]
         changed = [
             f"{OPTION_KEYS[f.name]}={_format_value(getattr(self, f.name))}"
