@@ -27,8 +27,9 @@ class PostgresServer:
     power cut, and it saves their time.  A benchmark passes ``durable=True`` for a server that syncs its
     log at every commit, as a real one does, so that its figures include that wait."""
 
-    def __init__(self, durable: bool = False) -> None:
+    def __init__(self, durable: bool = False, max_connections: int = 100) -> None:
         self.durable = durable
+        self.max_connections = max_connections
         if not BIN_DIRS:
             pytest.fail("PostgreSQL is not installed: scripts/test installs Debian's postgresql package")
         self.bin = BIN_DIRS[0]
@@ -57,7 +58,10 @@ class PostgresServer:
     def start_server(self) -> None:
         """Start (or restart) the server on the same data and port."""
         sync = "on" if self.durable else "off"
-        options = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync={sync} -c max_connections=100"
+        options = (
+            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync={sync}"
+            f" -c max_connections={self.max_connections}"
+        )
         self._run(
             str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options, "-l", str(self.root / "log"), "-w", "start"
         )

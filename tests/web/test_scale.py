@@ -22,6 +22,7 @@ from pyramid_solitaire.solver import solve
 from pyramid_solitaire.store import Store
 from pyramid_solitaire.web.app import create_app
 from pyramid_solitaire.web.limits import Limit
+from pyramid_solitaire.web.server import DB_ENV, METRICS_ENV
 from pyramid_solitaire.web.shared_limits import SharedRateLimiter
 
 CODE = "CL1-N-AAAAAAD"
@@ -174,3 +175,28 @@ def test_no_workers_is_refused(capsys: pytest.CaptureFixture[str], monkeypatch: 
     status, err, started = serve(capsys, monkeypatch, "--workers", "0", "--lang", "en")
     assert status == 2 and started == []
     assert err.strip() == "pyramid-solitaire: error: --workers must be 1 or more, not 0"
+
+
+@pytest.mark.parametrize(
+    ("lang", "says"),
+    [
+        ("en", "4 processes may open up to 100 connections to PostgreSQL, but the server lets clients open 97"),
+        ("ja", "4 個のプロセスは PostgreSQL への接続を最大 100 本開きますが、サーバーが許すのは 97 本です"),
+    ],
+)
+def test_more_workers_than_the_servers_connections_allow_are_warned_of_at_start(
+    postgres: Any,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Any,
+    lang: str,
+    says: str,
+) -> None:
+    db = postgres.create_database(f"room_{uuid.uuid4().hex[:12]}")  # max_connections 100, 3 kept for superusers
+    monkeypatch.setenv(DB_ENV, "")  # serve sets both for its workers; monkeypatch puts them back
+    monkeypatch.setenv(METRICS_ENV, str(tmp_path))
+    status, err, started = serve(capsys, monkeypatch, "--workers", "4", "--db", db, "--lang", lang)
+    assert status == 0 and len(started) == 1 and started[0]["workers"] == 4  # a warning: the server starts
+    assert says in err and "max_connections" in err and "docs/deploy.md" in err
+    status, err, started = serve(capsys, monkeypatch, "--workers", "3", "--db", db, "--lang", lang)
+    assert status == 0 and len(started) == 1 and "max_connections" not in err

@@ -58,6 +58,9 @@ SECRET_KEY: Final = "cookie-secret"
 #: PostgreSQL connections a process keeps open, and how many more it may open under load (docs/deploy.md).
 POOL_SIZE: Final = 10
 POOL_OVERFLOW: Final = 5
+#: The most PostgreSQL connections one app process opens in the ordinary way: SQLAlchemy's pool and its
+#: overflow, and the kept connections of the per-move writes (store/direct.py).
+CONNECTIONS_PER_PROCESS: Final = POOL_SIZE + POOL_OVERFLOW + POOL_SIZE
 #: How PostgreSQL connections are made: a server that does not answer is given up after 5 s.
 PG_CONNECT_ARGS: Final = {"connect_timeout": 5}
 #: The password of a URL written ``scheme://user:password@host``.
@@ -264,6 +267,18 @@ class Store:
         if self.direct is not None:
             self.direct.close()
         self.engine.dispose()
+
+    def connection_room(self) -> int | None:
+        """How many connections the PostgreSQL server lets clients such as this one open in all (its
+        ``max_connections`` less those kept for superusers); None for SQLite."""
+        if self.direct is None:
+            return None
+        with self._tx() as connection:
+            allowed = connection.execute(text("SELECT current_setting('max_connections')::int")).scalar_one()
+            reserved = connection.execute(
+                text("SELECT current_setting('superuser_reserved_connections')::int")
+            ).scalar_one()
+        return int(allowed) - int(reserved)
 
     def ping(self) -> None:
         """Ask the database the simplest question; raise :class:`StoreError` if it does not answer (``/healthz``)."""

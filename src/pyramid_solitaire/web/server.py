@@ -20,6 +20,7 @@ import errno
 import os
 import shutil
 import socket
+import sys
 import tempfile
 import threading
 import webbrowser
@@ -32,6 +33,8 @@ from ..store import hide_password
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
+
+    from ..store import Store
 
 DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_PORT: Final = 8765
@@ -152,6 +155,7 @@ def serve(
     print("pyramid-solitaire: " + text(lang, "serve.records", db=store.shown_url), flush=True)
     if workers > 1:
         print("pyramid-solitaire: " + text(lang, "serve.workers", count=workers), flush=True)
+        _warn_of_connections(store, workers, lang)
     if browser:
         threading.Timer(0.8, webbrowser.open, args=(url,)).start()
     if workers == 1:
@@ -173,6 +177,26 @@ def serve(
     finally:
         if made is not None:
             shutil.rmtree(made, ignore_errors=True)
+
+
+def _warn_of_connections(store: Store, workers: int, lang: str) -> None:
+    """Say so when ``workers`` processes may open more connections than the PostgreSQL server allows: past
+    its ``max_connections`` an action cannot be saved and the player is told so (a 503), which is better
+    learnt at start (docs/deploy.md, *Connections*).  A warning, not a refusal: under a light load the
+    processes open far fewer, and other servers' share is not known here."""
+    from ..store import CONNECTIONS_PER_PROCESS, StoreError
+
+    try:
+        room = store.connection_room()
+    except StoreError:
+        return  # the database was just opened; if it went away since, the workers say so themselves
+    needed = workers * CONNECTIONS_PER_PROCESS
+    if room is not None and needed > room:
+        print(
+            "pyramid-solitaire: " + text(lang, "serve.connections", count=workers, needed=needed, room=room),
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 def _metrics_folder() -> str | None:
