@@ -107,6 +107,9 @@ class Seen:
     won: int = 0
     #: Requests that got no answer at all (the connection failed or was refused).
     unanswered: int = 0
+    #: Kept connections the clients found closed by the server before sending on them (a worker killed
+    #: between two of its player's requests), each replaced by a new connection.
+    reconnected: int = 0
     #: 503 answers saying the records database cannot be reached, and the message of the first.
     down: int = 0
     down_message: str = ""
@@ -180,12 +183,15 @@ class Player:
     async def play(self) -> None:
         """Play deal after deal until the time is up or an error."""
         async with self.client:
-            while self.schedule.playing():
-                code, moves = self.deals[self.rng.randrange(len(self.deals))]
-                game = await self.start(code)
-                if game is None or not await self.play_deal(game, moves):
-                    return
-                self.seen.won += 1
+            try:
+                while self.schedule.playing():
+                    code, moves = self.deals[self.rng.randrange(len(self.deals))]
+                    game = await self.start(code)
+                    if game is None or not await self.play_deal(game, moves):
+                        return
+                    self.seen.won += 1
+            finally:
+                self.seen.reconnected += self.client.closed_by_server
 
     async def call(self, path: str, body: object | None = None, get: bool = False) -> tuple[Outcome, Any]:
         """One request to the player's app process; the answer's JSON when it is 200 or 201."""
@@ -503,8 +509,8 @@ def report(seen: Seen, checked: Checked, elapsed: float, warmup: float = 0.0) ->
             f"{seen.acked[AFTER]}"
         )
         print(
-            f"  unanswered requests: {seen.unanswered}; 503 database away: {seen.down}"
-            + (f" ({seen.down_message})" if seen.down_message else "")
+            f"  unanswered requests: {seen.unanswered}; kept connections found closed: {seen.reconnected};"
+            f" 503 database away: {seen.down}" + (f" ({seen.down_message})" if seen.down_message else "")
         )
         print(
             f"  sent without an answer yet written: {checked.unanswered_written} "

@@ -49,6 +49,8 @@ class Client:
         self.timeout = timeout
         self.cookies: dict[str, str] = {}
         self.connections: dict[tuple[str, int], tuple[asyncio.StreamReader, asyncio.StreamWriter, float]] = {}
+        #: Kept connections found closed by the server when about to be used again (a new one was opened).
+        self.closed_by_server = 0
 
     async def __aenter__(self) -> Client:
         return self
@@ -116,7 +118,9 @@ class Client:
         kept = self.connections.pop(where, None)
         if kept is not None:
             reader, writer, used = kept
-            if time.monotonic() - used < KEEPALIVE and not reader.at_eof():
+            if reader.at_eof():
+                self.closed_by_server += 1
+            elif time.monotonic() - used < KEEPALIVE:
                 return reader, writer
             writer.close()
         return await asyncio.open_connection(*where)

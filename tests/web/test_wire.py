@@ -7,7 +7,7 @@ import asyncio
 import http.client
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from typing import Any
 
 import pytest
@@ -47,6 +47,27 @@ def gathering() -> tuple[Recording, _Gathering, asyncio.AbstractEventLoop]:
     return real, _Gathering(real, loop), loop  # type: ignore[arg-type]
 
 
+def run(loop: asyncio.AbstractEventLoop, work: Coroutine[Any, Any, None]) -> None:
+    """``work`` on ``loop``, on a thread of its own (the browser tests' Playwright keeps a loop running on
+    the main thread, where another may not run), then the loop closed."""
+    failed: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            loop.run_until_complete(work)
+        except BaseException as exc:
+            failed.append(exc)
+        finally:
+            loop.close()
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join(timeout=20)
+    assert not thread.is_alive(), "the loop did not finish"
+    if failed:
+        raise failed[0]
+
+
 def test_writes_made_in_one_step_leave_as_one_write_after_it() -> None:
     real, transport, loop = gathering()
 
@@ -57,8 +78,7 @@ def test_writes_made_in_one_step_leave_as_one_write_after_it() -> None:
         assert transport.get_write_buffer_size() == len(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok")
         await asyncio.sleep(0)
 
-    loop.run_until_complete(answer())
-    loop.close()
+    run(loop, answer())
     assert real.writes == [b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok"]
 
 
@@ -70,8 +90,7 @@ def test_writes_of_different_steps_leave_separately_in_order() -> None:
             transport.write(part)
             await asyncio.sleep(0.01)
 
-    loop.run_until_complete(stream())
-    loop.close()
+    run(loop, stream())
     assert real.writes == [b"head", b"one", b"two"]
 
 
@@ -79,8 +98,7 @@ def test_closing_sends_what_was_gathered_first() -> None:
     real, transport, loop = gathering()
     transport.write(b"last words")
     transport.close()
-    loop.run_until_complete(asyncio.sleep(0))  # the send scheduled for the step's end finds nothing left
-    loop.close()
+    run(loop, asyncio.sleep(0))  # the send scheduled for the step's end finds nothing left
     assert real.writes == [b"last words"] and real.closed
 
 

@@ -92,7 +92,9 @@ def test_a_worker_killed_under_load_leaves_the_others_answering_and_loses_nothin
         store.close()
     assert len(seen.faults) == 1 and "SIGKILL of worker" in seen.faults[0]
     assert seen.errors == []  # no answer was an error
-    assert seen.unanswered > 0  # the killed worker's players felt it, asked again and went on
+    # the killed worker's players felt it: a request in flight went unanswered (they asked again and went
+    # on), or, between two requests, their kept connection was found closed and a new one opened
+    assert seen.unanswered + seen.reconnected > 0
     assert seen.acked[load.BEFORE] > 0
     assert seen.acked[load.DURING] > 0  # the other workers answered while the killed one was gone
     assert seen.acked[load.AFTER] > 0
