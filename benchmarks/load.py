@@ -67,12 +67,9 @@ from pyramid_solitaire import Deal
 from pyramid_solitaire.catalog import catalogue
 from pyramid_solitaire.messages import text
 from pyramid_solitaire.solver import solve
-from pyramid_solitaire.store import POOL_OVERFLOW, POOL_SIZE, Store
+from pyramid_solitaire.store import CONNECTIONS_PER_PROCESS, Store
 
 ROOT = Path(__file__).resolve().parents[1]
-#: The most PostgreSQL connections one app process opens: SQLAlchemy's pool and overflow, and the kept
-#: connections of the per-move writes (store/__init__.py, store/direct.py; docs/deploy.md).
-CONNECTIONS_PER_WORKER = POOL_SIZE + POOL_OVERFLOW + POOL_SIZE
 #: A player moves to another app process this often (per action).
 SWITCH = 0.1
 #: And asks for a hint, or takes a move back and plays it again, this often.
@@ -573,8 +570,8 @@ def main() -> int:
         from pg_server import PostgresServer
 
         # syncing its log at each commit, as a real one; with room for every worker's connections
-        # (docs/deploy.md: up to CONNECTIONS_PER_WORKER each, more than the default 100 from 4 workers on)
-        connections = max(100, args.processes * args.workers * CONNECTIONS_PER_WORKER + 10)
+        # (docs/deploy.md: up to CONNECTIONS_PER_PROCESS each, more than the default 100 from 4 workers on)
+        connections = max(100, args.processes * args.workers * CONNECTIONS_PER_PROCESS + 10)
         server = PostgresServer(durable=True, max_connections=connections)
         server.start()
         db = server.create_database("load")

@@ -8,42 +8,27 @@ tests fail with a message saying so, rather than being skipped.
 from __future__ import annotations
 
 import sys
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
 from playwright.sync_api import Browser, Page, Playwright, sync_playwright
 
 from pyramid_solitaire.web.app import create_app
-from pyramid_solitaire.web.wire import OneWrite
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, Errors, open_context
 
-from helpers import free_port
+from helpers import serving
 
 
 @pytest.fixture(scope="session")
 def server() -> Iterator[str]:
-    """The app served on a free loopback port for the whole session; yields its base URL."""
-    port = free_port()
-    # the HTTP protocol ``serve`` runs (web/wire.py), so that the pages are fetched the way players get them
-    config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning", http=OneWrite)
-    instance = uvicorn.Server(config)
-    thread = threading.Thread(target=instance.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not instance.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the web app did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    instance.should_exit = True
-    thread.join(timeout=10)
+    """The app served on a free loopback port for the whole session, over the HTTP protocol ``serve`` runs
+    (so that the pages are fetched the way players get them); yields its base URL."""
+    with serving(create_app()) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

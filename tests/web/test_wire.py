@@ -6,15 +6,13 @@ from __future__ import annotations
 import asyncio
 import http.client
 import threading
-import time
 from collections.abc import Coroutine, Iterator
 from typing import Any
 
 import pytest
-import uvicorn
 
-from helpers import free_port
-from pyramid_solitaire.web.wire import OneWrite, _Gathering
+from helpers import serving
+from pyramid_solitaire.web.wire import _Gathering
 
 
 class Recording:
@@ -129,18 +127,8 @@ async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
 
 @pytest.fixture(scope="module")
 def port() -> Iterator[int]:
-    chosen = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=chosen, log_level="warning", http=OneWrite))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the server did not start")
-        time.sleep(0.05)
-    yield chosen
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serving(app) as url:
+        yield int(url.rsplit(":", 1)[1])
 
 
 def test_plain_and_streamed_answers_arrive_whole_on_one_kept_connection(port: int) -> None:

@@ -273,12 +273,11 @@ class Store:
         ``max_connections`` less those kept for superusers); None for SQLite."""
         if self.direct is None:
             return None
+        room = text(
+            "SELECT current_setting('max_connections')::int - current_setting('superuser_reserved_connections')::int"
+        )
         with self._tx() as connection:
-            allowed = connection.execute(text("SELECT current_setting('max_connections')::int")).scalar_one()
-            reserved = connection.execute(
-                text("SELECT current_setting('superuser_reserved_connections')::int")
-            ).scalar_one()
-        return int(allowed) - int(reserved)
+            return int(connection.execute(room).scalar_one())
 
     def ping(self) -> None:
         """Ask the database the simplest question; raise :class:`StoreError` if it does not answer (``/healthz``)."""

@@ -71,9 +71,8 @@ class Guard:
         origin = request.headers.get("origin")
         if request.method not in SAFE_METHODS and origin is not None and not _same_origin(origin, request):
             return ApiError(403, "cross-site")
-        limit = (
-            MAX_IMPORT if request.scope["path"] == "/api/me/import" else MAX_BODY
-        )  # not .url: it builds the whole URL
+        # the path from the scope: request.url would build the whole URL first
+        limit = MAX_IMPORT if request.scope["path"] == "/api/me/import" else MAX_BODY
         length = request.headers.get("content-length")
         # a chunked body has no length to check, so it could be any size: refused too
         unsized = length is None and "transfer-encoding" in request.headers

@@ -93,6 +93,8 @@ class Session:
     #: kept so that a state does not walk the whole history (:meth:`_removed`).
     _counted: list[tuple[Step, int]] = field(default_factory=list, repr=False, compare=False)
     _gone: list[str] = field(default_factory=list, repr=False, compare=False)
+    #: Every card's name, by language and token (:meth:`_names`).
+    _named: dict[str, dict[str, str]] = field(default_factory=dict, repr=False, compare=False)
 
     @cached_property
     def tokens(self) -> tuple[str, ...]:
@@ -301,16 +303,11 @@ class Session:
 
     def _names(self, lang: str) -> dict[str, str]:
         """Every card's name in ``lang``, by token (the table's cards never change)."""
-        try:
-            return self._named[lang]
-        except KeyError:
+        named = self._named.get(lang)
+        if named is None:
             cards = self.game.table.cards
             named = self._named[lang] = {token: cards[place].name(lang) for token, place in self.places.items()}
-            return named
-
-    @cached_property
-    def _named(self) -> dict[str, dict[str, str]]:
-        return {}
+        return named
 
     def _choices(self, lang: str, view: PlayerView, visible: set[str], coverers: dict[int, list[int]]) -> Choices:
         """``pairs``, ``selectable``, ``refusals`` and ``stock_move``: what every tap would do now."""

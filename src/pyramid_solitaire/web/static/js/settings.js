@@ -31,13 +31,14 @@ export function loadSettings() {
     saved = {};
   }
   if (saved === null || typeof saved !== "object") saved = {}; // "null", a number or a string: no settings
-  const settings = { ...DEFAULTS, lang: browserLang(preferredLanguages()) };
+  // what a first visit gets: the defaults, in the browser's language
+  const fallback = { ...DEFAULTS, lang: browserLang(preferredLanguages()) };
+  const settings = { ...fallback };
   for (const key of Object.keys(DEFAULTS)) {
     if (key in saved && typeof saved[key] === typeof DEFAULTS[key]) settings[key] = saved[key];
   }
   for (const [key, allowed] of Object.entries(CHOICES)) {
-    if (allowed.includes(settings[key])) continue;
-    settings[key] = key === "lang" ? browserLang(preferredLanguages()) : DEFAULTS[key];
+    if (!allowed.includes(settings[key])) settings[key] = fallback[key];
   }
   return settings;
 }
