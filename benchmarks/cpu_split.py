@@ -17,6 +17,8 @@ from pathlib import Path
 import load
 import uvloop
 
+from pyramid_solitaire.store import CONNECTIONS_PER_PROCESS
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -76,7 +78,8 @@ def main() -> int:
     sys.path.insert(0, str(ROOT / "tests"))
     from pg_server import PostgresServer
 
-    server = PostgresServer(durable=True)  # syncing its log at each commit, as a real one
+    # syncing its log at each commit, as a real one; with room for every worker's connections (load.py)
+    server = PostgresServer(durable=True, max_connections=max(100, args.workers * CONNECTIONS_PER_PROCESS + 10))
     server.start()
     try:
         db = server.create_database("split")

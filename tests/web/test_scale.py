@@ -15,6 +15,7 @@ import pytest
 import uvicorn
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
+from sqlalchemy import text
 
 from pyramid_solitaire import Deal
 from pyramid_solitaire.cli import main
@@ -23,7 +24,7 @@ from pyramid_solitaire.store import Store
 from pyramid_solitaire.web.app import create_app
 from pyramid_solitaire.web.limits import Limit
 from pyramid_solitaire.web.server import DB_ENV, METRICS_ENV
-from pyramid_solitaire.web.shared_limits import SharedRateLimiter
+from pyramid_solitaire.web.shared_limits import SharedRateLimiter, lease_of
 
 CODE = "CL1-N-AAAAAAD"
 MOVE_ROUTE = "/api/games/{game_id}/move"
@@ -141,6 +142,55 @@ def test_a_players_rate_limit_holds_whichever_app_answers(postgres: Any) -> None
     finally:
         for store in stores:
             store.close()
+
+
+def test_tokens_leased_by_one_process_are_spent_there_and_the_limit_never_grows(postgres: Any) -> None:
+    """A process takes a lease of tokens at once (a twentieth of the burst: 2 of 40) and spends it on the
+    client's next requests.  Across processes the limit still never allows more than the burst; a
+    client that moves on may meet it early by the tokens left with the other process, never late."""
+    db = postgres.create_database(f"lease_{uuid.uuid4().hex[:12]}")
+    stores = [Store(db), Store(db)]
+    tight = Limit(rate=0.001, burst=40)
+    one, two = (SharedRateLimiter(store, player=tight) for store in stores)
+    try:
+        assert one.leases["player"] == 2
+        assert one.wait_needed("player", "p") == 0  # took two, spent one, holds one
+        taken_by_two = 0
+        while two.wait_needed("player", "p") == 0:
+            taken_by_two += 1
+            assert taken_by_two <= 40
+        assert taken_by_two == 38  # 40 less the one spent and the one held by the first process
+        assert one.wait_needed("player", "p") == 0  # the held token is still good there
+        assert one.wait_needed("player", "p") > 100 and two.wait_needed("player", "p") > 100  # 40 in all
+        # one process alone spends the whole burst, exactly
+        alone = SharedRateLimiter(stores[0], player=tight)
+        assert sum(alone.wait_needed("player", "q") == 0 for _ in range(45)) == 40
+    finally:
+        for store in stores:
+            store.close()
+
+
+def test_a_rate_table_made_before_leases_is_given_its_new_column(postgres: Any) -> None:
+    db = postgres.create_database(f"oldrate_{uuid.uuid4().hex[:12]}")
+    store = Store(db)
+    try:
+        with store.engine.begin() as connection:  # the table as servers before leases made it
+            connection.execute(
+                text(
+                    "CREATE UNLOGGED TABLE rate_buckets (key VARCHAR(80) PRIMARY KEY, tokens DOUBLE PRECISION"
+                    " NOT NULL, at DOUBLE PRECISION NOT NULL, taken BOOLEAN NOT NULL)"
+                )
+            )
+            connection.execute(text("INSERT INTO rate_buckets VALUES ('x', 3, 0, TRUE)"))
+        limiter = SharedRateLimiter(store, player=Limit(rate=0.001, burst=2))
+        assert [limiter.wait_needed("player", "p") == 0 for _ in range(3)] == [True, True, False]
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize(("burst", "lease"), [(1, 1), (6, 1), (39, 1), (40, 2), (200, 10), (300, 10)])
+def test_a_lease_is_a_twentieth_of_the_burst_at_most_ten_at_least_one(burst: int, lease: int) -> None:
+    assert lease_of(Limit(rate=1, burst=burst)) == lease
 
 
 def serve(
