@@ -4,6 +4,7 @@ that holds its hash and is cached for a year, and the app's own page for an addr
 from __future__ import annotations
 
 import gzip
+import json
 import re
 import warnings
 from collections.abc import Iterator
@@ -106,3 +107,20 @@ def test_data_addresses_that_are_missing_stay_json(client: TestClient) -> None:
     for path in ("/api/nothing", "/static/nothing.js", "/locales/fr.json"):
         response = client.get(path)
         assert response.status_code == 404 and response.json()["code"] == "not-found", path
+
+
+def test_a_games_state_goes_compressed_as_gzip_any_client_reads_and_small_answers_plain(client: TestClient) -> None:
+    game = client.post("/api/games", json={"code": "CL1-N-AAAAAAD"}).json()["game"]
+    path = f"/api/games/{game['id']}"
+    status, headers, body = raw(client, path, **{"accept-encoding": "gzip"})
+    assert status == 200 and headers["content-encoding"] == "gzip" and "accept-encoding" in headers["vary"].lower()
+    assert body[:2] == b"\x1f\x8b" and len(body) < 4_000  # a state of 5-13 KB, a fifth of it compressed
+    state = json.loads(gzip.decompress(body))["game"]
+    plain_status, plain_headers, plain = raw(client, path, **{"accept-encoding": "identity"})
+    assert plain_status == 200 and "content-encoding" not in plain_headers and len(plain) > 4_000
+    assert {k: v for k, v in state.items() if k != "elapsed"} == {
+        k: v for k, v in json.loads(plain)["game"].items() if k != "elapsed"
+    }
+    # under COMPRESS_FROM bytes an answer is not worth compressing: an error, say
+    small_status, small_headers, small = raw(client, "/api/games/nosuchgame", **{"accept-encoding": "gzip"})
+    assert small_status == 404 and "content-encoding" not in small_headers and json.loads(small)["code"]
