@@ -1,12 +1,15 @@
-"""The driver connections of the per-move writes on PostgreSQL (store/direct.py) across a restart of
-the database: a kept connection the server ended is not used again, so the first write afterwards
+"""The driver connections of the per-move writes on PostgreSQL (store/direct.py): statements prepared
+and sent as text through libpq give back the values and the errors psycopg would; across a restart of
+the database a kept connection the server ended is not used again, so the first write afterwards
 succeeds; a write while the database is away says so and writes nothing."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+import psycopg
 import pytest
+from sqlalchemy import text
 from test_store import game_row
 
 from pg_server import PostgresServer
@@ -64,3 +67,26 @@ def test_shared_rate_limits_still_hold_after_the_database_restarts(server: Postg
     assert limiter.wait_needed("player", "p") == 0
     assert limiter.wait_needed("player", "p") > 100
     store.close()
+
+
+def test_a_direct_statement_gives_back_typed_values_and_the_servers_errors_as_psycopgs(server: PostgresServer) -> None:
+    store = Store(server.create_database("direct"))
+    assert store.direct is not None
+    try:
+        values = store.direct.compile(
+            text(
+                "SELECT CAST(:a AS INTEGER) + 1, CAST(:b AS DOUBLE PRECISION) / 2, CAST(:c AS BOOLEAN),"
+                " CAST(:d AS VARCHAR), CAST(:e AS VARCHAR), 7 % CAST(:a AS INTEGER)"
+            )
+        )
+        row = (42, 1.5, True, "ハートの7", None, 7)
+        assert store.direct.run(values, {"a": 41, "b": 3.0, "c": True, "d": "ハートの7", "e": None}) == [row]
+        divide = store.direct.compile(text("SELECT 1 / CAST(:n AS INTEGER)"))
+        with pytest.raises(psycopg.errors.DivisionByZero, match="division by zero"):
+            store.direct.run(divide, {"n": 0})
+        assert store.direct.run(divide, {"n": 1}) == [(1,)]  # the connection is still good
+        # a parameter without a cast would be sent for the server to guess its type: refused when compiled
+        with pytest.raises(ValueError, match="parameter n of a direct statement has no cast"):
+            store.direct.compile(text("SELECT 1 / :n"))
+    finally:
+        store.close()

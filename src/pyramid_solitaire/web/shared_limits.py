@@ -56,22 +56,30 @@ _CREATE: Final = text(
 )
 #: How many tokens the last take got (a table made before leases lacks the column).
 _ADD_GOT: Final = text("ALTER TABLE rate_buckets ADD COLUMN IF NOT EXISTS got DOUBLE PRECISION NOT NULL DEFAULT 0")
+#: The parameters of the statements below, each with its type (store/direct.py sends them as text).
+_KEY, _BURST, _RATE, _LEASE, _IDLE = (
+    "CAST(:key AS VARCHAR)",
+    "CAST(:burst AS DOUBLE PRECISION)",
+    "CAST(:rate AS DOUBLE PRECISION)",
+    "CAST(:lease AS DOUBLE PRECISION)",
+    "CAST(:idle AS DOUBLE PRECISION)",
+)
+_FULL: Final = f"LEAST({_BURST}, b.tokens + (EXCLUDED.at - b.at) * {_RATE})"
 #: Refill by the time passed, take up to :lease tokens (as many whole ones as there are), and say how many
 #: were taken and how many are left.
 _TAKE: Final = text(
-    """
+    f"""
     INSERT INTO rate_buckets AS b (key, tokens, at, taken, got)
-    VALUES (:key, :burst - :lease, extract(epoch from clock_timestamp()), TRUE, :lease)
+    VALUES ({_KEY}, {_BURST} - {_LEASE}, extract(epoch from clock_timestamp()), TRUE, {_LEASE})
     ON CONFLICT (key) DO UPDATE SET
-        tokens = LEAST(:burst, b.tokens + (EXCLUDED.at - b.at) * :rate)
-            - LEAST(:lease, floor(LEAST(:burst, b.tokens + (EXCLUDED.at - b.at) * :rate))),
-        got = LEAST(:lease, floor(LEAST(:burst, b.tokens + (EXCLUDED.at - b.at) * :rate))),
-        taken = LEAST(:burst, b.tokens + (EXCLUDED.at - b.at) * :rate) >= 1,
+        tokens = {_FULL} - LEAST({_LEASE}, floor({_FULL})),
+        got = LEAST({_LEASE}, floor({_FULL})),
+        taken = {_FULL} >= 1,
         at = EXCLUDED.at
     RETURNING tokens, got
     """
 )
-_SWEEP: Final = text("DELETE FROM rate_buckets WHERE at < extract(epoch from clock_timestamp()) - :idle")
+_SWEEP: Final = text(f"DELETE FROM rate_buckets WHERE at < extract(epoch from clock_timestamp()) - {_IDLE}")
 
 
 class SharedRateLimiter:
