@@ -95,9 +95,9 @@ class Seen:
     """What the clients were answered."""
 
     latencies: list[float] = field(default_factory=list)
-    #: The answered actions (moves and events, not new games): when each was sent (s from the start) and
-    #: how long its answer took.
-    actions: list[tuple[float, float]] = field(default_factory=list)
+    #: The answered actions (moves and events, not new games): when each was sent (s from the start), how
+    #: long its answer took, and its kind (move, hint, undo, redo).
+    actions: list[tuple[float, float, str]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     #: game id -> the actions answered, in order: (version after it, kind, argument)
     games: dict[str, list[Entry]] = field(default_factory=dict)
@@ -272,7 +272,7 @@ class Player:
             asked = time.perf_counter()
             outcome, answer = await self.call(f"/api/games/{game.id}/{path}?version={game.version}", body)
             if outcome is Outcome.ANSWERED:
-                self.seen.actions.append((asked - self.schedule.began_perf, time.perf_counter() - asked))
+                self.seen.actions.append((asked - self.schedule.began_perf, time.perf_counter() - asked, kind))
                 game.version = int(answer["game"]["version"])
                 game.log.append((game.version, kind, arg))
                 self.seen.acked[self.schedule.phase] += 1
@@ -493,11 +493,18 @@ def report(seen: Seen, checked: Checked, elapsed: float, warmup: float = 0.0) ->
     )
     if seen.latencies:
         print("  latency, every request: " + spread(seen.latencies))
-    steady = [latency for sent, latency in seen.actions if sent >= warmup]
-    last = max((sent for sent, _ in seen.actions), default=warmup)
+    steady = [(latency, kind) for sent, latency, kind in seen.actions if sent >= warmup]
+    last = max((sent for sent, _, _ in seen.actions), default=warmup)
     if steady and last > warmup:
         rate = len(steady) / (last - warmup)
-        print(f"  steady state (actions sent from {warmup:.0f} s on): {len(steady)} ({rate:.0f}/s), " + spread(steady))
+        print(
+            f"  steady state (actions sent from {warmup:.0f} s on): {len(steady)} ({rate:.0f}/s), "
+            + spread([latency for latency, _ in steady])
+        )
+        for kind in ("move", "hint", "undo", "redo"):
+            some = [latency for latency, of in steady if of == kind]
+            if some:
+                print(f"    {kind}s: {len(some)} ({len(some) / (last - warmup):.0f}/s), " + spread(some))
     for fault in seen.faults:
         print(f"  fault {fault}")
     if seen.faults:

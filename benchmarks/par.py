@@ -4,9 +4,9 @@
     .venv/bin/python benchmarks/par.py --days 30 --rules thirteen
     .venv/bin/python benchmarks/par.py --msc-1500 --stride 10         # every 10th msc-1500 deal, checked
 
-Each par runs in a child process of its own, ``python -m pyramid_solitaire.web.pars CODE SECONDS`` —
-the very command the web app's background worker runs (at nice 19 there; here at normal priority, so
-the figures are the search's, not the scheduler's).  Per rule set it prints the CPU seconds per par
+Each par runs in a child process of its own, ``python -m pyramid_solitaire.web.par_child CODE SECONDS`` —
+the very command the web app's background worker runs (the child lowers itself to nice 19 either way;
+the figures are its CPU seconds, the search's, not the scheduler's).  Per rule set it prints the CPU seconds per par
 (median, p90, max), how many ran out of the limit (``unknown``), and the peak memory of a child (its
 maximum resident set size).  With ``--msc-1500`` every par is checked against the data set's shortest
 length, and any difference is printed.
@@ -30,7 +30,7 @@ from pyramid_solitaire.daily import EPOCH, MAIN_RULES, PAR_SECONDS, daily_deal
 
 def par_in_child(code: str, seconds: float) -> tuple[int | None, float, float]:
     """``(moves, cpu seconds, peak MB)`` of one par worked out by the server's own child command."""
-    command = [sys.executable, "-m", "pyramid_solitaire.web.pars", code, str(seconds)]
+    command = [sys.executable, "-m", "pyramid_solitaire.web.par_child", code, str(seconds)]
     child = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     assert child.stdout is not None
     out = child.stdout.read()

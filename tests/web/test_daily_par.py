@@ -4,6 +4,9 @@ verified deal; a random deal has none."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 import time
 import warnings
 from collections.abc import Callable
@@ -15,6 +18,7 @@ from pyramid_solitaire.daily import EPOCH, compute_par
 from pyramid_solitaire.deal import Deal
 from pyramid_solitaire.solver import solve
 from pyramid_solitaire.store import Store
+from pyramid_solitaire.web import pars
 from pyramid_solitaire.web.app import create_app
 from pyramid_solitaire.web.daily import DailyDesk
 
@@ -98,3 +102,22 @@ def test_two_processes_on_postgresql_never_work_out_the_same_par_at_once(postgre
         assert theirs  # the first is done (or gone): the second may
     for store in (first, second):
         store.close()
+
+
+def test_a_par_child_runs_at_the_lowest_priority_and_loads_no_database_driver() -> None:
+    """The child the server starts for a par (web/pars.py) gives the search's answer, at nice 19, without
+    the app's store: its start is not paid for by players' requests."""
+    code = "CL1-N-AAAAAAE"
+    script = (
+        "import os, runpy, sys\n"
+        f"sys.argv = ['par_child', {code!r}, '30']\n"
+        "runpy.run_module('pyramid_solitaire.web.par_child', run_name='__main__')\n"
+        "print(os.getpriority(os.PRIO_PROCESS, 0), 'sqlalchemy' in sys.modules, 'psycopg' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120)
+    answer, facts = done.stdout.splitlines()
+    moves, seconds = json.loads(answer)
+    assert moves == compute_par(Deal.from_code(code), 30).moves and seconds >= 0
+    assert facts.split() == ["19", "False", "False"]
+    # and the worker starts it under the system's nice when there is one (Debian's coreutils has)
+    assert pars.NICE is not None and pars.CHILD == "pyramid_solitaire.web.par_child"

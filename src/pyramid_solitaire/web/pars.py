@@ -3,9 +3,9 @@
 A par is an exact shortest search (:func:`..daily.compute_par`) that may take up to a minute of CPU
 time, far too long for a request.  So a par is *wanted* — when a daily deal is asked for or started,
 and when a verified deal is won — and one thread of the process works through the wanted codes one at
-a time, each in a child process of its own (``python -m pyramid_solitaire.web.pars CODE SECONDS``):
-at the lowest CPU priority (``nice`` 19, so that players' requests always come first), with a memory
-ceiling (a search that would outgrow it is "unknown", as one that runs out of time is), and killed
+a time, each in a child process of its own (``python -m pyramid_solitaire.web.par_child CODE SECONDS``):
+at the lowest CPU priority from its start (``nice`` 19, so that players' requests always come first),
+with a memory ceiling (a search that would outgrow it is "unknown", as one that runs out of time is), and killed
 if it outlives ``WALL_LIMIT``.  The answer goes to the database, where
 every app process finds it; until then a par is ``pending``.
 
@@ -18,39 +18,28 @@ processes on PostgreSQL, one search per code runs at a time (:meth:`.Store.compu
 from __future__ import annotations
 
 import json
-import os
 import queue
+import shutil
 import subprocess
 import sys
 import threading
 from typing import Final, Literal
 
-from ..daily import PAR_SECONDS, Par, compute_par
+from ..daily import PAR_SECONDS, Par
 from ..deal import Deal
 from ..store import Store, StoreError
 
 #: Codes waiting at most; more are dropped (and wanted again later).
 MAX_PENDING: Final = 500
-#: Bytes of memory one search may use.
-MEMORY_LIMIT: Final = 6 * 1024**3
+#: The child process's module (web/par_child.py), and the system's ``nice``, to start it at the lowest
+#: priority (without it the child lowers its own priority first thing).
+CHILD: Final = "pyramid_solitaire.web.par_child"
+NICE: Final = shutil.which("nice")
 #: Wall seconds a search may last at most (its CPU limit is PAR_SECONDS; at nice 19 on a busy machine
 #: its wall time can be much longer): the child is killed after this, and the par is not kept.
 WALL_LIMIT: Final = 20 * PAR_SECONDS
 
 ParStatus = Literal["known", "unknown", "pending"]
-
-
-def _search(code: str, seconds: float) -> None:  # runs in the child process (python -m ...web.pars)
-    """Lowest priority, bounded memory, one par, printed as JSON ``[moves, seconds]``."""
-    import resource
-
-    os.nice(19)
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-    try:
-        par = compute_par(Deal.from_code(code), seconds)
-    except MemoryError:
-        par = Par(None, seconds)
-    print(json.dumps([par.moves, par.seconds]))
 
 
 class ParWorker:
@@ -110,7 +99,9 @@ class ParWorker:
     def _compute(self, code: str) -> Par | None:
         """One par, in a child process of its own (a fresh interpreter: nothing of this process's
         state, threads or ``__main__`` goes with it); None if it died or outlived ``WALL_LIMIT``."""
-        command = [sys.executable, "-m", __name__, code, str(self.seconds)]
+        command = [sys.executable, "-m", CHILD, code, str(self.seconds)]
+        if NICE is not None:
+            command = [NICE, "-n", "19", *command]
         child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         self._child = child
         try:
@@ -128,7 +119,3 @@ class ParWorker:
 
 #: The one worker of this process.
 PARS: Final = ParWorker()
-
-
-if __name__ == "__main__":
-    _search(sys.argv[1], float(sys.argv[2]))

@@ -1,0 +1,38 @@
+"""The child process of one par search (``python -m pyramid_solitaire.web.par_child CODE SECONDS``),
+started by :class:`.pars.ParWorker`: lowest priority, bounded memory, one par printed as JSON
+``[moves, seconds]``.
+
+A module of its own so that the child imports only the engine and the search, not the app's store and
+its database drivers (a quarter of a second of processor time that every par paid, at normal priority
+before it lowered its own: docs/performance.md, issue 24).  The parent starts it under ``nice`` when
+the system has it, so that not even the interpreter's start competes with players' requests."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Final
+
+#: Bytes of memory one search may use.
+MEMORY_LIMIT: Final = 6 * 1024**3
+
+
+def main(code: str, seconds: float) -> None:
+    import json
+    import resource
+
+    if os.getpriority(os.PRIO_PROCESS, 0) < 19:
+        os.nice(19 - os.getpriority(os.PRIO_PROCESS, 0))
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+    from ..daily import Par, compute_par
+    from ..deal import Deal
+
+    try:
+        par = compute_par(Deal.from_code(code), seconds)
+    except MemoryError:
+        par = Par(None, seconds)
+    print(json.dumps([par.moves, par.seconds]))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], float(sys.argv[2]))
