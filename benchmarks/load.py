@@ -8,6 +8,7 @@ is checked against what every client saw.  Optionally a fault strikes in the mid
     .venv/bin/python benchmarks/load.py --postgres --processes 2 --outage-at 25 --outage-for 5
     .venv/bin/python benchmarks/load.py --postgres --workers 4 --players 500   # serve --workers 4, one port
     .venv/bin/python benchmarks/load.py --postgres --workers 4 --kill-worker-at 20
+    .venv/bin/python benchmarks/load.py --postgres --workers 4 --players 500 --ramp 30 --think 0.48
 
 The app runs as real ``pyramid-solitaire serve`` processes on loopback.  Each player is a lean HTTP client (raw_http.py)
 with its own cookie: it starts a game of a verified deal (solved beforehand), plays the solver's
@@ -18,6 +19,11 @@ same games.  With ``--workers N`` each app process is a ``serve --workers N`` (w
 which one answers is the kernel's choice, connection by connection).  Afterwards every answered action is
 looked up in the database: lost (answered but not recorded), doubled or out-of-order actions are
 counted, as are errors (any answer but 200/201).
+
+The players all start at once unless ``--ramp S`` has them join one after another over S seconds before
+the ``--seconds`` of full load.  Started at once, they deal, and later win, their games in waves: 500
+wins and 500 new deals within a few seconds, several times the rate at which players who came at
+different times finish games.  The ramp measures that steady mix; both are worth knowing.
 
 Faults (one per run), once the given second has come and some action has been answered:
 
@@ -162,9 +168,12 @@ class Player:
         schedule: Schedule,
         faults: bool,
         think: float = THINK,
+        delay: float = 0.0,
     ) -> None:
         self.rng = random.Random(number)
         self.think = think
+        #: Seconds after the start before this player's first request (``--ramp``).
+        self.delay = delay
         self.apps = apps
         self.home = number % len(apps)
         self.deals = deals
@@ -179,6 +188,7 @@ class Player:
 
     async def play(self) -> None:
         """Play deal after deal until the time is up or an error."""
+        await asyncio.sleep(self.delay)
         async with self.client:
             try:
                 while self.schedule.playing():
@@ -411,13 +421,18 @@ async def run(
     fault: tuple[Fault, float] | None = None,
     after: float = 0.0,
     think: float = THINK,
+    ramp: float = 0.0,
 ) -> Seen:
-    """Play for ``seconds`` (with the fault at its moment, and at least ``after`` s once it is over), each
-    player pausing ``think`` s on average between actions."""
+    """Play for ``seconds`` after a ``ramp`` of seconds over which the players join one after another
+    (with the fault at its moment, and at least ``after`` s once it is over), each player pausing
+    ``think`` s on average between actions."""
     seen = Seen()
     began = time.monotonic()
-    schedule = Schedule(began, began + seconds)
-    tasks = [Player(n, apps, deals, seen, schedule, fault is not None, think).play() for n in range(players)]
+    schedule = Schedule(began, began + ramp + seconds)
+    tasks = [
+        Player(n, apps, deals, seen, schedule, fault is not None, think, delay=ramp * n / players).play()
+        for n in range(players)
+    ]
     if fault is not None:
         tasks.append(strike(fault[0], fault[1], seen, schedule, after))
     await asyncio.gather(*tasks)
@@ -543,6 +558,13 @@ def main() -> int:
     parser.add_argument(
         "--warmup", type=float, default=5.0, help="seconds left out of the steady state's figures (default 5)"
     )
+    parser.add_argument(
+        "--ramp",
+        type=float,
+        default=0.0,
+        help="seconds over which the players join, one after another, before the --seconds of full load (default"
+        " 0: all at once, so that their games start, and are won, in waves); left out of the steady state too",
+    )
     parser.add_argument("--processes", type=int, default=1, help="app processes on the one database")
     parser.add_argument("--workers", type=int, default=1, help="worker processes of each (serve --workers N)")
     parser.add_argument("--db", help="database URL (default: a new SQLite file)")
@@ -595,7 +617,9 @@ def main() -> int:
         fault = (Outage(server, args.outage_for), args.outage_at)
     try:
         began = time.perf_counter()
-        seen = uvloop.run(run([app.url for app in apps], deals, args.players, args.seconds, fault, think=args.think))
+        seen = uvloop.run(
+            run([app.url for app in apps], deals, args.players, args.seconds, fault, think=args.think, ramp=args.ramp)
+        )
         elapsed = time.perf_counter() - began
     finally:
         for app in apps:
@@ -607,11 +631,12 @@ def main() -> int:
         server.stop()
     kind = "PostgreSQL" if db.startswith("postgresql") else "SQLite"
     workers = f" of {args.workers} workers each" if args.workers > 1 else ""
+    ramp = f" after a ramp of {args.ramp:.0f} s" if args.ramp else ""
     print(
-        f"load: {args.players} players for {args.seconds:.0f} s (pausing {args.think} s on average), {kind}, "
+        f"load: {args.players} players for {args.seconds:.0f} s{ramp} (pausing {args.think} s on average), {kind}, "
         f"{args.processes} app process(es){workers}"
     )
-    report(seen, checked, elapsed, args.warmup)
+    report(seen, checked, elapsed, args.ramp + args.warmup)
     return 0 if not seen.errors and not checked.lost and not checked.wrong else 1
 
 

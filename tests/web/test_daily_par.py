@@ -105,19 +105,20 @@ def test_two_processes_on_postgresql_never_work_out_the_same_par_at_once(postgre
 
 
 def test_a_par_child_runs_at_the_lowest_priority_and_loads_no_database_driver() -> None:
-    """The child the server starts for a par (web/pars.py) gives the search's answer, at nice 19, without
-    the app's store: its start is not paid for by players' requests."""
+    """The child the server starts for a par (web/pars.py) gives the search's answer, at nice 19 in
+    Linux's idle scheduling class, without the app's store: players' requests always come first."""
     code = "CL1-N-AAAAAAE"
     script = (
         "import os, runpy, sys\n"
         f"sys.argv = ['par_child', {code!r}, '30']\n"
         "runpy.run_module('pyramid_solitaire.web.par_child', run_name='__main__')\n"
-        "print(os.getpriority(os.PRIO_PROCESS, 0), 'sqlalchemy' in sys.modules, 'psycopg' in sys.modules)\n"
+        "print(os.getpriority(os.PRIO_PROCESS, 0), os.sched_getscheduler(0) == os.SCHED_IDLE,"
+        " 'sqlalchemy' in sys.modules, 'psycopg' in sys.modules)\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120)
     answer, facts = done.stdout.splitlines()
     moves, seconds = json.loads(answer)
     assert moves == compute_par(Deal.from_code(code), 30).moves and seconds >= 0
-    assert facts.split() == ["19", "False", "False"]
+    assert facts.split() == ["19", "True", "False", "False"]  # nice 19, Linux's idle class, no drivers
     # and the worker starts it under the system's nice when there is one (Debian's coreutils has)
     assert pars.NICE is not None and pars.CHILD == "pyramid_solitaire.web.par_child"
