@@ -8,7 +8,7 @@ is checked against what every client saw.  Optionally a fault strikes in the mid
     .venv/bin/python benchmarks/load.py --postgres --processes 2 --outage-at 25 --outage-for 5
     .venv/bin/python benchmarks/load.py --postgres --workers 4 --players 500   # serve --workers 4, one port
     .venv/bin/python benchmarks/load.py --postgres --workers 4 --kill-worker-at 20
-    .venv/bin/python benchmarks/load.py --postgres --workers 4 --players 500 --ramp 30 --think 0.48
+    .venv/bin/python benchmarks/load.py --postgres --workers 4 --players 500 --ramp 30 --think 0.46 --pars-known
 
 The app runs as real ``pyramid-solitaire serve`` processes on loopback.  Each player is a lean HTTP client (raw_http.py)
 with its own cookie: it starts a game of a verified deal (solved beforehand), plays the solver's
@@ -24,6 +24,12 @@ The players all start at once unless ``--ramp S`` has them join one after anothe
 the ``--seconds`` of full load.  Started at once, they deal, and later win, their games in waves: 500
 wins and 500 new deals within a few seconds, several times the rate at which players who came at
 different times finish games.  The ramp measures that steady mix; both are worth knowing.
+
+The first time a verified deal is won, the server works out its par in the background (web/pars.py): a
+search of a fraction of a second per deal, at the lowest priority, that still slows the requests on a
+2-core machine while it runs.  With 20 deals all won for the first time within seconds of each other,
+that is part of a run unless ``--pars-known`` works them out before it (as a site that has run a while
+knows them).
 
 Faults (one per run), once the given second has come and some action has been answered:
 
@@ -71,6 +77,7 @@ from figures import percentile
 
 from pyramid_solitaire import Deal
 from pyramid_solitaire.catalog import catalogue
+from pyramid_solitaire.daily import compute_par
 from pyramid_solitaire.messages import text
 from pyramid_solitaire.solver import solve
 from pyramid_solitaire.store import CONNECTIONS_PER_PROCESS, Store
@@ -439,6 +446,17 @@ async def run(
     return seen
 
 
+def know_pars(db: str, deals: list[tuple[str, list[str]]]) -> None:
+    """Work out and keep the deals' pars before the run, as the server's background worker does the first
+    time each is won (web/pars.py), so that no par search shares the machine with the run."""
+    store = Store(db)
+    try:
+        for code, _ in deals:
+            store.save_par(code, compute_par(Deal.from_code(code)))
+    finally:
+        store.close()
+
+
 def verified_deals(count: int) -> list[tuple[str, list[str]]]:
     """The first ``count`` classic deals of the verified catalogue at normal difficulty — what the game
     deals a player asking for one — with the solver's solutions."""
@@ -565,6 +583,12 @@ def main() -> int:
         help="seconds over which the players join, one after another, before the --seconds of full load (default"
         " 0: all at once, so that their games start, and are won, in waves); left out of the steady state too",
     )
+    parser.add_argument(
+        "--pars-known",
+        action="store_true",
+        help="work out the deals' pars before the run, as a site that has run a while knows them (otherwise"
+        " the server works each out in the background the first time it is won, during the run)",
+    )
     parser.add_argument("--processes", type=int, default=1, help="app processes on the one database")
     parser.add_argument("--workers", type=int, default=1, help="worker processes of each (serve --workers N)")
     parser.add_argument("--db", help="database URL (default: a new SQLite file)")
@@ -607,6 +631,8 @@ def main() -> int:
     else:
         db = args.db or f"sqlite:///{Path(tempfile.mkdtemp(prefix='pyramid-load-')) / 'games.sqlite3'}"
     deals = verified_deals(args.deals)
+    if args.pars_known:
+        know_pars(db, deals)
     apps = start_apps(db, args.processes, args.workers)
     fault: tuple[Fault, float] | None = None
     if args.kill_at is not None:

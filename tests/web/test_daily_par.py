@@ -7,12 +7,15 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 import time
 import warnings
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from pyramid_solitaire.daily import EPOCH, compute_par
 from pyramid_solitaire.deal import Deal
@@ -122,3 +125,45 @@ def test_a_par_child_runs_at_the_lowest_priority_and_loads_no_database_driver() 
     assert facts.split() == ["19", "True", "False", "False"]  # nice 19, Linux's idle class, no drivers
     # and the worker starts it under the system's nice when there is one (Debian's coreutils has)
     assert pars.NICE is not None and pars.CHILD == "pyramid_solitaire.web.par_child"
+
+
+def test_the_processes_of_one_machine_search_for_pars_one_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second search waits for the first to end (a lock file; a process that dies frees it)."""
+    monkeypatch.setattr(pars, "TURN_FILE", tmp_path / "turn.lock")
+    events: list[str] = []
+    inside = threading.Event()
+
+    def first() -> None:
+        with pars.machine_turn():
+            events.append("first in")
+            inside.set()
+            time.sleep(0.3)
+            events.append("first out")
+
+    thread = threading.Thread(target=first)
+    thread.start()
+    assert inside.wait(10)
+    with pars.machine_turn():
+        events.append("second in")
+    thread.join()
+    assert events == ["first in", "first out", "second in"]
+    # a process holding the turn that is killed gives it back
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import fcntl, sys, time; f = open(sys.argv[1], 'a'); fcntl.flock(f, fcntl.LOCK_EX);"
+            " print('held', flush=True); time.sleep(60)",
+            str(tmp_path / "turn.lock"),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    holder.kill()
+    holder.wait()
+    with pars.machine_turn():
+        events.append("after the kill")
+    assert events[-1] == "after the kill"

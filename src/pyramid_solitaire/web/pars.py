@@ -12,17 +12,26 @@ every app process finds it; until then a par is ``pending``.
 There is one worker per process (:data:`PARS`), whatever the number of apps (tests make many), so a
 process never runs more than one search at a time; codes wanted while the queue is full
 (``MAX_PENDING``) are dropped and wanted again by the next request that needs them.  With several
-processes on PostgreSQL, one search per code runs at a time (:meth:`.Store.computing_par`).
+processes on PostgreSQL, one search per code runs at a time (:meth:`.Store.computing_par`), and the
+processes of one machine take turns (a lock file, :data:`TURN_FILE`): one search at a time per machine,
+however many workers ``serve --workers N`` starts.  Even at the lowest priority a search slows the
+requests on the machine's other core (on this 2-core machine under 1,000 actions a second, the seconds
+in which the workers searched side by side had a p99 of 100-300 ms instead of about 15 ms; one at a
+time, 50-160 ms: docs/performance.md), so a burst of wanted pars is worked through one after another.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Final, Literal
 
 from ..daily import PAR_SECONDS, Par
@@ -35,6 +44,8 @@ MAX_PENDING: Final = 500
 #: priority (without it the child lowers its own priority first thing).
 CHILD: Final = "pyramid_solitaire.web.par_child"
 NICE: Final = shutil.which("nice")
+#: The lock file the processes of one machine take turns with (one search at a time per machine).
+TURN_FILE: Final = Path(tempfile.gettempdir()) / "pyramid-solitaire-par.lock"
 #: Wall seconds a search may last at most (its CPU limit is PAR_SECONDS; at nice 19 on a busy machine
 #: its wall time can be much longer): the child is killed after this, and the par is not kept.
 WALL_LIMIT: Final = 20 * PAR_SECONDS
@@ -87,7 +98,8 @@ class ParWorker:
                     # not ours: another process is at it, and will keep it (or, if it dies, the next
                     # request that wants the par wants it again)
                     if ours and store.par(code) is None:
-                        par = self._compute(code)
+                        with machine_turn():
+                            par = self._compute(code)
                         if par is not None:
                             store.save_par(code, par)
             except StoreError:
@@ -115,6 +127,25 @@ class ParWorker:
                 child.kill()
                 child.wait()
             self._child = None
+
+
+@contextlib.contextmanager
+def machine_turn() -> Iterator[None]:
+    """Wait for this machine's turn to search (an exclusive lock on :data:`TURN_FILE`, released when the
+    block ends or the process dies); without the file (a read-only temporary folder) or ``fcntl``, no wait."""
+    try:
+        import fcntl
+
+        turn = TURN_FILE.open("a")
+    except (ImportError, OSError):
+        yield
+        return
+    with turn:
+        fcntl.flock(turn, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(turn, fcntl.LOCK_UN)
 
 
 #: The one worker of this process.
