@@ -4,11 +4,13 @@ statistics, leaderboards, imports, and errors that name the database."""
 from __future__ import annotations
 
 import socket
+import time
 
 import pytest
 from sqlalchemy import create_engine, select
 from sqlalchemy.exc import IntegrityError
 
+from pyramid_solitaire.daily import Par
 from pyramid_solitaire.store import Action, Conflict, GameRow, Store, StoreError
 from pyramid_solitaire.store.schema import LATEST, actions, current_version, games, schema_version
 from pyramid_solitaire.store.stats import compute, stats_for
@@ -160,6 +162,33 @@ def test_the_leaderboard_ranks_wins_of_one_code_by_time_then_moves(store: Store)
         ("fast", "Hana", 100_000, 50),
         ("slow", None, 200_000, 40),
     ]
+
+
+def test_a_result_screens_reads_give_one_rule_sets_games_the_leaderboard_and_the_par(store: Store) -> None:
+    """What a finished game's answer reads (web/routes/games.add_records), on either database: the
+    player's games of that rule set and difficulty since the last reset, and the deal's par."""
+    player = store.new_player()
+    finished(store, player, "old", "won", 1_000, 100, 50)
+    store.reset_stats(player)
+    time.sleep(0.01)  # the games below end after the reset
+    now = int(time.time() * 1000)
+    finished(store, player, "e", "won", now, 10, 30, difficulty="E")
+    finished(store, player, "n", "lost", now + 1, 20, 40)
+    finished(store, player, "n2", "won", now + 2, 30, 35)
+    finished(store, player, "thirteen", "won", now + 3, 40, 20, rules="thirteen", code="TH1-N-AAAAAAB")
+    assert [g.id for g in store.finished_games(player, rules="classic", difficulty="N")] == ["n", "n2"]
+    assert [g.id for g in store.finished_games(player, since_reset=False, rules="classic", difficulty="N")] == [
+        "old",
+        "n",
+        "n2",
+    ]
+    assert [g.id for g in store.finished_games(player, rules="thirteen")] == ["thirteen"]
+    row = store.finished_games(player, difficulty="E")[0]
+    assert (row.result, row.moves, row.ended_ms, row.daily, row.imported) == ("won", 30, now + 10_000, None, 0)
+    assert store.par("CL1-N-AAAAAAB") is None and store.par("CL1\x00") is None
+    store.save_par("CL1-N-AAAAAAB", Par(48, 0.25))
+    store.save_par("CL1-N-AAAAAAC", Par(None, 60.0))  # ran out of time: unknown
+    assert store.par("CL1-N-AAAAAAB") == Par(48, 0.25) and store.par("CL1-N-AAAAAAC") == Par(None, 60.0)
 
 
 def test_an_import_is_all_or_nothing(store: Store) -> None:

@@ -19,7 +19,7 @@ import hashlib
 import re
 import secrets
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +31,7 @@ from sqlalchemy import (
     Connection,
     Engine,
     Integer,
+    Select,
     String,
     and_,
     bindparam,
@@ -42,12 +43,13 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError, SQLAlchemyError
+from sqlalchemy.sql import ClauseElement
 
 from ..daily import Par
 from ..messages import Problem
 from ..vocabulary import RESULTS as FINISHED
 from ..vocabulary import Outcome
-from .direct import DirectPool
+from .direct import DirectPool, Statement
 from .schema import CODE_LENGTH, RULES_LENGTH, SchemaTooNew, actions, games, meta, migrate, pars, players
 
 #: Results a finished game may have.
@@ -102,6 +104,36 @@ _RECORD_ONE: Final = (
     )
     .returning(actions.c.seq)
 )  # the row added, if any (the driver's rowcount is -1 for this statement)
+
+
+#: The reads a finished game's result makes, and a new game's row, built once with named parameters: on
+#: PostgreSQL they are sent straight (store/direct.py) — through SQLAlchemy each cost 0.5-1 ms of
+#: processor time, and a won game's answer made three of them (docs/performance.md, issue 24).
+_WIN_SECONDS: Final = games.c.ended_ms - games.c.started_ms
+_LEADERBOARD: Final = (
+    select(games.c.id, games.c.player_id, players.c.name, _WIN_SECONDS.label("ms"), games.c.moves, games.c.ended_ms)
+    .join(players, players.c.id == games.c.player_id)
+    .where(and_(games.c.code == bindparam("code", type_=String), games.c.result == Outcome.WON.value))
+    .order_by(_WIN_SECONDS, games.c.moves, games.c.ended_ms)
+    .limit(bindparam("limit", type_=Integer))
+)
+_PAR: Final = select(pars.c.moves, pars.c.seconds).where(pars.c.code == bindparam("code", type_=String))
+_NEW_GAME: Final = games.insert().values({column.name: bindparam(column.name, type_=column.type) for column in games.c})
+
+
+def _finished_query(since_reset: bool, rules: bool, difficulty: bool) -> Select[Any]:
+    """The player's finished games (parameters ``player_id`` and, when asked for, ``rules`` and
+    ``difficulty``), in the order they ended."""
+    player = bindparam("player_id", type_=String)
+    query = select(games).where(and_(games.c.player_id == player, games.c.result.is_not(None)))
+    if rules:
+        query = query.where(games.c.rules == bindparam("rules", type_=String))
+    if difficulty:
+        query = query.where(games.c.difficulty == bindparam("difficulty", type_=String))
+    if since_reset:
+        reset = select(players.c.stats_reset_ms).where(players.c.id == player).scalar_subquery()
+        query = query.where(games.c.ended_ms > reset)
+    return query.order_by(games.c.ended_ms, games.c.id)
 
 
 class StoreError(Problem, RuntimeError):
@@ -205,6 +237,8 @@ class Store:
         self.engine = self._engine(url)
         #: Where :meth:`record` writes with one statement in autocommit (PostgreSQL; see .direct), else None.
         self.direct: DirectPool | None = None
+        #: Reads sent straight on PostgreSQL, compiled once each: (statement, the names of its columns).
+        self._reads: dict[object, tuple[Statement, list[str]]] = {}
         if self.engine.dialect.name == "postgresql":
             self.direct = DirectPool(self.engine, POOL_SIZE, PG_CONNECT_ARGS)
             self._record_sql = self.direct.compile(_RECORD_ONE)
@@ -284,6 +318,29 @@ class Store:
         with self._tx() as connection:
             connection.execute(select(1))
 
+    def _statement(self, statement: ClauseElement) -> Statement:
+        """``statement`` as the direct pool sends it, compiled the first time it is asked for."""
+        assert self.direct is not None
+        found = self._reads.get(id(statement))
+        if found is None:
+            found = self._reads[id(statement)] = (self.direct.compile(statement), [])
+        return found[0]
+
+    def _read(self, key: object, query: Callable[[], Select[Any]], values: dict[str, Any]) -> list[dict[str, Any]]:
+        """The rows of a read, by column name: sent straight on PostgreSQL (the query is built and compiled
+        the first time ``key`` is read), through SQLAlchemy on SQLite."""
+        if self.direct is None:
+            with self._tx() as connection:
+                return [dict(r) for r in connection.execute(query(), values).mappings().all()]
+        found = self._reads.get(key)
+        if found is None:
+            built = query()
+            found = self._reads[key] = (self.direct.compile(built), [column.name for column in built.selected_columns])
+        statement, names = found
+        with self._told():
+            rows = self.direct.run(statement, values)
+        return [dict(zip(names, row, strict=True)) for row in rows]
+
     @contextmanager
     def _tx(self) -> Iterator[Connection]:
         with self._told(), self.engine.begin() as connection:
@@ -339,8 +396,12 @@ class Store:
 
     def create_game(self, row: GameRow) -> None:
         """Record a new game (version 0, no actions)."""
+        if self.direct is not None:
+            with self._told():
+                self.direct.run(self._statement(_NEW_GAME), row.__dict__)
+            return
         with self._tx() as connection:
-            connection.execute(games.insert().values(**row.__dict__))
+            connection.execute(_NEW_GAME, row.__dict__)
 
     def game(self, game_id: str) -> GameRow | None:
         """A game's row, or None."""
@@ -447,16 +508,9 @@ class Store:
     ) -> list[GameRow]:
         """The player's finished games in the order they ended (counted since the last reset); only those
         of one rule set and difficulty when they are given (a result screen's figures)."""
-        query = select(games).where(and_(games.c.player_id == player_id, games.c.result.is_not(None)))
-        if rules is not None:
-            query = query.where(games.c.rules == rules)
-        if difficulty is not None:
-            query = query.where(games.c.difficulty == difficulty)
-        if since_reset:
-            reset = select(players.c.stats_reset_ms).where(players.c.id == player_id).scalar_subquery()
-            query = query.where(games.c.ended_ms > reset)
-        with self._tx() as connection:
-            rows = connection.execute(query.order_by(games.c.ended_ms, games.c.id)).mappings().all()
+        shape = (since_reset, rules is not None, difficulty is not None)
+        values = {"player_id": player_id, "rules": rules, "difficulty": difficulty}
+        rows = self._read(("finished", *shape), lambda: _finished_query(*shape), values)
         return [GameRow(**r) for r in rows]
 
     def reset_stats(self, player_id: str) -> None:
@@ -468,24 +522,19 @@ class Store:
         """Everyone's wins of one deal code, fastest first, then fewest moves (seed 000)."""
         if "\x00" in code:  # as in game(): no code holds NUL
             return []
-        seconds = games.c.ended_ms - games.c.started_ms
-        query = (
-            select(games.c.id, games.c.player_id, players.c.name, seconds.label("ms"), games.c.moves, games.c.ended_ms)
-            .join(players, players.c.id == games.c.player_id)
-            .where(and_(games.c.code == code, games.c.result == Outcome.WON.value))
-            .order_by(seconds, games.c.moves, games.c.ended_ms)
-            .limit(limit)
-        )
-        with self._tx() as connection:
-            return [dict(r) for r in connection.execute(query).mappings().all()]
+        return self._read("leaderboard", lambda: _LEADERBOARD, {"code": code, "limit": limit})
 
     # --- the daily deal and par -----------------------------------------------------------------------
 
     def par(self, code: str) -> Par | None:
         """The stored par of a deal code, or None when it was never computed."""
-        with self._tx() as connection:
-            row = connection.execute(select(pars.c.moves, pars.c.seconds).where(pars.c.code == code)).first()
-        return None if row is None else Par(None if row.moves is None else int(row.moves), float(row.seconds))
+        if "\x00" in code:  # as in game(): no code holds NUL
+            return None
+        rows = self._read("par", lambda: _PAR, {"code": code})
+        if not rows:
+            return None
+        moves = rows[0]["moves"]
+        return Par(None if moves is None else int(moves), float(rows[0]["seconds"]))
 
     @contextmanager
     def computing_par(self, code: str) -> Iterator[bool]:

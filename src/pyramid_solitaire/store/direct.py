@@ -56,14 +56,16 @@ _READ: Final[dict[int, Callable[[bytes], Any]]] = {
 _names = itertools.count(1)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Statement:
     """A statement as :class:`DirectPool` prepares it: its name on a connection, its SQL with numbered
-    parameters, and the names of the values that go in them, in order."""
+    parameters, the names of the values that go in them, in order, and the values the statement holds
+    itself (``games.c.result == "won"``: sent as a parameter like the others)."""
 
     name: bytes
     sql: bytes
     order: tuple[str, ...]
+    held: dict[str, Any]
 
 
 def _text(value: Any) -> bytes | None:
@@ -95,7 +97,9 @@ class DirectPool:
     def compile(self, statement: ClauseElement) -> Statement:
         """The statement as this pool prepares it; ValueError if a parameter has no cast (its type would
         be the server's guess)."""
-        sql = str(statement.compile(dialect=self._dialect))
+        compiled = statement.compile(dialect=self._dialect)
+        sql = str(compiled)
+        held = {name: value for name, value in compiled.params.items() if value is not None}
         order: list[str] = []
 
         def number(found: re.Match[str]) -> str:
@@ -107,7 +111,7 @@ class DirectPool:
             return f"{cast or ''}${order.index(name) + 1}{after}"
 
         numbered = _PARAMETER.sub(number, sql).replace("%%", "%")
-        return Statement(f"pyramid_direct_{next(_names)}".encode(), numbered.encode(), tuple(order))
+        return Statement(f"pyramid_direct_{next(_names)}".encode(), numbered.encode(), tuple(order), held)
 
     @contextmanager
     def connection(self) -> Iterator[psycopg.Connection[Any]]:
@@ -132,7 +136,9 @@ class DirectPool:
             if statement.name not in prepared:
                 _check(pgconn, pgconn.prepare(statement.name, statement.sql))
                 prepared.add(statement.name)
-            pgconn.send_query_prepared(statement.name, [_text(values[name]) for name in statement.order])
+            held = statement.held
+            parameters = [_text(values[name] if name in values else held[name]) for name in statement.order]
+            pgconn.send_query_prepared(statement.name, parameters)
             result = _check(pgconn, _result(pgconn))
             if result.status != pq.ExecStatus.TUPLES_OK:
                 return []
