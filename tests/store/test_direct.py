@@ -85,6 +85,11 @@ def test_a_direct_statement_gives_back_typed_values_and_the_servers_errors_as_ps
         with pytest.raises(psycopg.errors.DivisionByZero, match="division by zero"):
             store.direct.run(divide, {"n": 0})
         assert store.direct.run(divide, {"n": 1}) == [(1,)]  # the connection is still good
+        # text holding NUL is refused, as psycopg refuses it, not cut short where libpq would stop reading
+        echo = store.direct.compile(text("SELECT CAST(:d AS VARCHAR)"))
+        with pytest.raises(psycopg.DataError, match="NUL"):
+            store.direct.run(echo, {"d": "ab\x00cd"})
+        assert store.direct.run(echo, {"d": "ab"}) == [("ab",)]
         # a parameter without a cast would be sent for the server to guess its type: refused when compiled
         with pytest.raises(ValueError, match="parameter n of a direct statement has no cast"):
             store.direct.compile(text("SELECT 1 / :n"))

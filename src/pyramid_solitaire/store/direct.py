@@ -22,6 +22,7 @@ saying nothing was saved), and nothing is written.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import select
@@ -68,8 +69,9 @@ class Statement:
     held: dict[str, Any]
 
 
-def _text(value: Any) -> bytes | None:
-    """A parameter's value as the text the server reads (its cast in the statement says as what)."""
+def _text(value: Any, encoding: str) -> bytes | None:
+    """A parameter's value as the text the server reads (its cast in the statement says as what), in the
+    connection's encoding.  Text holding NUL is refused as psycopg refuses it: libpq would cut it there."""
     if value is None:
         return None
     if value is True or value is False:
@@ -77,7 +79,9 @@ def _text(value: Any) -> bytes | None:
     if isinstance(value, int | float):
         return repr(value).encode()
     if isinstance(value, str):
-        return value.encode()
+        if "\x00" in value:
+            raise psycopg.DataError("PostgreSQL text fields cannot contain NUL (0x00) bytes")
+        return value.encode(encoding)
     raise TypeError(f"no text form for a parameter of type {type(value).__name__}")
 
 
@@ -136,13 +140,14 @@ class DirectPool:
             if statement.name not in prepared:
                 _check(pgconn, pgconn.prepare(statement.name, statement.sql))
                 prepared.add(statement.name)
-            held = statement.held
-            parameters = [_text(values[name] if name in values else held[name]) for name in statement.order]
+            held, encoding = statement.held, connection.info.encoding
+            parameters = [_text(values[name] if name in values else held[name], encoding) for name in statement.order]
             pgconn.send_query_prepared(statement.name, parameters)
             result = _check(pgconn, _result(pgconn))
             if result.status != pq.ExecStatus.TUPLES_OK:
                 return []
-            reads = [_READ.get(result.ftype(column), bytes.decode) for column in range(result.nfields)]
+            text = functools.partial(bytes.decode, encoding=encoding)
+            reads = [_READ.get(result.ftype(column), text) for column in range(result.nfields)]
             return [
                 tuple(
                     None if (raw := result.get_value(row, column)) is None else read(raw)
