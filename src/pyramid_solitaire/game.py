@@ -49,6 +49,8 @@ class Game:
             deal = parse_deal(deal, rules)
         self.deal = deal
         self.table = Table(deal)
+        #: Each place's card token (the table's cards never change; every view writes many of them).
+        self.tokens: tuple[str, ...] = tuple(str(card) for card in self.table.cards)
         self.position: Position = self.table.start()
         self.history: list[Step] = []
         self.redo_stack: list[Step] = []

@@ -9,17 +9,18 @@ renders from this view, so none of them can show a card the player may not see.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .layout import bits
+from .layout import Layout, bits
 
 if TYPE_CHECKING:
     from .game import Game
 
 
 def _card(game: Game, place: int | None) -> str | None:
-    return None if place is None else str(game.table.cards[place])
+    return None if place is None else game.tokens[place]
 
 
 def cell_slots(game: Game) -> list[int | None]:
@@ -38,13 +39,9 @@ def _pyramid(game: Game, usable: set[int], dead: int) -> list[dict[str, Any]]:
     visible = table.visible(pos)
     layout = table.layout
     coverers = layout.coverers
-    # Where each slot lies: (row, col) in the pyramid; (pile, level) in a reserve pile, level 0 its bottom.
-    where: list[tuple[int | None, int | None, int | None, int | None]] = [
-        (row, col, None, None) for row, col in layout.coords
-    ]
-    where += [(None, None, pile, level) for pile, slots in enumerate(layout.piles) for level in range(len(slots))]
+    tokens = game.tokens
     pyramid = []
-    for slot, (row, col, pile, level) in enumerate(where):
+    for slot, (row, col, pile, level) in enumerate(_where(layout)):
         in_place = bool(pos.pyramid >> slot & 1)
         parked = bool(pos.cells >> slot & 1)
         face_up = in_place and bool(visible >> slot & 1)
@@ -55,7 +52,7 @@ def _pyramid(game: Game, usable: set[int], dead: int) -> list[dict[str, Any]]:
                 "col": col,
                 "pile": pile,
                 "level": level,
-                "card": str(table.cards[slot]) if face_up else None,
+                "card": tokens[slot] if face_up else None,
                 "removed": not in_place,  # gone from its slot: removed, or parked in a free cell
                 "parked": parked,
                 "face_up": face_up,
@@ -65,6 +62,14 @@ def _pyramid(game: Game, usable: set[int], dead: int) -> list[dict[str, Any]]:
             }
         )
     return pyramid
+
+
+@functools.cache  # a layout's geometry never changes, and a few layouts serve every game
+def _where(layout: Layout) -> tuple[tuple[int | None, int | None, int | None, int | None], ...]:
+    """Where each slot lies: (row, col) in the pyramid; (pile, level) in a reserve pile, level 0 its bottom."""
+    pyramid = tuple((row, col, None, None) for row, col in layout.coords)
+    piles = tuple((None, None, pile, level) for pile, slots in enumerate(layout.piles) for level in range(len(slots)))
+    return pyramid + piles
 
 
 def player_view(game: Game, lang: str | None = None) -> dict[str, Any]:
@@ -110,14 +115,13 @@ def player_view(game: Game, lang: str | None = None) -> dict[str, Any]:
         "cells": {
             "size": game.rules.cells,
             "slots": [
-                None if p is None else {"card": str(table.cards[p]), "dead": bool(dead >> p & 1)}
-                for p in cell_slots(game)
+                None if p is None else {"card": game.tokens[p], "dead": bool(dead >> p & 1)} for p in cell_slots(game)
             ],
         },
-        "jokers": [str(table.cards[table.joker_base + j]) for j in bits(pos.jokers)],
-        "usable": sorted(str(table.cards[p]) for p in usable),
+        "jokers": [game.tokens[table.joker_base + j] for j in bits(pos.jokers)],
+        "usable": sorted(game.tokens[p] for p in usable),
         "legal_moves": [str(m) for m in game.legal_moves()],
-        "dead": [str(table.cards[s]) for s in bits(dead)],
+        "dead": [game.tokens[s] for s in bits(dead)],
         "can_rewind": game.rewind_refusal() is None,
         "can_undo": game.undo_refusal() is None,
         "can_redo": bool(game.redo_stack),

@@ -99,7 +99,7 @@ class Session:
     @cached_property
     def tokens(self) -> tuple[str, ...]:
         """Each place's card token (the table's cards never change)."""
-        return tuple(str(card) for card in self.game.table.cards)
+        return self.game.tokens
 
     @cached_property
     def places(self) -> dict[str, int]:
