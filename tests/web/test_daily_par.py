@@ -5,6 +5,7 @@ verified deal; a random deal has none."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import threading
@@ -123,8 +124,24 @@ def test_a_par_child_runs_at_the_lowest_priority_and_loads_no_database_driver() 
     moves, seconds = json.loads(answer)
     assert moves == compute_par(Deal.from_code(code), 30).moves and seconds >= 0
     assert facts.split() == ["19", "True", "False", "False"]  # nice 19, Linux's idle class, no drivers
-    # and the worker starts it under the system's nice when there is one (Debian's coreutils has)
-    assert pars.NICE is not None and pars.CHILD == "pyramid_solitaire.web.par_child"
+
+
+def test_the_worker_starts_a_pars_child_under_nice_and_keeps_its_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command the server's worker really starts: the child module under the system's ``nice -n 19``
+    (Debian's coreutils has it), whose answer is the search's."""
+    started: list[list[str]] = []
+    real_popen = subprocess.Popen
+
+    def recording(command: list[str], **options: Any) -> Any:
+        started.append(list(command))
+        return real_popen(command, **options)
+
+    monkeypatch.setattr(pars.subprocess, "Popen", recording)
+    code = "CL1-N-AAAAAAE"
+    par = pars.ParWorker(seconds=30)._compute(code)
+    assert par is not None and par.moves == compute_par(Deal.from_code(code), 30).moves
+    assert len(started) == 1 and started[0][:3] == [shutil.which("nice"), "-n", "19"]
+    assert started[0][3:] == [sys.executable, "-m", "pyramid_solitaire.web.par_child", code, "30"]
 
 
 def test_the_processes_of_one_machine_search_for_pars_one_at_a_time(

@@ -43,7 +43,6 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError, SQLAlchemyError
-from sqlalchemy.sql import ClauseElement
 
 from ..daily import Par
 from ..messages import Problem
@@ -242,6 +241,7 @@ class Store:
         if self.engine.dialect.name == "postgresql":
             self.direct = DirectPool(self.engine, POOL_SIZE, PG_CONNECT_ARGS)
             self._record_sql = self.direct.compile(_RECORD_ONE)
+            self._new_game_sql = self.direct.compile(_NEW_GAME)
         try:
             migrate(self.engine)
         except OperationalError as exc:
@@ -318,14 +318,6 @@ class Store:
         with self._tx() as connection:
             connection.execute(select(1))
 
-    def _statement(self, statement: ClauseElement) -> Statement:
-        """``statement`` as the direct pool sends it, compiled the first time it is asked for."""
-        assert self.direct is not None
-        found = self._reads.get(id(statement))
-        if found is None:
-            found = self._reads[id(statement)] = (self.direct.compile(statement), [])
-        return found[0]
-
     def _read(self, key: object, query: Callable[[], Select[Any]], values: dict[str, Any]) -> list[dict[str, Any]]:
         """The rows of a read, by column name: sent straight on PostgreSQL (the query is built and compiled
         the first time ``key`` is read), through SQLAlchemy on SQLite."""
@@ -398,7 +390,7 @@ class Store:
         """Record a new game (version 0, no actions)."""
         if self.direct is not None:
             with self._told():
-                self.direct.run(self._statement(_NEW_GAME), row.__dict__)
+                self.direct.run(self._new_game_sql, row.__dict__)
             return
         with self._tx() as connection:
             connection.execute(_NEW_GAME, row.__dict__)

@@ -168,7 +168,7 @@ class DirectPool:
                 if not self._idle:
                     break
                 connection, since = self._idle.pop()
-            if _readable(connection.pgconn.socket, 0):
+            if _ready(connection.pgconn.socket, select.POLLIN, 0):
                 # an idle connection has nothing to read unless the server closed it (a restart, a
                 # shutdown, an idle timeout): found here for the price of a poll, not by a failed statement
                 self._forget(connection)
@@ -198,11 +198,12 @@ class DirectPool:
             self._prepared.pop(id(connection), None)
 
 
-def _readable(socket: int, timeout: float | None) -> bool:
-    """Whether the socket has something to read within ``timeout`` seconds (None: waits).  A poll, not
-    select(): a process with many players' connections open has descriptors beyond select()'s 1024."""
+def _ready(socket: int, event: int, timeout: float | None) -> bool:
+    """Whether the socket is ready for ``event`` (``select.POLLIN`` or ``POLLOUT``) within ``timeout``
+    seconds (None: waits).  A poll, not select(): a process with many players' connections open has
+    descriptors beyond select()'s 1024."""
     poller = select.poll()
-    poller.register(socket, select.POLLIN)
+    poller.register(socket, event)
     return bool(poller.poll(None if timeout is None else timeout * 1000))
 
 
@@ -210,13 +211,11 @@ def _result(pgconn: pq.abc.PGconn) -> pq.abc.PGresult:
     """The last result of the statement sent, once the server has sent all of it (blocking, as the
     callers mean to: see web/games.py)."""
     while pgconn.flush():
-        poller = select.poll()
-        poller.register(pgconn.socket, select.POLLOUT)
-        poller.poll()
+        _ready(pgconn.socket, select.POLLOUT, None)
     last = None
     while True:
         while pgconn.is_busy():
-            _readable(pgconn.socket, None)
+            _ready(pgconn.socket, select.POLLIN, None)
             pgconn.consume_input()
         result = pgconn.get_result()
         if result is None:

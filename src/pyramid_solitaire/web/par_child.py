@@ -35,9 +35,10 @@ def main(code: str, seconds: float) -> None:
 
 
 def _lowest_priority() -> None:
-    """Linux's idle scheduling class where there is one: the search runs only on a core nobody else
-    wants at that moment, and gives it up the moment a worker wakes (``nice`` 19 alone still let ten
-    searches started at once add 100 ms to a p99 under load: docs/performance.md); nice 19 as well."""
+    """Nice 19, and Linux's idle scheduling class where there is one: the search runs only on a core
+    nobody else wants at that moment, and gives it up when a worker wakes.  It still slows the requests
+    on the other core of a 2-core machine (the two share caches), which is why the processes of one
+    machine also take turns (pars.machine_turn; docs/performance.md, issue 24)."""
     if os.getpriority(os.PRIO_PROCESS, 0) < 19:
         os.nice(19 - os.getpriority(os.PRIO_PROCESS, 0))
     idle = getattr(os, "SCHED_IDLE", None)

@@ -96,9 +96,9 @@ class Session:
     #: Every card's name, by language and token (:meth:`_names`).
     _named: dict[str, dict[str, str]] = field(default_factory=dict, repr=False, compare=False)
 
-    @cached_property
+    @property
     def tokens(self) -> tuple[str, ...]:
-        """Each place's card token (the table's cards never change)."""
+        """Each place's card token (the game's, kept once: the table's cards never change)."""
         return self.game.tokens
 
     @cached_property
