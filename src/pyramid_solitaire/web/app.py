@@ -21,16 +21,18 @@ from fastapi import FastAPI
 from .. import __version__
 from ..daily import DEFAULT_TIMEZONE, TIMEZONE_VARIABLE
 from ..store import Store
+from .answering import rules_catalogue
 from .assets import Assets
 from .daily import DailyDesk
 from .errors import VALIDATION_TYPES, ApiError, Reason, install_error_handlers, invalid_part
-from .games import Games, record_headers
+from .games import Games
 from .guard import MAX_BODY, MAX_IMPORT, Guard
 from .http import COMPRESS_FROM, SAFE_METHODS, SECURITY_HEADERS, Answer
 from .limits import Limiter
 from .metrics import Metered
+from .play import record_headers
 from .routes import daily, games, health, pages, records
-from .routes.games import MoveBody, NewGame, rules_catalogue
+from .routes.games import MoveBody, NewGame
 from .routes.pages import LOCALES, STATIC
 from .shared_limits import SharedRateLimiter
 from .shortcut import Shortcut

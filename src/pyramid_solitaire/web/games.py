@@ -206,15 +206,6 @@ def entry_of(action: Action) -> Entry:
     return parse_entry(action.arg or "") if action.kind == "move" else action.kind
 
 
-def record_headers(session: Session) -> dict[str, str]:
-    """The headers of a game's record as the web app writes it: the rules and deal, then when it started
-    and ended (milliseconds since 1970) and how."""
-    headers = {"Rules": str(session.deal.rules), "Deal": session.deal.code, "Started": str(int(session.started * 1000))}
-    if session.over and session.finished is not None:
-        headers.update({"Ended": str(int(session.finished * 1000)), "Result": session.status})
-    return headers
-
-
 def rebuild(row: GameRow, store: Store, steps: int | None = None) -> Session:
     """A session rebuilt from its record through the engine: the deal, then every entry (or the first
     ``steps``)."""

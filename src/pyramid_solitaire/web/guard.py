@@ -10,7 +10,7 @@ from fastapi import Request
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .errors import ApiError
+from .errors import ApiError, respond
 from .games import COOKIE
 from .http import SAFE_METHODS, SECURITY_HEADERS, lang_of
 from .limits import Limiter, RateLimiter
@@ -42,7 +42,7 @@ class Guard:
         request = Request(scope)
         refusal = self._refusal(request) or await self._rate_refusal(request)
         if refusal is not None:
-            response = refusal.response(lang_of(request))
+            response = respond(refusal, lang_of(request))
             response.headers.update(SECURITY_HEADERS)
             if refusal.status == 429:
                 response.headers["Retry-After"] = str(max(1, round(refusal.details["retry_after"])))

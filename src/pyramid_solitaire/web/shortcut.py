@@ -30,9 +30,10 @@ from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..store import StoreError
+from .answering import move_entry
 from .errors import ApiError, api_error, store_down
 from .games import COOKIE, Games
-from .routes.games import act, move_entry, router
+from .routes.games import act, router
 
 #: The requests taken: a move, or an event that runs no search.
 _PATH: Final = re.compile(r"/api/games/([^/]+)/(move|undo|redo|rewind|resign)")

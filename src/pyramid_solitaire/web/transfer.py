@@ -26,8 +26,8 @@ from ..reasons import IllegalMoveError, Refusal
 from ..record import Entry, RecordError, format_record, play_entry, read_record
 from ..store import RESULTS, Action, GameRow, Store, unrecordable
 from ..store.taps import entries_of
-from .games import entry_of, rebuild, record_headers
-from .play import Session
+from .games import entry_of, rebuild
+from .play import Session, record_headers
 
 FORMAT: Final = "pyramid-solitaire-records"
 FORMAT_VERSION: Final = 2

@@ -11,31 +11,27 @@ message in the player's language; either leaves the game as it was and writes no
 
 from __future__ import annotations
 
-import dataclasses
 from datetime import date
-from functools import cache
 from typing import Annotated, Any, Final, Literal
 
 from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
-from ...catalog import EASY, NORMAL, NoVerifiedDeal, earned, pick_deal
-from ...deal import CodeError, Deal, DealError, parse_deal
-from ...messages import Problem
-from ...moves import PARK, MoveError
+from ...catalog import EASY, NORMAL
+from ...deal import Deal
 from ...reasons import IllegalMoveError
-from ...record import Entry, Parked, format_record, parse_entry
-from ...rules import OPTIONS, PRESET_ALIASES, PRESETS, RulesError, choose_rules, find_rules
+from ...record import Entry, format_record
 from ...store import unrecordable
 from ...store.stats import stats_for
+from ..answering import move_entry, new_deal, rules_catalogue
 from ..daily import board
 from ..deps import LEADERBOARD_SIZE, GamesDep, Lang, Player, Version, leaderboard, set_player_cookie
 from ..errors import ApiError, refused
-from ..games import GameConflict, GameNotFound, Games, entry_of, record_headers
+from ..games import GameConflict, GameNotFound, Games, entry_of
 from ..http import Answer
 from ..pars import PARS
-from ..play import BadCell, Session
+from ..play import BadCell, Session, record_headers
 from ..shapes import Daily, EventAnswer, GameState
 
 router = APIRouter()
@@ -78,72 +74,7 @@ class MoveBody(BaseModel):
 
 
 def _new_deal(body: NewGame) -> Deal:
-    try:
-        if body.preset is not None:
-            rules = choose_rules(body.preset, dict(body.options))
-        elif body.options:
-            raise RulesError("rules.options-without-preset")
-        else:
-            rules = find_rules(body.rules)
-    except RulesError as exc:
-        raise ApiError(400, "bad-rules", exc) from None
-    if body.code is not None and body.deal is not None:
-        raise ApiError(400, "bad-request", Problem("request.code-and-deal"))
-    if body.code is not None:
-        try:
-            claimed = Deal.from_code(body.code)  # a code only: text that is no code is a bad code, not notation
-        except DealError as exc:
-            raise ApiError(400, "bad-code", exc) from None
-        return earned(claimed)  # its difficulty letter is a claim: labelled verified only if it is
-    if body.deal is not None:
-        try:
-            return parse_deal(body.deal, rules)
-        except CodeError as exc:
-            raise ApiError(400, "bad-code", exc) from None
-        except DealError as exc:
-            raise ApiError(400, "bad-deal", exc) from None
-    try:
-        return pick_deal(rules, body.difficulty)
-    except NoVerifiedDeal as exc:
-        raise ApiError(503, "no-verified-deal", exc) from None
-
-
-@cache
-def rules_catalogue() -> dict[str, Any]:
-    """The presets, each with its rule fields and the options the New Game dialog shows for it, all
-    read from the options' own facts (rules.Option): the browser builds its controls from this and
-    posts ``{preset, options}`` back, so it never writes a rule string or decides what a preset offers.
-    Built once: the presets do not change while the app runs (callers must not change the answer)."""
-    presets = []
-    for name, rules in PRESETS.items():
-        options = []
-        for field, option in OPTIONS.items():
-            if not option.label:
-                continue
-            value = getattr(rules, field)
-            choices = list(option.choices) + ([] if value in option.choices or isinstance(value, bool) else [value])
-            options.append(
-                {
-                    "key": option.key,
-                    "field": field,
-                    "label": option.label,
-                    "value": value,
-                    "kind": "flag" if isinstance(value, bool) else "choice",
-                    "choices": choices,
-                    "offered": option.offered_by(rules),
-                }
-            )
-        presets.append(
-            {
-                "id": name,
-                "rules": str(rules),
-                "aliases": sorted(a for a, p in PRESET_ALIASES.items() if p == name),
-                "fields": dataclasses.asdict(rules),
-                "has_stock": rules.stock_size > 0,
-                "options": options,
-            }
-        )
-    return {"presets": presets, "default": "classic"}
+    return new_deal(body.preset, dict(body.options), body.rules, body.difficulty, body.code, body.deal)
 
 
 def answer(games: Games, session: Session, event: EventAnswer, lang: str, request: Request) -> Answer:
@@ -323,22 +254,6 @@ async def move(
     a 409 and changes nothing."""
     entry = move_entry(body.move, body.cell)
     return await games.short(game_id, lambda: act(games, game_id, player, entry, version, lang, request))
-
-
-def move_entry(notation: str, cell: int | None) -> Entry:
-    """The record entry a move request names: the move's notation, and the free cell to park in if
-    given (a 400 for notation that is no move, or a cell given for what is no park)."""
-    try:
-        entry = parse_entry(notation)
-    except MoveError as exc:
-        raise ApiError(400, "bad-move", exc) from None
-    if isinstance(entry, str):
-        raise ApiError(400, "bad-move", Problem("request.event-not-move", event=entry))
-    if cell is not None:
-        if isinstance(entry, Parked) or entry.kind != PARK:
-            raise ApiError(400, "bad-cell", Problem("request.cell-not-park"))
-        entry = Parked(entry, cell)
-    return entry
 
 
 def command(name: str) -> None:

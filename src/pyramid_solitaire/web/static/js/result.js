@@ -7,7 +7,7 @@ import { rulesName, t } from "./i18n.js";
 // or unknown.
 export function parShown(par) {
   if (par.status === "known") return String(par.moves);
-  return t(par.status === "pending" ? "par_pending" : "par_unknown");
+  return t(par.status === "pending" || par.status === "offline" ? `par_${par.status}` : "par_unknown");
 }
 
 // The moves of a verified deal, beside its par: 「52（パー 48）」.

@@ -1,0 +1,113 @@
+"""What the server's routes and the offline engine (:mod:`.offline`, run by Pyodide in the browser) answer
+alike, free of any web framework: the rule sets offered (the New Game dialog's catalogue), the deal a new
+game asks for, and the record entry a move request names."""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import cache
+from typing import Any
+
+from ..catalog import NoVerifiedDeal, earned, pick_deal
+from ..deal import CodeError, Deal, DealError, parse_deal
+from ..messages import Problem
+from ..moves import PARK, MoveError
+from ..record import Entry, Parked, parse_entry
+from ..rules import OPTIONS, PRESET_ALIASES, PRESETS, RulesError, choose_rules, find_rules
+from .apierror import ApiError
+
+
+def new_deal(
+    preset: str | None,
+    options: dict[str, bool | int | str | None],
+    rules_text: str = "classic",
+    difficulty: str = "R",
+    code: str | None = None,
+    deal: str | None = None,
+) -> Deal:
+    """The deal a new game asks for: a verified (E/N) or random (R) deal of a preset with options or of a
+    rule string, a deal code (its difficulty letter checked), or a custom deal in notation.  Raises
+    :class:`.ApiError` (400 ``bad-rules``, ``bad-code``, ``bad-deal``, ``bad-request``; 503
+    ``no-verified-deal``) with the reason."""
+    try:
+        if preset is not None:
+            rules = choose_rules(preset, dict(options))
+        elif options:
+            raise RulesError("rules.options-without-preset")
+        else:
+            rules = find_rules(rules_text)
+    except RulesError as exc:
+        raise ApiError(400, "bad-rules", exc) from None
+    if code is not None and deal is not None:
+        raise ApiError(400, "bad-request", Problem("request.code-and-deal"))
+    if code is not None:
+        try:
+            claimed = Deal.from_code(code)  # a code only: text that is no code is a bad code, not notation
+        except DealError as exc:
+            raise ApiError(400, "bad-code", exc) from None
+        return earned(claimed)  # its difficulty letter is a claim: labelled verified only if it is
+    if deal is not None:
+        try:
+            return parse_deal(deal, rules)
+        except CodeError as exc:
+            raise ApiError(400, "bad-code", exc) from None
+        except DealError as exc:
+            raise ApiError(400, "bad-deal", exc) from None
+    try:
+        return pick_deal(rules, difficulty)
+    except NoVerifiedDeal as exc:
+        raise ApiError(503, "no-verified-deal", exc) from None
+
+
+@cache
+def rules_catalogue() -> dict[str, Any]:
+    """The presets, each with its rule fields and the options the New Game dialog shows for it, all
+    read from the options' own facts (rules.Option): the browser builds its controls from this and
+    posts ``{preset, options}`` back, so it never writes a rule string or decides what a preset offers.
+    Built once: the presets do not change while the app runs (callers must not change the answer)."""
+    presets = []
+    for name, rules in PRESETS.items():
+        options = []
+        for field, option in OPTIONS.items():
+            if not option.label:
+                continue
+            value = getattr(rules, field)
+            choices = list(option.choices) + ([] if value in option.choices or isinstance(value, bool) else [value])
+            options.append(
+                {
+                    "key": option.key,
+                    "field": field,
+                    "label": option.label,
+                    "value": value,
+                    "kind": "flag" if isinstance(value, bool) else "choice",
+                    "choices": choices,
+                    "offered": option.offered_by(rules),
+                }
+            )
+        presets.append(
+            {
+                "id": name,
+                "rules": str(rules),
+                "aliases": sorted(a for a, p in PRESET_ALIASES.items() if p == name),
+                "fields": dataclasses.asdict(rules),
+                "has_stock": rules.stock_size > 0,
+                "options": options,
+            }
+        )
+    return {"presets": presets, "default": "classic"}
+
+
+def move_entry(notation: str, cell: int | None) -> Entry:
+    """The record entry a move request names: the move's notation, and the free cell to park in if
+    given (a 400 for notation that is no move, or a cell given for what is no park)."""
+    try:
+        entry = parse_entry(notation)
+    except MoveError as exc:
+        raise ApiError(400, "bad-move", exc) from None
+    if isinstance(entry, str):
+        raise ApiError(400, "bad-move", Problem("request.event-not-move", event=entry))
+    if cell is not None:
+        if isinstance(entry, Parked) or entry.kind != PARK:
+            raise ApiError(400, "bad-cell", Problem("request.cell-not-park"))
+        entry = Parked(entry, cell)
+    return entry

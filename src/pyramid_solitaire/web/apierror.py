@@ -1,0 +1,108 @@
+"""A refused request as data: :class:`ApiError` (HTTP status, stable code, details, and a message in the
+player's language from the catalogue) and the words for a request's validation errors.
+
+Free of any web framework, so the offline engine (:mod:`.offline`, run by Pyodide in the browser's worker)
+refuses a request with the very answer the server gives; :mod:`.errors` turns one into FastAPI's response.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from ..messages import Problem, text
+from ..reasons import IllegalMoveError, Refusal
+
+#: The kinds of reason an answer's message may give after the error's own words.
+Reason = Problem | Refusal | list[dict[str, Any]] | None
+
+
+class ApiError(Exception):
+    """A refused request: HTTP status, stable code and details.  Its message is written in the player's
+    language when the answer is made — the catalogue's ``error.<code>``, then the reason in the same
+    language: a :class:`~..messages.Problem` (a bad code, deal, rule set, move…), or the request's
+    validation errors — or, for a move the engine refuses, the :class:`~..reasons.Refusal` itself."""
+
+    def __init__(self, status: int, code: str, reason: Reason = None, details: dict[str, Any] | None = None) -> None:
+        super().__init__(code)
+        self.status = status
+        self.code = code
+        self.reason = reason
+        self.details = dict(details or {})
+        if isinstance(reason, Problem):  # what went wrong, for a program: the reason's code and facts
+            self.details.setdefault("reason", reason.key)
+            self.details.setdefault(
+                "facts",
+                {
+                    k: v if isinstance(v, (int, float, str, bool)) or v is None else str(v)
+                    for k, v in reason.details.items()
+                },
+            )
+        elif isinstance(reason, Refusal):
+            self.details.update(reason.to_json("en")["details"])
+
+    def message(self, lang: str) -> str:
+        """The message in ``lang``."""
+        if isinstance(self.reason, Refusal):
+            return self.reason.message(lang)
+        error = text(lang, f"error.{self.code}")
+        if isinstance(self.reason, Problem):
+            return text(lang, "error.with-reason", error=error, reason=self.reason.message(lang))
+        if isinstance(self.reason, list):
+            return text(
+                lang,
+                "error.with-reason",
+                error=error,
+                reason=text(lang, "parts_sep").join(invalid_part(lang, part) for part in self.reason),
+            )
+        return error
+
+    def body(self, lang: str) -> dict[str, Any]:
+        """The answer's JSON body, ``{code, message, details}``."""
+        return {"code": self.code, "message": self.message(lang), "details": self.details}
+
+
+#: Pydantic's validation error types the catalogue words (``validation.<type>``); others: ``validation.other``.
+VALIDATION_TYPES: Final = frozenset(
+    {
+        "missing",
+        "extra_forbidden",
+        "string_too_long",
+        "string_too_short",
+        "string_type",
+        "int_type",
+        "int_parsing",
+        "int_from_float",
+        "greater_than_equal",
+        "less_than_equal",
+        "literal_error",
+        "json_invalid",
+        "model_type",
+        "model_attributes_type",
+        "dict_type",
+        "bool_type",
+        "bool_parsing",
+        "float_type",
+        "list_type",
+        "none_required",
+    }
+)
+
+
+def invalid_part(lang: str, error: dict[str, Any]) -> str:
+    """One validation error in words: where in the request, and what is wrong there."""
+    kind = error["type"] if error["type"] in VALIDATION_TYPES else "other"
+    context = {key: value for key, value in error.get("ctx", {}).items() if isinstance(value, (int, float, str))}
+    if "expected" in context:
+        context["expected"] = str(context["expected"]).replace("'", "")
+    blanks = dict.fromkeys(("max_length", "min_length", "ge", "le", "expected"), "")
+    return text(
+        lang,
+        f"validation.{kind}",
+        where=error["where"] or text(lang, "validation.body"),
+        **{**blanks, **{k: str(v) for k, v in context.items()}},
+    )
+
+
+def refused(exc: IllegalMoveError) -> ApiError:
+    """A move or event the engine refuses, as the 409 that gives its refusal."""
+    return ApiError(409, exc.refusal.code, exc.refusal)

@@ -1,0 +1,405 @@
+"""The game's API answered inside the browser, for play without a network.
+
+The page's ``api.js`` sends every request to the server; when the server cannot be reached (or for a game
+that was dealt offline), it sends the same request to a Web Worker instead, where Pyodide runs this module
+with the very engine modules the server runs.  :meth:`OfflineApi.handle` takes the request as the server
+would (method, path, query, body, language) and gives the answer the server would give — the same state
+(:meth:`.Session.state`), the same events, the same ``{code, message, details}`` refusals from the same
+catalogue — so the page draws both with one code and no rule is written in JavaScript.
+
+What differs, and why:
+
+* **No store.** Each game dealt here gets an ``off-`` id and is kept by the worker in the browser's
+  IndexedDB as the record the records export writes (:meth:`OfflineApi.kept`: code, rules, start, end,
+  result, counters, the ``record`` text and each entry's time).  A reload gives the kept records back
+  (:meth:`OfflineApi.restore`) and each game is rebuilt by replaying its record through the engine.  When
+  the network returns the page sends them to ``POST /api/me/sync``, where the server replays every entry
+  again with its own engine before it counts anything.
+* **Figures of this browser only.** A finished game's result shows the statistics of the games finished
+  offline here (the server's figures are not at hand), no leaderboard, and no par (the par of a verified
+  deal is worked out on the server).  The answer says ``"offline": true`` so the page can say so.
+* **Other players' data is the server's.** Records, leaderboards, the daily calendar and the display name
+  answer ``503 offline`` with a message in the player's language.
+
+Nothing here imports a web framework or a database driver (``tests/test_engine_imports.py`` checks it).
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any, Final
+
+from ..daily import DEFAULT_TIMEZONE, EPOCH, DailyError, daily_deal, parse_day, today
+from ..deal import Deal
+from ..game import Game
+from ..messages import Problem
+from ..reasons import IllegalMoveError
+from ..record import Entry, RecordError, format_record, read_record
+from ..stats import stats_for
+from .answering import move_entry, new_deal, rules_catalogue
+from .apierror import ApiError, refused
+from .play import BadCell, Session, record_headers
+
+#: The id of every game dealt offline starts so: the page sends requests about it to the worker.
+PREFIX: Final = "off-"
+#: The events a game takes as a POST of its own, as on the server.
+COMMANDS: Final = ("undo", "redo", "rewind", "hint", "coach", "resign")
+#: The rule sets of the daily deal.
+DAILY_RULES: Final = ("classic", "pyramide", "thirteen")
+#: Longest strings a request may carry, as the server's request models allow.
+MAX_TEXT: Final = {"rules": 200, "preset": 40, "code": 200, "deal": 2000, "move": 40}
+_GAME_PATH: Final = re.compile(r"^/api/games/(?P<id>[^/]+)(?:/(?P<action>[a-z]+))?$")
+#: Answers of what only the server has (other players, the records it keeps).
+SERVER_ONLY: Final = frozenset(
+    {"/api/me/export", "/api/me/import", "/api/stats/reset", "/api/daily/me", "/api/daily/board"}
+)
+
+
+@dataclass
+class Kept:
+    """A game dealt offline as the browser keeps it: the session and every entry with its time."""
+
+    session: Session
+    difficulty: str
+    entries: list[Entry] = field(default_factory=list)
+    times: list[int] = field(default_factory=list)
+
+    # the figures stats_for reads (:class:`..stats.Finished`)
+    @property
+    def rules(self) -> str:
+        return str(self.session.deal.rules)
+
+    @property
+    def result(self) -> str | None:
+        return self.session.status if self.session.over else None
+
+    @property
+    def started_ms(self) -> int:
+        return int(self.session.started * 1000)
+
+    @property
+    def ended_ms(self) -> int | None:
+        finished = self.session.finished
+        return int(finished * 1000) if self.session.over and finished is not None else None
+
+    @property
+    def moves(self) -> int:
+        return self.session.game.moves
+
+    @property
+    def undos(self) -> int:
+        return self.session.game.undos
+
+    @property
+    def hints(self) -> int:
+        return self.session.hints_used
+
+    def record(self) -> dict[str, Any]:
+        """The game as the records export writes it, with its id and daily day: what the browser keeps
+        and what ``POST /api/me/sync`` takes."""
+        session = self.session
+        return {
+            "id": session.id,
+            "code": session.deal.code,
+            "rules": self.rules,
+            "difficulty": self.difficulty,
+            "started_ms": self.started_ms,
+            "ended_ms": self.ended_ms,
+            "result": self.result,
+            "moves": self.moves,
+            "record": format_record(record_headers(session), self.entries),
+            "times": list(self.times),
+            "daily": session.daily,
+        }
+
+
+class OfflineApi:
+    """The API of one browser's offline games (see the module docstring)."""
+
+    def __init__(self, clock: Callable[[], float] = time.time, zone: str = DEFAULT_TIMEZONE) -> None:
+        self.clock = clock
+        self.zone = zone
+        self.games: dict[str, Kept] = {}
+        #: Records given back by :meth:`restore`, rebuilt when first asked for.
+        self._stored: dict[str, dict[str, Any]] = {}
+
+    # --- what the worker keeps ----------------------------------------------------------------------------
+
+    def restore(self, records: list[dict[str, Any]]) -> list[str]:
+        """Take back the games the browser kept; returns the ids taken.  A record that does not read is
+        left out (the server would refuse it too)."""
+        taken = []
+        for record in records:
+            game_id = record.get("id")
+            if isinstance(game_id, str) and game_id.startswith(PREFIX) and isinstance(record.get("record"), str):
+                self._stored[game_id] = record
+                taken.append(game_id)
+        return taken
+
+    def kept(self, game_id: str) -> dict[str, Any]:
+        """The record of an offline game, to keep in the browser."""
+        return self._game(game_id).record()
+
+    def latest_unfinished(self) -> list[dict[str, Any]]:
+        """The unfinished offline games, latest first, as ``/api/me`` lists games."""
+        for game_id in list(self._stored):
+            self._game(game_id)
+        games = sorted(self.games.values(), key=lambda kept: kept.session.started, reverse=True)
+        return [_summary(kept) for kept in games if not kept.session.over]
+
+    # --- the API ------------------------------------------------------------------------------------------
+
+    def handle(self, method: str, path: str, query: dict[str, str], body: Any, lang: str) -> dict[str, Any]:
+        """Answer one request as the server would: ``{"status", "body", "kept"}``, where ``kept`` is the
+        record of the game the request changed (to store in the browser), or None."""
+        lang = lang if lang in ("ja", "en") else "ja"
+        try:
+            status, answer, changed = self._route(method, path, query, body, lang)
+        except ApiError as exc:
+            return {"status": exc.status, "body": exc.body(lang), "kept": None}
+        kept = None if changed is None else self.kept(changed)
+        return {"status": status, "body": answer, "kept": kept}
+
+    def _route(
+        self, method: str, path: str, query: dict[str, str], body: Any, lang: str
+    ) -> tuple[int, Any, str | None]:
+        if path == "/api/rules" and method == "GET":
+            return 200, rules_catalogue(), None
+        if path == "/api/games" and method == "POST":
+            return self._new_game(_object(body), lang)
+        if path == "/api/me" and method == "GET":
+            return 200, {"player": None, "unfinished": self.latest_unfinished(), "finished": []}, None
+        if path == "/api/stats" and method == "GET":
+            finished = [kept for kept in self._all() if kept.session.over]
+            return 200, {"stats": [], "offline_games": len(finished)}, None
+        if path == "/api/daily" and method == "GET":
+            return 200, self._about(_rules_of(query.get("rules")), self._day(query.get("date"))), None
+        if path == "/api/daily/games" and method == "POST":
+            return self._daily_game(_object(body), lang)
+        if path in SERVER_ONLY or path.startswith("/api/leaderboard/"):
+            raise ApiError(503, "offline")
+        match = _GAME_PATH.match(path)
+        if match is None:
+            raise ApiError(404, "not-found")
+        game_id, action = match.group("id"), match.group("action")
+        kept = self._game(game_id)
+        if action is None and method == "GET":
+            return 200, {"game": self._state(kept, lang), "event": {"kind": "state", "cards": []}}, None
+        if action == "best" and method == "GET":
+            session = kept.session
+            session.find_best()
+            best = {
+                "best_removed": session.best_removed,
+                "best_exact": session.best_exact,
+                "pyramid_size": session.game.table.board_size,
+            }
+            return 200, best, None
+        if method != "POST":
+            raise ApiError(405, "method-not-allowed")
+        if action == "move":
+            fields = _object(body)
+            notation = _text(fields, "move", required=True)
+            cell = fields.get("cell")
+            if cell is not None and (isinstance(cell, bool) or not isinstance(cell, int) or not 0 <= cell <= 99):
+                raise ApiError(422, "bad-request", Problem("request.field", field="cell"))
+            assert notation is not None
+            entry: Entry = move_entry(notation, cell)
+        elif action in COMMANDS:
+            entry = action
+        else:
+            raise ApiError(404, "not-found")
+        return 200, self._act(kept, entry, query.get("version"), lang), game_id
+
+    # --- games ---------------------------------------------------------------------------------------------
+
+    def _new_game(self, fields: dict[str, Any], lang: str) -> tuple[int, Any, str]:
+        options = fields.get("options") or {}
+        if not isinstance(options, dict):
+            raise ApiError(422, "bad-request", Problem("request.field", field="options"))
+        difficulty = fields.get("difficulty", "R")
+        if difficulty not in ("E", "N", "R"):
+            raise ApiError(422, "bad-request", Problem("request.field", field="difficulty"))
+        deal = new_deal(
+            _text(fields, "preset"),
+            options,
+            _text(fields, "rules") or "classic",
+            difficulty,
+            _text(fields, "code"),
+            _text(fields, "deal"),
+        )
+        kept = self._deal(deal)
+        return 201, {"game": self._state(kept, lang), "event": {"kind": "dealt", "cards": []}}, kept.session.id
+
+    def _deal(self, deal: Deal, daily: str | None = None) -> Kept:
+        session = Session(Game(deal), id=PREFIX + secrets.token_hex(12), daily=daily)
+        session.started = self.clock()
+        kept = Kept(session, deal.difficulty)
+        self.games[session.id] = kept
+        return kept
+
+    def _game(self, game_id: str) -> Kept:
+        kept = self.games.get(game_id)
+        if kept is not None:
+            return kept
+        stored = self._stored.pop(game_id, None)
+        if stored is None:
+            raise ApiError(404, "unknown-game", details={"id": game_id[:64]})
+        try:
+            kept = _rebuild(stored)
+        except (RecordError, IllegalMoveError, ValueError, KeyError, TypeError):
+            raise ApiError(404, "unknown-game", details={"id": game_id[:64]}) from None
+        self.games[game_id] = kept
+        return kept
+
+    def _all(self) -> list[Kept]:
+        for game_id in list(self._stored):
+            try:
+                self._game(game_id)
+            except ApiError:
+                continue
+        return list(self.games.values())
+
+    def _act(self, kept: Kept, entry: Entry, version: str | None, lang: str) -> dict[str, Any]:
+        session = kept.session
+        if version is not None and version != str(session.version):
+            raise ApiError(409, "conflict", details={"version": session.version})
+        try:
+            event = session.act(entry)
+        except IllegalMoveError as exc:
+            raise refused(exc) from None
+        except BadCell as exc:
+            raise ApiError(400, "bad-cell", exc) from None
+        session.after_action()
+        if session.over and session.finished is not None:
+            session.finished = min(session.finished, self.clock())
+        kept.entries.append(entry)
+        kept.times.append(int(self.clock() * 1000))
+        return {"game": self._state(kept, lang), "event": event}
+
+    def _state(self, kept: Kept, lang: str) -> dict[str, Any]:
+        """The state the page draws, as :func:`.routes.games.game_state` gives it, with this browser's
+        figures for a finished game."""
+        session = kept.session
+        daily = (
+            None
+            if session.daily is None
+            else {"date": session.daily, "counted": False, "rules": session.deal.rules.preset}
+        )
+        state: dict[str, Any] = {**session.state(lang), "daily": daily, "offline": True}
+        result = state.get("result")
+        if session.over and result is not None:
+            finished = sorted(
+                (other for other in self._all() if other.session.over), key=lambda other: other.ended_ms or 0
+            )
+            result["stats"] = stats_for(finished, kept.rules, kept.difficulty).to_json()
+            result["leaderboard"] = []
+            result["par"] = None
+        return state
+
+    # --- the daily deal ------------------------------------------------------------------------------------
+
+    def _day(self, text: str | None) -> date:
+        current = today(self.zone, self.clock())
+        if text is None:
+            return current
+        try:
+            day = parse_day(text)
+            if day < EPOCH:
+                raise DailyError("daily.too-early", date=text, first=EPOCH.isoformat())
+            if day > current:
+                raise DailyError("daily.future", date=text, today=current.isoformat())
+        except DailyError as exc:
+            raise ApiError(400, "bad-date", exc) from None
+        return day
+
+    def _about(self, rules: str, day: date) -> dict[str, Any]:
+        """What the server's ``/api/daily`` says of a day's deal; the par is the server's to know."""
+        deal = daily_deal(rules, day)
+        current = today(self.zone, self.clock())
+        return {
+            "date": day.isoformat(),
+            "rules": rules,
+            "code": deal.code,
+            "par": None,
+            "par_status": "offline",
+            "today": day == current,
+            "timezone": self.zone,
+        }
+
+    def _daily_game(self, fields: dict[str, Any], lang: str) -> tuple[int, Any, str | None]:
+        """A day's deal: this browser's unfinished offline game of it, else a new one.  A daily deal
+        played offline is kept as practice: whether it counts for the day is the server's to say."""
+        rules = _rules_of(fields.get("rules", "classic"))
+        date_text = fields.get("date")
+        if date_text is not None and not isinstance(date_text, str):
+            raise ApiError(422, "bad-request", Problem("request.field", field="date"))
+        day = self._day(date_text)
+        wanted = str(daily_deal(rules, day).rules)
+        for kept in self._all():
+            if kept.session.daily == day.isoformat() and kept.rules == wanted and not kept.session.over:
+                return 200, {"game": self._state(kept, lang), "event": {"kind": "state", "cards": []}}, None
+        kept = self._deal(daily_deal(rules, day), daily=day.isoformat())
+        return 201, {"game": self._state(kept, lang), "event": {"kind": "dealt", "cards": []}}, kept.session.id
+
+
+def _rebuild(stored: dict[str, Any]) -> Kept:
+    """A kept game rebuilt by replaying its record through the engine."""
+    record = read_record(stored["record"])
+    deal = Deal.from_code(str(stored["code"]))
+    daily = stored.get("daily")
+    session = Session(Game(deal), id=str(stored["id"]), daily=daily if isinstance(daily, str) else None)
+    session.started = int(stored["started_ms"]) / 1000
+    session.replay(record.entries)
+    ended = stored.get("ended_ms")
+    if session.over:
+        session.finished = (int(ended) if isinstance(ended, int) else int(stored["started_ms"])) / 1000
+    times = [int(t) for t in stored.get("times", [])][: len(record.entries)]
+    difficulty = stored.get("difficulty")
+    return Kept(session, difficulty if isinstance(difficulty, str) else deal.difficulty, record.entries, times)
+
+
+def _summary(kept: Kept) -> dict[str, Any]:
+    """An offline game as ``/api/me`` lists a game."""
+    session = kept.session
+    return {
+        "id": session.id,
+        "code": session.deal.code,
+        "rules": kept.rules,
+        "preset": session.deal.rules.preset,
+        "difficulty": kept.difficulty,
+        "started_ms": kept.started_ms,
+        "ended_ms": kept.ended_ms,
+        "result": kept.result,
+        "moves": kept.moves,
+        "daily": session.daily,
+    }
+
+
+def _object(body: Any) -> dict[str, Any]:
+    if body is None:
+        return {}
+    if not isinstance(body, dict):
+        raise ApiError(422, "bad-request", Problem("request.field", field="body"))
+    return body
+
+
+def _text(fields: dict[str, Any], key: str, required: bool = False) -> str | None:
+    value = fields.get(key)
+    if value is None and not required:
+        return None
+    if not isinstance(value, str) or len(value) > MAX_TEXT[key]:
+        raise ApiError(422, "bad-request", Problem("request.field", field=key))
+    return value
+
+
+def _rules_of(value: Any) -> str:
+    if value is None:
+        return "classic"
+    if value not in DAILY_RULES:
+        raise ApiError(422, "bad-request", Problem("request.field", field="rules"))
+    return str(value)
