@@ -23,6 +23,7 @@ from ..daily import DEFAULT_TIMEZONE, TIMEZONE_VARIABLE
 from ..store import Store
 from .answering import rules_catalogue
 from .assets import Assets
+from .bundle import Bundle
 from .daily import DailyDesk
 from .errors import VALIDATION_TYPES, ApiError, Reason, install_error_handlers, invalid_part
 from .games import Games
@@ -31,7 +32,7 @@ from .http import COMPRESS_FROM, SAFE_METHODS, SECURITY_HEADERS, Answer
 from .limits import Limiter
 from .metrics import Metered
 from .play import record_headers
-from .routes import daily, games, health, pages, records
+from .routes import daily, games, health, offline, pages, records
 from .routes.games import MoveBody, NewGame
 from .routes.pages import LOCALES, STATIC
 from .shared_limits import SharedRateLimiter
@@ -85,6 +86,7 @@ def create_app(
     )
     app.state.games = Games(store)
     app.state.assets = Assets(STATIC, LOCALES)
+    app.state.bundle = Bundle.find()
     app.state.daily = desk
 
     if limiter is None and store.engine.dialect.name == "postgresql":
@@ -99,4 +101,5 @@ def create_app(
     app.include_router(daily.router)
     app.include_router(health.router)
     app.include_router(pages.router)
+    app.include_router(offline.router)
     return app

@@ -22,7 +22,7 @@ from .http import SAFE_METHODS, SECURITY_HEADERS, lang_of
 from .metrics import DATABASE_ERRORS
 
 #: Paths whose answers are data for the page, not pages: a missing one is a JSON 404, never the HTML page.
-DATA_PATHS: Final = ("/api/", "/static/", "/locales/", "/art/")
+DATA_PATHS: Final = ("/api/", "/static/", "/locales/", "/art/", "/offline/", "/pyodide/")
 #: The server's log.  Failures are logged under the app module's name, as they were when its handlers
 #: lived there, so that logging set up for it still catches them.
 LOG: Final = logging.getLogger("pyramid_solitaire.web.app")

@@ -24,7 +24,7 @@ GZIP_WBITS: Final = 31
 #: Headers on every answer: nothing from other origins, no framing, no sniffing.
 SECURITY_HEADERS: Final = {
     "Content-Security-Policy": (
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; "
         "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
         "form-action 'self'; frame-ancestors 'none'"
     ),

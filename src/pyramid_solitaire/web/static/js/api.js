@@ -1,5 +1,7 @@
 // api.js: the only module that talks to the server.  Every answer is JSON; a refused request is an
-// ApiError carrying the server's {code, message, details}.
+// ApiError carrying the server's {code, message, details}.  Offline, the same requests are answered by
+// the engine in this browser (offline.js), with the same answers.
+import { offline } from "./offline.js";
 
 export class ApiError extends Error {
   constructor(status, body) {
@@ -11,6 +13,9 @@ export class ApiError extends Error {
 }
 
 export async function call(method, path, body, lang) {
+  // A game dealt offline is the worker's, online or not; anything else goes to the server first, and to
+  // the worker when the server cannot be reached and this browser keeps the engine (offline.js).
+  if (offline.owns(path) || (offline.active && offline.ready())) return fromWorker(method, path, body, lang);
   const url = `${path}${path.includes("?") ? "&" : "?"}lang=${encodeURIComponent(lang)}`;
   const options = { method, headers: { Accept: "application/json" } };
   if (body !== undefined) {
@@ -21,7 +26,10 @@ export async function call(method, path, body, lang) {
   try {
     response = await fetch(url, options);
   } catch (error) {
-    throw new ApiError(0, null);
+    if (!offline.ready()) throw new ApiError(0, null);
+    offline.active = true;
+    dispatchEvent(new Event("pyramid-offline")); // the page says so (main.js)
+    return fromWorker(method, path, body, lang);
   }
   let data = null;
   try {
@@ -31,6 +39,12 @@ export async function call(method, path, body, lang) {
   }
   if (!response.ok) throw new ApiError(response.status, data);
   return data;
+}
+
+async function fromWorker(method, path, body, lang) {
+  const answer = await offline.ask(method, path, body, lang);
+  if (answer.status < 200 || answer.status >= 300) throw new ApiError(answer.status, answer.body);
+  return answer.body;
 }
 
 const game = (id) => `/api/games/${encodeURIComponent(id)}`;
@@ -54,6 +68,8 @@ export const api = {
   resetStats: (lang) => call("POST", "/api/stats/reset", undefined, lang),
   leaderboard: (code, lang) => call("GET", `/api/leaderboard/${encodeURIComponent(code)}`, undefined, lang),
   importRecords: (data, lang) => call("POST", "/api/me/import", data, lang),
+  // Games played offline, sent once the network is back (sync.js); the server replays each one.
+  sync: (games, lang) => call("POST", "/api/me/sync", { games }, lang),
   // The daily deal: a day's deal and par, playing it, the player's streak and calendar, the day's leaderboard.
   daily: {
     get: (rules, lang) => call("GET", `/api/daily?rules=${encodeURIComponent(rules)}`, undefined, lang),

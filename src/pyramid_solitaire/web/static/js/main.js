@@ -4,6 +4,8 @@
 // motion.js), said (narrate.js) and timed (timer.js).  start.js opens the first game.  Nothing here
 // knows a rule: this module only hands each part what it needs and wires the buttons to them.
 import { api } from "./api.js";
+import { prepareOffline } from "./offline.js";
+import { syncOffline, watchNetwork } from "./sync.js";
 import { applyTexts, lang, loadLocale, t } from "./i18n.js";
 import { motionAllowed } from "./settings.js";
 import { openRecords, wireRecords } from "./records.js";
@@ -81,10 +83,24 @@ async function boot() {
   applyTexts();
   showKeys();
   wire();
+  addEventListener("pyramid-offline", () => say(t("offline_playing")));
   try { app.rules = await api.rules(lang()); } catch (error) { showError(error); }
   await openFirstGame();
   document.body.dataset.ready = "true";
   performance.mark("game-ready"); // the first game is drawn (benchmarks/page.py reads it)
+  keepForOffline();
+}
+
+// After the first game is on screen, in the background: keep what offline play needs, and send the games
+// finished offline (now, and whenever the network comes back).
+function keepForOffline() {
+  const report = (answer) => {
+    if (answer.landed.length) say(t("offline_synced", { count: answer.landed.length }));
+    for (const refused of answer.refused) say(refused.message, { error: true });
+  };
+  watchNetwork(lang, report);
+  prepareOffline().catch(() => false);
+  if (navigator.onLine) syncOffline(lang()).then(report, () => {});
 }
 
 boot();
