@@ -1,0 +1,184 @@
+"""A whole game without a network (issue 35), in real Chromium with the network cut by the browser context.
+
+After one online visit the page keeps the app (service worker) and the offline bundle (Pyodide and the
+engine's own modules); then, offline, a deal's link reloads and deals that deal in the browser's worker,
+the solver's line tapped through it empties the pyramid, refusals give their reasons, and when the network
+returns the game reaches the server, which replays it before counting it — once, however often it is
+sent.  A forged record sent with it is refused by name while the honest game lands.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from browser import DESKTOP, Errors, open_context, screenshot
+from pages import GamePage
+from playwright.sync_api import Browser, BrowserContext, Page
+
+from pyramid_solitaire import Deal
+from pyramid_solitaire.catalog import pick_deal
+from pyramid_solitaire.daily import daily_deal, today
+from pyramid_solitaire.rules import PRESETS
+from pyramid_solitaire.solver import solve
+
+pytestmark = pytest.mark.slow
+
+#: The bundle is 14 MB from loopback, and Pyodide starts in a few seconds: generous, never a timing check.
+BUNDLE_MS = 120_000
+READY = "() => localStorage.getItem('pyramid.offline') !== null"
+KEPT = "() => import('/static/js/keep.js').then((m) => m.kept.all())"
+#: The state the page drew last (the worker's answer, offline).
+STATE = "() => import('/static/js/state.js').then((m) => m.app.game)"
+
+
+@pytest.fixture
+def kept_offline(browser: Browser, server: str) -> Iterator[tuple[BrowserContext, Page, Errors]]:
+    """A browser that visited once online and kept the app and the offline bundle."""
+    context, errors = open_context(browser, **DESKTOP)
+    page = context.new_page()
+    GamePage(page, server).open("/")
+    page.wait_for_function(READY, timeout=BUNDLE_MS)
+    yield context, page, errors
+    context.close()
+
+
+def api(page: Page, method: str, path: str, body: Any = None) -> Any:
+    """A request from the page (its cookie, its origin), answered as JSON with its status."""
+    return page.evaluate(
+        """async ([method, path, body]) => {
+            const options = {method, headers: {'Content-Type': 'application/json'}};
+            if (body !== null) options.body = JSON.stringify(body);
+            const response = await fetch(path, options);
+            return {status: response.status, body: await response.json()};
+        }""",
+        [method, path, body],
+    )
+
+
+def forged(record: dict[str, Any]) -> dict[str, Any]:
+    """The record with an illegal move where its first move was: two kings do not make 13."""
+    lines = record["record"].split("\n")
+    first = next(i for i, line in enumerate(lines) if i > 0 and lines[i - 1] == "")
+    lines[first] = "Kc+Kd"
+    return {**record, "id": "off-forged0000000000000000", "record": "\n".join(lines), "started_ms": 1_700_000_000_000}
+
+
+def test_a_deal_link_plays_offline_to_the_end_and_reaches_the_server_once(
+    kept_offline: tuple[BrowserContext, Page, Errors], server: str
+) -> None:
+    context, page, errors = kept_offline
+    deal = pick_deal(PRESETS["classic"], "N")
+    solution = solve(deal).solution
+    assert solution is not None
+
+    context.set_offline(True)
+    game = GamePage(page, server).open(f"/play/{deal.code}")
+    assert str(page.evaluate("document.body.dataset.game")).startswith("off-")
+    assert game.text("#message") != ""
+    bottom = [str(card) for card in deal.cards[21:28]]
+    assert game.pyramid_cards()[21:28] == bottom
+    assert deal.code in page.inner_text("body")
+    screenshot(page, "offline-dealt")
+
+    # a refused pair says why, in the words the engine's catalogue gives (two choosable cards, no 13)
+    state = page.evaluate(STATE)
+    key = next(k for k, r in state["refusals"].items() if "+" in k and not r["quiet"])
+    first, second = key.split("+")
+    game.tap(first)
+    game.tap(second)
+    assert game.message() == state["refusals"][key]["message"]
+    assert "13" in game.message()
+
+    # undo and redo, then the solver's line to the end
+    game.play(solution[0])
+    game.button("btn-undo")
+    assert game.pyramid_cards()[21:28] == bottom
+    game.button("btn-redo")
+    for move in solution[1:]:
+        game.play(move)
+    page.wait_for_selector("#dlg-result[open]", timeout=15_000)
+    assert all(card is None for card in game.pyramid_cards()) or game.pyramid_cards() == []
+    screenshot(page, "offline-won")
+
+    # the finished game is kept in this browser until the server has it; a forged one is slipped in beside it
+    records = page.evaluate(KEPT)
+    assert [r["result"] for r in records] == ["won"] and records[0]["code"] == deal.code
+    honest = records[0]
+    page.evaluate("(record) => import('/static/js/keep.js').then((m) => m.kept.put(record))", forged(honest))
+
+    context.set_offline(False)
+    page.wait_for_function(
+        """(code) => fetch('/api/me').then((r) => r.json()).then((me) =>
+            me.finished.some((g) => g.code === code && g.result === 'won'))""",
+        arg=deal.code,
+        timeout=60_000,
+    )
+    # the forged record was refused by name, shown to the player, and nothing is left to send
+    page.wait_for_function("() => document.getElementById('message').textContent.includes('13')", timeout=15_000)
+    assert page.evaluate(KEPT) == []
+    stats = api(page, "GET", "/api/stats")["body"]["stats"]
+    assert sum(s["played"] for s in stats if s["rules"] == str(deal.rules)) == 1
+
+    # sent again (a second tab, a retry): the server already has it and counts it once
+    again = api(page, "POST", "/api/me/sync", {"games": [honest]})
+    assert again["status"] == 200 and again["body"]["landed"] == [] and again["body"]["known"] == [honest["id"]]
+    stats = api(page, "GET", "/api/stats")["body"]["stats"]
+    assert sum(s["played"] for s in stats if s["rules"] == str(deal.rules)) == 1
+    assert not [e for e in errors if "Failed to load resource" not in e and "ERR_INTERNET_DISCONNECTED" not in e]
+
+
+def test_offline_every_preset_deals_a_verified_deal_and_the_daily_deal_is_the_servers(
+    kept_offline: tuple[BrowserContext, Page, Errors], server: str
+) -> None:
+    context, page, _ = kept_offline
+    context.set_offline(True)
+    game = GamePage(page, server).open("/")
+    assert str(page.evaluate("document.body.dataset.game")).startswith("off-")
+    dealt = page.evaluate(
+        """async (presets) => {
+            const { api } = await import('/static/js/api.js');
+            const out = {};
+            for (const preset of presets) {
+                const answer = await api.newGame({ preset, options: {}, difficulty: 'N' }, 'en');
+                out[preset] = [answer.game.id, answer.game.code, answer.game.difficulty];
+            }
+            return out;
+        }""",
+        list(PRESETS),
+    )
+    for preset, (game_id, code, difficulty) in dealt.items():
+        assert game_id.startswith("off-") and difficulty == "N", preset
+        assert Deal.from_code(code).rules == PRESETS[preset]
+
+    game.open("/daily")
+    expected = daily_deal("classic", today())
+    assert page.evaluate("document.body.dataset.game").startswith("off-")
+    assert expected.code in page.inner_text("body")
+
+
+@pytest.mark.parametrize("lang", ["en"])
+def test_offline_play_speaks_the_players_language_with_hints_and_dead_cards(
+    kept_offline: tuple[BrowserContext, Page, Errors], server: str, lang: str
+) -> None:
+    context, page, _ = kept_offline
+    game = GamePage(page, server)
+    game.settings(lang=lang)
+    context.set_offline(True)
+    game.open("/")
+    assert json.loads(page.evaluate("JSON.stringify(document.documentElement.lang)")) == lang
+    game.button("btn-hint")
+    said = game.message()
+    assert said and said.isascii(), said
+    # draw through the stock until the engine marks a dead card; the page marks what the worker's state says
+    for _ in range(60):
+        if page.evaluate(STATE)["dead"]:
+            break
+        game.tap_stock()
+    dead = page.evaluate(STATE)["dead"]
+    assert dead, "no dead card in 60 draws"
+    assert sorted(game.cards_with("dead")) == sorted(t for t in dead if game.card(t).count())
+    game.button("btn-undo")
+    assert game.message().isascii()
