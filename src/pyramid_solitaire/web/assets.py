@@ -41,6 +41,13 @@ ART: Final = ("art/cards.svg",)
 ART_CACHE: Final = "public, max-age=31536000, immutable"
 CODE_CACHE: Final = "no-cache"
 ART_PLACEHOLDER: Final = "{{ART}}"
+#: The service worker (``static/sw.js``, served at ``/sw.js`` for the whole site's scope): the server writes
+#: the release's name and the app shell's addresses in place of these.
+WORKER: Final = "sw.js"
+RELEASE_PLACEHOLDER: Final = "{{RELEASE}}"
+SHELL_PLACEHOLDER: Final = "{{SHELL}}"
+#: Files of ``static/`` the app shell leaves out: the worker itself, and the page (kept as ``/``).
+NOT_SHELL: Final = (WORKER, "index.html")
 #: gzip level: 9 squeezes little more out of these files and takes longer; this is done once at start.
 LEVEL: Final = 9
 
@@ -104,6 +111,43 @@ class Assets:
         self.locales = {
             path.stem: Asset.of(page_texts(path), "application/json") for path in sorted(locales.glob("*.json"))
         }
+        self.release = self._release()
+        self.worker = self._worker()
+
+    def shell(self) -> list[str]:
+        """The app shell's addresses: what a device keeps to open the app with no network."""
+        files = [f"/static/{name}" for name in self.files if name not in NOT_SHELL and name not in ART]
+        locales = [f"/locales/{lang}.json" for lang in self.locales]
+        manifests = [f"/manifest.webmanifest?lang={lang}" for lang in self.locales]
+        return ["/", *files, *locales, *manifests, *(self.art_url(name) for name in self.art)]
+
+    def _release(self) -> str:
+        """This release's name: a hash of every file the shell holds, so that a change to any of them
+        makes a new service worker, with caches of its own."""
+        digest = hashlib.sha256()
+        for name in sorted(self.files):
+            digest.update(f"{name}={self.files[name].etag}".encode())
+        for lang, asset in sorted(self.locales.items()):
+            digest.update(f"{lang}={asset.etag}".encode())
+        digest.update(self.index.etag.encode())
+        return digest.hexdigest()[:16]
+
+    def _worker(self) -> Asset | None:
+        source = self.files.get(WORKER)
+        if source is None:
+            return None
+        shell = json.dumps(self.shell(), separators=(",", ":"))
+        assert "'" not in shell and "\\" not in shell  # written inside a JavaScript string in quotes
+        text = source.body.decode().replace(RELEASE_PLACEHOLDER, self.release)
+        return Asset.of(text.replace(SHELL_PLACEHOLDER, shell).encode(), source.media_type)
+
+    def service_worker(self, request: Request) -> Response | None:
+        """The service worker, always checked (a new release must replace the old at once)."""
+        if self.worker is None:
+            return None
+        response = self.worker.response(request, CODE_CACHE)
+        response.headers["Service-Worker-Allowed"] = "/"
+        return response
 
     def art_url(self, name: str) -> str:
         """The address of an art file, with its hash in it."""
@@ -112,7 +156,7 @@ class Assets:
     def static(self, request: Request, path: str) -> Response | None:
         """A file of ``static/``, or None if there is none of that name."""
         asset = self.files.get(path)
-        return None if asset is None or path == "index.html" else asset.response(request, CODE_CACHE)
+        return None if asset is None or path in NOT_SHELL else asset.response(request, CODE_CACHE)
 
     def art_file(self, request: Request, digest: str, name: str) -> Response | None:
         """An art file at its hashed address; None for any other hash (an old address is not served

@@ -26,6 +26,7 @@ Nothing here imports a web framework or a database driver (``tests/test_engine_i
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 import time
@@ -162,8 +163,27 @@ class OfflineApi:
             status, answer, changed = self._route(method, path, query, body, lang)
         except ApiError as exc:
             return {"status": exc.status, "body": exc.body(lang), "kept": None}
+        except Exception:  # a fault of ours: the server's plain 500, and the page goes on
+            failure = ApiError(500, "internal-error")
+            return {"status": failure.status, "body": failure.body(lang), "kept": None}
         kept = None if changed is None else self.kept(changed)
         return {"status": status, "body": answer, "kept": kept}
+
+    def handle_json(self, method: str, path: str, query: str, body: str, lang: str) -> str:
+        """:meth:`handle` with the request's query and body and the answer as JSON text: what crosses
+        between the worker's JavaScript and Python, so the page gets the very JSON the server sends
+        (``null`` stays ``null``)."""
+        try:
+            parsed_query, parsed_body = json.loads(query), json.loads(body)
+        except ValueError:
+            failure = ApiError(400, "bad-json")
+            return json.dumps({"status": failure.status, "body": failure.body(lang), "kept": None})
+        return json.dumps(self.handle(method, path, parsed_query, parsed_body, lang), ensure_ascii=False)
+
+    def restore_json(self, records: str) -> list[str]:
+        """:meth:`restore` from the records as JSON text."""
+        loaded = json.loads(records)
+        return self.restore(loaded if isinstance(loaded, list) else [])
 
     def _route(
         self, method: str, path: str, query: dict[str, str], body: Any, lang: str
@@ -275,8 +295,6 @@ class OfflineApi:
         except BadCell as exc:
             raise ApiError(400, "bad-cell", exc) from None
         session.after_action()
-        if session.over and session.finished is not None:
-            session.finished = min(session.finished, self.clock())
         kept.entries.append(entry)
         kept.times.append(int(self.clock() * 1000))
         return {"game": self._state(kept, lang), "event": event}

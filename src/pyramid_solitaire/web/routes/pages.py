@@ -5,14 +5,17 @@ served from memory by :class:`..assets.Assets`; none is in the API's schema."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Final
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from ...messages import text
 from ..deps import AssetsDep
 from ..errors import ApiError
+from ..http import lang_of
 
 #: The web package's folder: the page's files are in ``static/``, its texts in ``locales/`` beside it.
 WEB: Final = Path(__file__).parent.parent
@@ -65,6 +68,50 @@ def static_file(path: str, request: Request, assets: AssetsDep) -> Response:
 @router.get("/art/{digest}/{name}")
 def art(digest: str, name: str, request: Request, assets: AssetsDep) -> Response:
     found = assets.art_file(request, digest, name)
+    if found is None:
+        raise ApiError(404, "not-found")
+    return found
+
+
+#: The felt's darker shade (css/app.css ``--felt-dark``): the phone's bar above an installed app.
+THEME: Final = "#124a34"
+BACKGROUND: Final = "#1d6b47"
+
+
+@router.get("/manifest.webmanifest")
+def manifest(request: Request) -> Response:
+    """The web app manifest, in the page's language (``?lang=``; the page points at its language's)."""
+    lang = lang_of(request)
+    icons = [
+        {"src": "/static/icons/icon-192.png", "sizes": "192x192", "type": "image/png", "purpose": "any"},
+        {"src": "/static/icons/icon-512.png", "sizes": "512x512", "type": "image/png", "purpose": "any"},
+        {"src": "/static/icons/icon-maskable-512.png", "sizes": "512x512", "type": "image/png", "purpose": "maskable"},
+    ]
+    body = {
+        "id": "/",
+        "name": text(lang, "manifest.name"),
+        "short_name": text(lang, "manifest.short_name"),
+        "description": text(lang, "manifest.description"),
+        "lang": lang,
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "orientation": "any",
+        "theme_color": THEME,
+        "background_color": BACKGROUND,
+        "icons": icons,
+    }
+    return Response(
+        json.dumps(body, ensure_ascii=False),
+        media_type="application/manifest+json",
+        headers={"Cache-Control": "no-cache"},
+    )
+
+
+@router.get("/sw.js")
+def service_worker(request: Request, assets: AssetsDep) -> Response:
+    """The service worker, at the top so that it keeps the whole site (docs/web.md, "Offline")."""
+    found = assets.service_worker(request)
     if found is None:
         raise ApiError(404, "not-found")
     return found

@@ -14,20 +14,16 @@ async function boot() {
   pyodide.unpackArchive(zip, "zip", { extractDir: "/engine" });
   pyodide.runPython("import sys; sys.path.insert(0, '/engine')");
   const api = pyodide.pyimport("pyramid_solitaire.web.offline").OfflineApi();
-  const records = await kept.all();
-  api.restore(pyodide.toPy(records));
+  api.restore_json(JSON.stringify(await kept.all()));
   return { pyodide, api };
 }
 
 function answer(message) {
-  const { pyodide, api } = engine;
+  // JSON text both ways: the page gets the very JSON the server would send
   const url = new URL(message.path, self.location.origin);
-  const query = Object.fromEntries(url.searchParams.entries());
-  const body = message.body === undefined ? null : pyodide.toPy(message.body);
-  const result = api.handle(message.method, url.pathname, pyodide.toPy(query), body, message.lang);
-  const plain = result.toJs({ dict_converter: Object.fromEntries });
-  result.destroy();
-  return plain;
+  const query = JSON.stringify(Object.fromEntries(url.searchParams.entries()));
+  const body = JSON.stringify(message.body === undefined ? null : message.body);
+  return JSON.parse(engine.api.handle_json(message.method, url.pathname, query, body, message.lang));
 }
 
 // Requests are answered one at a time, in the order they came, as the server's per-game lock would.

@@ -4,7 +4,7 @@
 // motion.js), said (narrate.js) and timed (timer.js).  start.js opens the first game.  Nothing here
 // knows a rule: this module only hands each part what it needs and wires the buttons to them.
 import { api } from "./api.js";
-import { prepareOffline } from "./offline.js";
+import { pointManifest, prepareOffline, registerWorker, wireInstall } from "./offline.js";
 import { syncOffline, watchNetwork } from "./sync.js";
 import { applyTexts, lang, loadLocale, t } from "./i18n.js";
 import { motionAllowed } from "./settings.js";
@@ -81,8 +81,10 @@ async function boot() {
   motion.setMotionCheck(() => motionAllowed(app.settings));
   await Promise.all([loadLocale(app.settings.lang), loadArt().catch(() => {})]);
   applyTexts();
+  pointManifest(lang());
   showKeys();
   wire();
+  wireInstall(document.getElementById("btn-install"));
   addEventListener("pyramid-offline", () => say(t("offline_playing")));
   try { app.rules = await api.rules(lang()); } catch (error) { showError(error); }
   await openFirstGame();
@@ -99,6 +101,7 @@ function keepForOffline() {
     for (const refused of answer.refused) say(refused.message, { error: true });
   };
   watchNetwork(lang, report);
+  registerWorker();
   prepareOffline().catch(() => false);
   if (navigator.onLine) syncOffline(lang()).then(report, () => {});
 }

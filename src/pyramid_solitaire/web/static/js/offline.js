@@ -6,8 +6,10 @@
 import { loadSettings } from "./settings.js";
 
 const OFFLINE_ID = /^\/api\/games\/off-/;
-// What only the server knows (other players, the records it keeps): asked offline, the worker says so.
+// Set once this device holds the bundle: the list of its files, which names their versions.
 const READY_KEY = "pyramid.offline";
+// The service worker's cache of the bundle (sw.js): the page fills it, the worker serves from it.
+const BUNDLE = "pyramid-bundle";
 
 let worker = null;
 let counter = 0;
@@ -49,11 +51,18 @@ function enabled() {
   return loadSettings().offline !== false;
 }
 
+// The service worker keeps the app on this device (sw.js).  Registered after the first game is drawn,
+// so it never competes with the first visit; on a browser without service workers nothing changes.
+export function registerWorker() {
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) return null;
+  return navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => null);
+}
+
 // After the first game is on screen: fetch the bundle the worker loads, so that the service worker keeps
-// it (cache-first under /pyodide/ and /offline/), then mark offline play ready.  Nothing is fetched when
-// the player turned offline play off, or where the browser keeps no service worker.
+// it, then mark offline play ready.  Nothing is fetched when the player turned offline play off, or where
+// the browser keeps no service worker.
 export async function prepareOffline() {
-  if (!enabled() || !("serviceWorker" in navigator) || !navigator.onLine) return false;
+  if (!enabled() || !("serviceWorker" in navigator) || !window.isSecureContext || !navigator.onLine) return false;
   let listing;
   try {
     const response = await fetch("/offline/files.json", { cache: "no-cache" });
@@ -63,31 +72,51 @@ export async function prepareOffline() {
     return false;
   }
   const version = listing.files.join(" ");
-  if (localStorage.getItem(READY_KEY) === version) return true;
+  if (localStorage.getItem(READY_KEY) === version && (await caches.has(BUNDLE))) return true;
+  await registerWorker();
   await navigator.serviceWorker.ready;
-  await keepFiles([...listing.files, "/offline/files.json", listing.worker, "/static/js/keep.js"]);
+  const cache = await caches.open(BUNDLE);
+  for (const url of [...listing.files, "/offline/files.json"]) {
+    if (await cache.match(url)) continue;
+    const response = await fetch(url, { cache: "no-cache" });
+    if (response.status !== 200) return false;
+    await cache.put(url, response);
+  }
   localStorage.setItem(READY_KEY, version);
   return true;
 }
 
-// The service worker keeps what passes through it; before it controls this page (the very first visit),
-// the page puts the files in its cache itself.
-async function keepFiles(urls) {
-  const worker = navigator.serviceWorker.controller;
-  if (worker) {
-    for (const url of urls) {
-      const response = await fetch(url);
-      if (!response.ok) throw new Error(`${url}: ${response.status}`);
-      await response.arrayBuffer();
-    }
-    return;
-  }
-  const names = await caches.keys();
-  const name = names.find((n) => n.startsWith("pyramid-bundle-")) || "pyramid-bundle-0";
-  const cache = await caches.open(name);
-  await cache.addAll(urls);
+// Offline play turned off: the bundle leaves this device (the app shell stays, it is small).
+export async function forgetOffline() {
+  localStorage.removeItem(READY_KEY);
+  if ("caches" in window) await caches.delete(BUNDLE);
+  fail("off");
 }
 
-export function forgetOffline() {
-  localStorage.removeItem(READY_KEY);
+export function offlineReady() {
+  return offline.ready();
+}
+
+// The manifest in the page's language (its name is what a phone's home screen shows).
+export function pointManifest(lang) {
+  const link = document.getElementById("manifest");
+  if (link) link.href = `/manifest.webmanifest?lang=${lang}`;
+}
+
+// "Add to home screen": offered where the browser says the app can be installed (beforeinstallprompt).
+export function wireInstall(button) {
+  let offer = null;
+  addEventListener("beforeinstallprompt", (event) => {
+    event.preventDefault();
+    offer = event;
+    button.hidden = false;
+  });
+  addEventListener("appinstalled", () => { offer = null; button.hidden = true; });
+  button.addEventListener("click", async () => {
+    if (!offer) return;
+    const asked = offer;
+    offer = null;
+    button.hidden = true;
+    await asked.prompt();
+  });
 }

@@ -2,7 +2,7 @@
 const KEY = "pyramid.settings";
 export const DEFAULTS = Object.freeze({
   lang: "ja", badges: true, assist: false, animations: true, fourColour: false, largeCards: false, coach: false,
-  sound: false, cardBack: "blue", table: "green", rules: "classic", difficulty: "N",
+  sound: false, cardBack: "blue", table: "green", rules: "classic", difficulty: "N", offline: true,
 });
 // The choices of the settings that are one of a list.
 const CHOICES = { lang: ["ja", "en"], difficulty: ["E", "N", "R"], cardBack: ["blue", "red"],

@@ -9,16 +9,18 @@ import { retextDaily } from "./daily.js";
 import { clearMessage, say, showError } from "./narrate.js";
 import * as select from "./select.js";
 import { setSound } from "./sound.js";
+import { forgetOffline, offlineReady, pointManifest, prepareOffline } from "./offline.js";
 import { app, draw, drawn, showKeys } from "./state.js";
 
 const $ = (id) => document.getElementById(id);
-const SETTING_BOXES = ["badges", "assist", "animations", "sound", "fourColour", "largeCards", "coach"];
+const SETTING_BOXES = ["badges", "assist", "animations", "sound", "fourColour", "largeCards", "coach", "offline"];
 const SETTING_CHOICES = ["cardBack", "table"];
 
 export function openSettings() {
   $("set-lang").value = app.settings.lang;
   for (const name of SETTING_BOXES) $(`set-${name}`).checked = app.settings[name];
   for (const name of SETTING_CHOICES) $(`set-${name}`).value = app.settings[name];
+  showOfflineStatus();
   $("dlg-settings").showModal();
 }
 
@@ -32,13 +34,21 @@ async function changeSetting() {
   for (const name of SETTING_BOXES) app.settings[name] = $(`set-${name}`).checked;
   for (const name of SETTING_CHOICES) app.settings[name] = $(`set-${name}`).value;
   const newLang = $("set-lang").value;
+  const wasOffline = app.settings.offline;
   saveSettings(app.settings);
   useSettings();
+  if (wasOffline !== app.settings.offline) {
+    // off: this device forgets the engine (14 MB); on: it is fetched again in the background
+    await (app.settings.offline ? prepareOffline() : forgetOffline()).catch(() => false);
+    showOfflineStatus();
+  }
   if (newLang !== app.settings.lang) {
     app.settings.lang = newLang;
     saveSettings(app.settings);
     await loadLocale(newLang);
     applyTexts();
+    pointManifest(newLang);
+    showOfflineStatus();
     showKeys();
     refreshRules();
     retextDaily();
@@ -59,4 +69,9 @@ export function wireSettings() {
   for (const element of document.querySelectorAll("#dlg-settings input, #dlg-settings select")) {
     element.addEventListener("change", changeSetting);
   }
+}
+
+// Whether this device can play without a network, said under the setting.
+function showOfflineStatus() {
+  $("offline-status").textContent = !app.settings.offline ? "" : t(offlineReady() ? "offline_ready" : "offline_not_ready");
 }

@@ -50,6 +50,10 @@ export function draw() {
   $("score-box").hidden = game.score === null;
   $("score").textContent = String(game.score ?? 0);
   $("diff-badge").textContent = game.difficulty === "R" ? t("diff_R") : `${t(`diff_${game.difficulty}`)} · ${t("verified")}`;
+  // a game the engine in this browser plays (dealt offline): its record goes to the server when it can
+  const away = $("offline-badge");
+  away.hidden = !game.offline;
+  away.title = game.offline ? t("offline_note") : "";
   const daily = $("daily-badge");
   daily.hidden = !game.daily;
   if (game.daily) {
