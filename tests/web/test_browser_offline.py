@@ -117,7 +117,7 @@ def test_a_deal_link_plays_offline_to_the_end_and_reaches_the_server_once(
         timeout=60_000,
     )
     # the forged record was refused by name, shown to the player, and nothing is left to send
-    page.wait_for_function("() => document.getElementById('message').textContent.includes('13')", timeout=15_000)
+    page.wait_for_function("() => document.getElementById('message').textContent.includes('Kc+Kd')", timeout=15_000)
     assert page.evaluate(KEPT) == []
     stats = api(page, "GET", "/api/stats")["body"]["stats"]
     assert sum(s["played"] for s in stats if s["rules"] == str(deal.rules)) == 1

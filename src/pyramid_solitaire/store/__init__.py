@@ -109,10 +109,22 @@ _RECORD_ONE: Final = (
 #: PostgreSQL they are sent straight (store/direct.py) — through SQLAlchemy each cost 0.5-1 ms of
 #: processor time, and a won game's answer made three of them (docs/performance.md, issue 24).
 _WIN_SECONDS: Final = games.c.ended_ms - games.c.started_ms
+#: Where a game came from (the ``imported`` column): played on this server, read from a records file, or
+#: played offline in a browser's engine and sent with ``POST /api/me/sync``.  Only the first has times the
+#: server measured itself, so only those are ranked by time (docs/daily.md); all count in statistics.
+PLAYED_HERE: Final = 0
+FROM_FILE: Final = 1
+PLAYED_OFFLINE: Final = 2
 _LEADERBOARD: Final = (
     select(games.c.id, games.c.player_id, players.c.name, _WIN_SECONDS.label("ms"), games.c.moves, games.c.ended_ms)
     .join(players, players.c.id == games.c.player_id)
-    .where(and_(games.c.code == bindparam("code", type_=String), games.c.result == Outcome.WON.value))
+    .where(
+        and_(
+            games.c.code == bindparam("code", type_=String),
+            games.c.result == Outcome.WON.value,
+            games.c.imported == PLAYED_HERE,
+        )
+    )
     .order_by(_WIN_SECONDS, games.c.moves, games.c.ended_ms)
     .limit(bindparam("limit", type_=Integer))
 )
@@ -637,4 +649,17 @@ def _reason(exc: SQLAlchemyError | psycopg.Error) -> str:
     return text[0] if text else type(original).__name__
 
 
-__all__ = ["RESULTS", "Action", "Conflict", "GameRow", "Store", "StoreError", "hide_password", "now_ms", "unrecordable"]
+__all__ = [
+    "FROM_FILE",
+    "PLAYED_HERE",
+    "PLAYED_OFFLINE",
+    "RESULTS",
+    "Action",
+    "Conflict",
+    "GameRow",
+    "Store",
+    "StoreError",
+    "hide_password",
+    "now_ms",
+    "unrecordable",
+]

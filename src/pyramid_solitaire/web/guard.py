@@ -18,6 +18,8 @@ from .limits import Limiter, RateLimiter
 #: Largest request body accepted, in bytes (a deal in notation is under 200); an import file may be larger.
 MAX_BODY: Final = 16 * 1024
 MAX_IMPORT: Final = 8 * 1024 * 1024
+#: The requests that carry whole games: a records file, and the games a browser played offline.
+LARGE_BODIES: Final = frozenset({"/api/me/import", "/api/me/sync"})
 
 
 def _same_origin(origin: str, request: Request) -> bool:
@@ -72,7 +74,7 @@ class Guard:
         if request.method not in SAFE_METHODS and origin is not None and not _same_origin(origin, request):
             return ApiError(403, "cross-site")
         # the path from the scope: request.url would build the whole URL first
-        limit = MAX_IMPORT if request.scope["path"] == "/api/me/import" else MAX_BODY
+        limit = MAX_IMPORT if request.scope["path"] in LARGE_BODIES else MAX_BODY
         length = request.headers.get("content-length")
         # a chunked body has no length to check, so it could be any size: refused too
         unsized = length is None and "transfer-encoding" in request.headers

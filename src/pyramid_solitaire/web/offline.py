@@ -77,7 +77,7 @@ class Kept:
 
     @property
     def result(self) -> str | None:
-        return self.session.status if self.session.over else None
+        return str(self.session.status) if self.session.over else None
 
     @property
     def started_ms(self) -> int:
@@ -286,6 +286,7 @@ class OfflineApi:
 
     def _act(self, kept: Kept, entry: Entry, version: str | None, lang: str) -> dict[str, Any]:
         session = kept.session
+        was_over = session.over
         if version is not None and version != str(session.version):
             raise ApiError(409, "conflict", details={"version": session.version})
         try:
@@ -295,6 +296,8 @@ class OfflineApi:
         except BadCell as exc:
             raise ApiError(400, "bad-cell", exc) from None
         session.after_action()
+        if session.over and not was_over:
+            session.finished = self.clock()  # the clock this engine was given (the browser's, or a test's)
         kept.entries.append(entry)
         kept.times.append(int(self.clock() * 1000))
         return {"game": self._state(kept, lang), "event": event}

@@ -15,6 +15,7 @@ through the conversion the database migration uses (:mod:`pyramid_solitaire.stor
 
 from __future__ import annotations
 
+import re
 import secrets
 from typing import Any, Final
 
@@ -24,7 +25,7 @@ from ..messages import Problem
 from ..moves import MoveError
 from ..reasons import IllegalMoveError, Refusal
 from ..record import Entry, RecordError, format_record, play_entry, read_record
-from ..store import RESULTS, Action, GameRow, Store, unrecordable
+from ..store import FROM_FILE, PLAYED_OFFLINE, RESULTS, Action, GameRow, Store, unrecordable
 from ..store.taps import entries_of
 from .games import entry_of, rebuild
 from .play import Session, record_headers
@@ -45,6 +46,10 @@ ACTION_KINDS: Final = frozenset(
 ARGUMENT_KINDS: Final = frozenset({"tap", "move", "cell"})
 #: Times are milliseconds since 1970, kept in a signed 64-bit column.
 MAX_MS: Final = 2**63 - 1
+#: Games one sync may send (a browser sends what it finished offline since it last reached the server).
+MAX_SYNC: Final = 200
+#: The id the browser's engine gives a game it dealt (web/offline.py).
+OFFLINE_ID: Final = re.compile(r"^off-[0-9a-f]{8,64}$")
 
 
 class RecordsImportError(Problem, ValueError):
@@ -186,7 +191,9 @@ def _entries_v1(game: dict[str, Any], nth: int, session: Session) -> list[tuple[
     return [(entry, recorded[index][2]) for index, entry in made]
 
 
-def _check_game(game: dict[str, Any], nth: int, player_id: str, version: int) -> tuple[GameRow, list[Action]]:
+def _check_game(
+    game: dict[str, Any], nth: int, player_id: str, version: int, origin: int = FROM_FILE
+) -> tuple[GameRow, list[Action]]:
     code = _field(game, "code", str, nth)
     try:
         deal = Deal.from_code(code)
@@ -236,7 +243,7 @@ def _check_game(game: dict[str, Any], nth: int, player_id: str, version: int) ->
         hints=summary["hints"],
         pyramid_removed=summary["pyramid_removed"],
         version=len(actions),
-        imported=1,
+        imported=origin,
     )
     return row, actions
 
@@ -247,3 +254,28 @@ def import_records(store: Store, player_id: str, data: Any) -> tuple[int, int]:
     checked = check_records(data, player_id)
     added = store.import_games(checked)
     return added, len(checked) - added
+
+
+def sync_games(store: Store, player_id: str, data: Any, lang: str) -> dict[str, list[Any]]:
+    """The games a browser played offline, each replayed and checked on its own as an import's are: the
+    honest ones land (``landed``, by the browser's id), a game the player already has — the same deal
+    started at the same millisecond — is not added again (``known``), and a record that does not replay
+    is ``refused`` with its reason in ``lang`` while the rest land.  Raises RecordsImportError for a body
+    that is not a list of games."""
+    listed = data.get("games") if isinstance(data, dict) else None
+    if not isinstance(listed, list) or len(listed) > MAX_SYNC:
+        raise RecordsImportError("sync.games", most=MAX_SYNC)
+    answer: dict[str, list[Any]] = {"landed": [], "known": [], "refused": []}
+    seen: set[str] = set()
+    for number, game in enumerate(listed, start=1):
+        game_id = game.get("id") if isinstance(game, dict) else None
+        if not isinstance(game_id, str) or not OFFLINE_ID.match(game_id) or game_id in seen:
+            raise RecordsImportError("sync.id", game=number)
+        seen.add(game_id)
+        try:
+            row, recorded = _check_game(game, number, player_id, FORMAT_VERSION, PLAYED_OFFLINE)
+        except RecordsImportError as exc:
+            answer["refused"].append({"id": game_id, "code": exc.key, "message": exc.message(lang)})
+            continue
+        answer["landed" if store.import_games([(row, recorded)]) else "known"].append(game_id)
+    return answer

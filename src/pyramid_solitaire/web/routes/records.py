@@ -6,16 +6,17 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Final
 
-from fastapi import APIRouter, Body, Query
+from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ...deal import Deal, DealError
 from ...store import GameRow
 from ...store.stats import compute
-from ..deps import GamesDep, Player, leaderboard
+from ..deps import GamesDep, Lang, Player, leaderboard, set_player_cookie
 from ..errors import ApiError
-from ..transfer import RecordsImportError, export_records, import_records
+from ..http import Answer
+from ..transfer import RecordsImportError, export_records, import_records, sync_games
 
 router = APIRouter()
 
@@ -133,3 +134,19 @@ def import_(data: Annotated[Any, Body()], games: GamesDep, player: Player) -> di
     except RecordsImportError as exc:
         raise ApiError(400, "bad-import", exc) from None
     return {"imported": added, "already": already}
+
+
+@router.post("/api/me/sync", response_class=Answer)
+def sync(data: Annotated[Any, Body()], request: Request, games: GamesDep, player: Player, lang: Lang = "ja") -> Answer:
+    """Games played offline in this browser's engine (docs/web.md, "Offline"): each is replayed and checked
+    on its own; ``landed`` and ``known`` (already here, not counted again) list the games' ids, and
+    ``refused`` names each game that does not replay with its reason, while the rest land.  A browser
+    whose player cookie was lost gets a new player rather than lose its games."""
+    player_id = player or games.store.new_player()
+    try:
+        answer = Answer(sync_games(games.store, player_id, data, lang), request=request)
+    except RecordsImportError as exc:
+        raise ApiError(400, "bad-import", exc) from None
+    if player is None:
+        set_player_cookie(request, answer, games, player_id)
+    return answer
