@@ -19,6 +19,7 @@ const SHELL_FILES = JSON.parse('{{SHELL}}');
 const SHELL = `pyramid-shell-${RELEASE}`;
 const BUNDLE = "pyramid-bundle";
 const BUNDLE_PATH = /^\/(pyodide\/|offline\/)/;
+const SHELL_PATHS = new Set(SHELL_FILES.map((url) => new URL(url, self.location.origin).href));
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
@@ -66,9 +67,10 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(networkFirst(request, BUNDLE));
   } else if (BUNDLE_PATH.test(url.pathname)) {
     event.respondWith(keptFirst(request, BUNDLE));
-  } else {
+  } else if (SHELL_PATHS.has(url.href)) {
     event.respondWith(keptFirst(request, SHELL));
   }
+  // anything else (the health check, a file no release lists) is the network's, and never kept
 });
 
 async function page(request) {

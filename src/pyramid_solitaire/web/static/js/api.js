@@ -15,7 +15,10 @@ export class ApiError extends Error {
 export async function call(method, path, body, lang) {
   // A game dealt offline is the worker's, online or not; anything else goes to the server first, and to
   // the worker when the server cannot be reached and this browser keeps the engine (offline.js).
-  if (offline.owns(path) || (offline.active && offline.ready())) return fromWorker(method, path, body, lang);
+  const serverOnly = offline.serverOnly(path);
+  if (offline.owns(path) || (offline.active && offline.ready() && !serverOnly)) {
+    return fromWorker(method, path, body, lang);
+  }
   const url = `${path}${path.includes("?") ? "&" : "?"}lang=${encodeURIComponent(lang)}`;
   const options = { method, headers: { Accept: "application/json" } };
   if (body !== undefined) {
@@ -26,7 +29,7 @@ export async function call(method, path, body, lang) {
   try {
     response = await fetch(url, options);
   } catch (error) {
-    if (!offline.ready()) throw new ApiError(0, null);
+    if (!offline.ready() || serverOnly) throw new ApiError(0, null);
     offline.active = true;
     dispatchEvent(new Event("pyramid-offline")); // the page says so (main.js)
     return fromWorker(method, path, body, lang);

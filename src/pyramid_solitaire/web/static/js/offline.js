@@ -37,6 +37,8 @@ export const offline = {
   // true once a request could not reach the server: new games are dealt here until the network returns.
   active: false,
   owns: (path) => OFFLINE_ID.test(path),
+  // Sending what was played offline is the server's alone: never answered by the worker.
+  serverOnly: (path) => path.startsWith("/api/me/sync"),
   // Whether this browser holds the bundle (fetched while online) and the player allows offline play.
   ready: () => enabled() && localStorage.getItem(READY_KEY) !== null,
   ask(method, path, body, lang) {

@@ -29,14 +29,29 @@ async function send(lang) {
   return answer;
 }
 
+// How often a page with games waiting looks again whether the server can be reached: the browser's
+// "online" event is not always sent (and a network can be up with the server out of reach).
+const RETRY_MS = 20_000;
+
 // The network is back: new games go to the server again, and what was finished offline is sent.
 export function watchNetwork(lang, report) {
-  addEventListener("online", async () => {
-    offline.active = false;
+  const attempt = async () => {
+    if (!navigator.onLine) return;
+    if (offline.active) {
+      // dealing here since the server was out of reach: is it back?
+      try {
+        if (!(await fetch("/healthz", { cache: "no-store" })).ok) return;
+      } catch (error) {
+        return;
+      }
+      offline.active = false;
+    }
     try {
       report(await syncOffline(lang()));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
     }
-  });
+  };
+  addEventListener("online", () => { offline.active = false; attempt(); });
+  setInterval(attempt, RETRY_MS);
 }
