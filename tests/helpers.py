@@ -211,3 +211,13 @@ def app_process(
         if process.poll() is None:
             process.terminate()
             process.wait(timeout=30)
+
+
+def eventually(check: Any, seconds: float, every: float = 0.5) -> None:
+    """Wait until ``check()`` is true (something a page or a server does in its own time), failing after
+    ``seconds``.  For a check the page answers with a promise, which Playwright's ``wait_for_function``
+    does not wait for."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, f"not within {seconds} s"
+        time.sleep(every)

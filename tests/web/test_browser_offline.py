@@ -10,7 +10,6 @@ sent.  A forged record sent with it is refused by name while the honest game lan
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,6 +18,7 @@ from browser import DESKTOP, Errors, open_context, screenshot
 from pages import GamePage
 from playwright.sync_api import Browser, BrowserContext, Page
 
+from helpers import eventually
 from pyramid_solitaire import Deal
 from pyramid_solitaire.catalog import pick_deal
 from pyramid_solitaire.daily import daily_deal, today
@@ -57,14 +57,6 @@ def api(page: Page, method: str, path: str, body: Any = None) -> Any:
         }""",
         [method, path, body],
     )
-
-
-def eventually(check: Any, seconds: float) -> None:
-    """Wait until ``check()`` is true (a request the page makes now and then), failing after ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while not check():
-        assert time.monotonic() < deadline, "not within the time allowed"
-        time.sleep(0.5)
 
 
 def forged(record: dict[str, Any]) -> dict[str, Any]:
@@ -110,6 +102,7 @@ def test_a_deal_link_plays_offline_to_the_end_and_reaches_the_server_once(
         game.play(move)
     page.wait_for_selector("#dlg-result[open]", timeout=15_000)
     assert all(card is None for card in game.pyramid_cards()) or game.pyramid_cards() == []
+    assert game.text("#result-stats-title").startswith("この端末でオフラインで遊んだ成績")
     screenshot(page, "offline-won")
 
     # the finished game is kept in this browser until the server has it; a forged one is slipped in beside it

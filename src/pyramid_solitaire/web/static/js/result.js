@@ -72,7 +72,9 @@ export function showResult(game) {
   figure(figures, t("difficulty"), t(`diff_${game.difficulty}`));
   figure(figures, t("deal_number"), game.number === null ? t("custom_deal") : `${game.number} (${game.code})`);
   const stats = result.stats;
-  $("result-stats-title").textContent = t("statistics_here", { rules: rulesName(game.rules),
+  // offline, the figures are of the games this device played offline (the server's are out of reach)
+  $("result-stats-title").textContent = t(game.offline ? "statistics_offline" : "statistics_here", {
+    rules: rulesName(game.rules),
     difficulty: t(`diff_${game.difficulty}`) });
   const statsList = $("result-stats");
   statsList.replaceChildren();

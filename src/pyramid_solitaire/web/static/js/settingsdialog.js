@@ -31,10 +31,10 @@ export function useSettings() {
 }
 
 async function changeSetting() {
+  const wasOffline = app.settings.offline;
   for (const name of SETTING_BOXES) app.settings[name] = $(`set-${name}`).checked;
   for (const name of SETTING_CHOICES) app.settings[name] = $(`set-${name}`).value;
   const newLang = $("set-lang").value;
-  const wasOffline = app.settings.offline;
   saveSettings(app.settings);
   useSettings();
   if (wasOffline !== app.settings.offline) {

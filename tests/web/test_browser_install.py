@@ -1,0 +1,176 @@
+"""The installable app (issue 35): Chromium's own installability check finds nothing wrong, the manifest
+speaks the page's language, the service worker keeps the app shell but never an answer of the API, a new
+release replaces the kept app, the install entry appears where the browser offers it, and the offline
+setting keeps or forgets the bundle."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, open_context
+from pages import GamePage
+from playwright.sync_api import Browser, Playwright
+
+from helpers import eventually, serving
+from pyramid_solitaire.web.app import create_app
+from pyramid_solitaire.web.assets import Assets
+from pyramid_solitaire.web.routes.pages import LOCALES, STATIC
+
+pytestmark = pytest.mark.slow
+
+CONTROLLED = "() => navigator.serviceWorker.controller !== null"
+CACHED_URLS = """async () => {
+    const out = {};
+    for (const name of await caches.keys()) {
+        const requests = await (await caches.open(name)).keys();
+        out[name] = requests.map((r) => new URL(r.url).pathname + new URL(r.url).search);
+    }
+    return out;
+}"""
+
+
+def test_chromium_finds_the_app_installable(playwright: Playwright, server: str, tmp_path: Path) -> None:
+    # the installability check needs a profile of its own (a fresh context counts as incognito)
+    context = playwright.chromium.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, locale="ja-JP", **DESKTOP
+    )
+    try:
+        page = context.pages[0] if context.pages else context.new_page()
+        GamePage(page, server).open("/")
+        page.wait_for_function(CONTROLLED, timeout=30_000)
+        cdp = context.new_cdp_session(page)
+        assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+        manifest = cdp.send("Page.getAppManifest")
+        assert manifest["url"].endswith("/manifest.webmanifest?lang=ja") and manifest["errors"] == []
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize(
+    ("lang", "name", "short"), [("ja", "ピラミッド ソリティア", "ピラミッド"), ("en", "Pyramid Solitaire", "Pyramid")]
+)
+def test_the_manifest_names_the_app_in_the_pages_language(
+    browser: Browser, server: str, lang: str, name: str, short: str
+) -> None:
+    context, _ = open_context(browser, **DESKTOP)
+    page = context.new_page()
+    game = GamePage(page, server).open("/")
+    if lang == "en":
+        game.settings(lang="en")
+    href = page.get_attribute("#manifest", "href")
+    assert href == f"/manifest.webmanifest?lang={lang}"
+    manifest = page.evaluate("(href) => fetch(href).then((r) => r.json())", href)
+    assert (manifest["name"], manifest["short_name"], manifest["lang"]) == (name, short, lang)
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "/" and manifest["scope"] == "/"
+    assert manifest["theme_color"] == "#124a34"
+    sizes = {(icon["sizes"], icon["purpose"]) for icon in manifest["icons"]}
+    assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= sizes
+    for icon in manifest["icons"]:
+        status = page.evaluate(
+            "(src) => fetch(src).then((r) => [r.status, r.headers.get('content-type')])", icon["src"]
+        )
+        assert status == [200, "image/png"]
+    context.close()
+
+
+def test_the_service_worker_keeps_the_shell_and_never_an_api_answer(browser: Browser, server: str) -> None:
+    context, _ = open_context(browser, **DESKTOP)
+    page = context.new_page()
+    game = GamePage(page, server).open("/")
+    page.wait_for_function(CONTROLLED, timeout=30_000)
+    game.tap_stock()
+    game.button("btn-undo")
+    page.evaluate("fetch('/api/me').then((r) => r.json())")  # a read of the player's records, through the worker
+    page.wait_for_function("() => localStorage.getItem('pyramid.offline') !== null", timeout=120_000)
+    kept = page.evaluate(CACHED_URLS)
+    shell = next(name for name in kept if name.startswith("pyramid-shell-"))
+    assert {"/", "/static/js/main.js", "/static/css/app.css", "/locales/ja.json", "/locales/en.json"} <= set(
+        kept[shell]
+    )
+    assert any(url.startswith("/art/") for url in kept[shell])
+    assert any(url.endswith("pyodide.asm.wasm") for url in kept["pyramid-bundle"])
+    every = [url for urls in kept.values() for url in urls]
+    assert not [url for url in every if url.startswith("/api/")]
+    context.close()
+
+
+@pytest.fixture
+def second_release(tmp_path: Path) -> Iterator[tuple[str, object, Path]]:
+    """An app of its own, whose page files can be changed as a new release changes them."""
+    static = tmp_path / "static"
+    shutil.copytree(STATIC, static)
+    app = create_app()
+    with serving(app) as url:
+        yield url, app, static
+
+
+def test_a_new_release_replaces_the_kept_app(browser: Browser, second_release: tuple[str, object, Path]) -> None:
+    url, app, static = second_release
+    context, _ = open_context(browser, **DESKTOP)
+    page = context.new_page()
+    GamePage(page, url).open("/")
+    page.wait_for_function(CONTROLLED, timeout=30_000)
+    first = [name for name in page.evaluate("caches.keys()") if name.startswith("pyramid-shell-")]
+    assert len(first) == 1
+
+    # the release: a changed stylesheet, so a new service worker with a new cache name
+    css = static / "css" / "app.css"
+    css.write_text(css.read_text(encoding="utf-8") + "\n/* release two */\n", encoding="utf-8")
+    app.state.assets = Assets(static, LOCALES)  # type: ignore[attr-defined]
+    new = f"pyramid-shell-{app.state.assets.release}"  # type: ignore[attr-defined]
+    assert [new] != first
+
+    page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
+    eventually(lambda: new in page.evaluate("caches.keys()") and first[0] not in page.evaluate("caches.keys()"), 30)
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    served = page.evaluate("fetch('/static/css/app.css').then((r) => r.text())")
+    assert served.endswith("/* release two */\n")
+    context.close()
+
+
+def test_the_install_entry_appears_where_the_browser_offers_it(browser: Browser, server: str) -> None:
+    context, _ = open_context(browser, **DESKTOP)
+    page = context.new_page()
+    game = GamePage(page, server).open("/")
+    page.click("#btn-settings")
+    assert page.is_hidden("#btn-install")
+    page.evaluate(
+        """() => {
+            const offer = new Event('beforeinstallprompt', { cancelable: true });
+            offer.prompt = () => { window.__prompted = true; return Promise.resolve({ outcome: 'accepted' }); };
+            dispatchEvent(offer);
+            window.__offer = offer;
+        }"""
+    )
+    assert page.is_visible("#btn-install") and game.text("#btn-install") == "ホーム画面に追加"
+    assert page.evaluate("window.__offer.defaultPrevented")
+    page.click("#btn-install")
+    assert page.evaluate("window.__prompted === true")
+    assert page.is_hidden("#btn-install")
+    context.close()
+
+
+def test_turning_offline_keeping_off_forgets_the_bundle_and_on_again_keeps_it(browser: Browser, server: str) -> None:
+    context, _ = open_context(browser, **DESKTOP)
+    page = context.new_page()
+    game = GamePage(page, server).open("/")
+    page.wait_for_function("() => localStorage.getItem('pyramid.offline') !== null", timeout=120_000)
+    page.click("#btn-settings")
+    assert page.is_checked("#set-offline") and game.text("#offline-status") == "この端末はオフラインでも遊べます"
+    page.uncheck("#set-offline")
+    eventually(lambda: "pyramid-bundle" not in page.evaluate("caches.keys()"), 15)
+    assert game.text("#offline-status") == ""
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.evaluate("localStorage.getItem('pyramid.offline')") is None
+    assert "pyramid-bundle" not in page.evaluate("caches.keys()")
+    page.click("#btn-settings")
+    assert not page.is_checked("#set-offline")
+    page.check("#set-offline")
+    page.wait_for_function("() => localStorage.getItem('pyramid.offline') !== null", timeout=120_000)
+    assert game.text("#offline-status") == "この端末はオフラインでも遊べます"
+    context.close()
