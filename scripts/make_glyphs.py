@@ -103,9 +103,8 @@ def symbols() -> dict[str, str]:
     badge_height = 10.5
     for value in range(1, 14):
         path = word(str(value), 24, 17, badge_height, squeeze=0.9, gap=0.6)
-        out[f"b-{value}"] = (
-            f'<symbol id="b-{value}" viewBox="0 0 24 17">{stroke(path, PEN * 0.85 * badge_height / 16, "#333")}</symbol>'
-        )
+        ink = stroke(path, PEN * 0.85 * badge_height / 16, "#333")
+        out[f"b-{value}"] = f'<symbol id="b-{value}" viewBox="0 0 24 17">{ink}</symbol>'
     return out
 
 

@@ -21,9 +21,10 @@ def main() -> None:
         for name, size in RENDERS:
             page = browser.new_page(viewport={"width": size, "height": size})
             svg = (ICONS / f"{name}.svg").read_text(encoding="utf-8")
+            data = svg.replace(chr(34), chr(39)).replace("#", "%23").strip()
             page.set_content(
-                f'<html><body style="margin:0;background:transparent"><img src="data:image/svg+xml;utf8,'
-                f'{svg.replace(chr(34), chr(39)).replace("#", "%23").strip()}" width="{size}" height="{size}"></body></html>'
+                f'<html><body style="margin:0;background:transparent"><img src="data:image/svg+xml;utf8,{data}" '
+                f'width="{size}" height="{size}"></body></html>'
             )
             page.wait_for_load_state("load")
             page.screenshot(path=str(ICONS / f"{name}-{size}.png"), omit_background=True)

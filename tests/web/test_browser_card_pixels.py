@@ -16,7 +16,6 @@ from browser import open_context
 from pages import GamePage
 from PIL import Image, ImageChops
 from playwright.sync_api import Browser, Page
-
 from test_browser_table import VIEWPORTS
 
 pytestmark = pytest.mark.slow
