@@ -9,8 +9,9 @@ The app runs under uvicorn on loopback in this process; Debian's Chromium opens 
 * *first visit*: a new profile opens ``/``; bytes on the wire (``transferSize``, headers included) of every
   response that ended before the page's ``game-ready`` mark, and whether any offline file was asked for
   before that mark (it must not be: the bundle is fetched after the game is on screen).
-* *bundle*: the files ``/offline/files.json`` lists, as transferred (gzip where it helps) and as stored
-  (the Cache Storage's entries, ``navigator.storage.estimate()``).
+* *bundle*: the files ``/offline/files.json`` lists, as transferred (the response bodies the server sent
+  for ``/pyodide/`` and ``/offline/``, gzip where it helps, counted by a wrapper around the app) and as
+  stored (``navigator.storage.estimate()``: the Cache Storage, IndexedDB and the rest of the origin's).
 * *offline reload*: with the browser context offline, a reload of ``/`` to the ``game-ready`` mark (the
   worker starts Pyodide, imports the engine and deals), at CPU rate 1 and throttled 4x with the DevTools
   protocol's ``Emulation.setCPUThrottlingRate`` as a stand-in for a phone.
@@ -23,6 +24,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+from typing import Any
 
 from figures import percentile
 from playwright.sync_api import BrowserContext, Page, sync_playwright
@@ -57,11 +59,8 @@ FIRST = """() => {
 }"""
 BUNDLE = """async () => {
     const listing = await (await fetch('/offline/files.json')).json();
-    const resources = performance.getEntriesByType('resource')
-        .filter((r) => listing.files.some((f) => r.name.endsWith(f)));
     const estimate = await navigator.storage.estimate();
-    return {listed: listing.bytes, transferred: resources.reduce((sum, r) => sum + r.transferSize, 0),
-            stored: estimate.usage, files: listing.files.length};
+    return {listed: listing.bytes, stored: estimate.usage, files: listing.files.length};
 }"""
 # One tap, timed in the page: a king alone if one is usable, else the stock.  Sets up the timing and says
 # where to tap; the time is read from ``window.__tap`` once the page has drawn the answer.
@@ -86,6 +85,26 @@ TAP = """async () => {
 }"""
 
 
+class Counted:
+    """The app, counting the bytes of the response bodies it sends for the offline bundle."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.bundle = 0
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or not scope["path"].startswith(("/pyodide/", "/offline/")):
+            await self.app(scope, receive, send)
+            return
+
+        async def counting(message: Any) -> None:
+            if message["type"] == "http.response.body":
+                self.bundle += len(message.get("body", b""))
+            await send(message)
+
+        await self.app(scope, receive, counting)
+
+
 def line(name: str, values: list[float], unit: str, scale: float = 1.0) -> str:
     scaled = [v / scale for v in values]
     return (
@@ -107,6 +126,8 @@ def reload_offline(context: BrowserContext, page: Page, base: str, rate: float) 
 
 def one_tap(page: Page) -> float | None:
     """Tap the stock (or a king) as a player does and time it in the page; None when the game is over."""
+    # a tap while a card still moves only ends the motion (docs/web.md): tap on a settled table, as players do
+    page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')")
     at = page.evaluate(TAP)
     if at is None:
         return None
@@ -119,7 +140,8 @@ def main() -> int:
     parser.add_argument("--reloads", type=int, default=5)
     parser.add_argument("--moves", type=int, default=40)
     args = parser.parse_args()
-    base, stop = serve_on_loopback(create_app())
+    app = Counted(create_app())
+    base, stop = serve_on_loopback(app)
     try:
         with sync_playwright() as driver:
             browser = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -130,6 +152,7 @@ def main() -> int:
             first = page.evaluate(FIRST)
             page.wait_for_function(READY, timeout=300_000)
             bundle = page.evaluate(BUNDLE)
+            bundle["transferred"] = app.bundle
             context.set_offline(True)
             reloads = {
                 rate: [reload_offline(context, page, base, rate) for _ in range(args.reloads)] for rate in (1, 4)
@@ -141,7 +164,7 @@ def main() -> int:
                     page.goto(base + "/")
                     page.wait_for_selector("body[data-ready=true]", timeout=120_000)
                     page.evaluate("import('/static/js/start.js').then((m) => m.startGame({ rules: 'classic' }))")
-                    page.wait_for_timeout(500)
+                    page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')")
                     continue
                 taps.append(took)
             browser.close()

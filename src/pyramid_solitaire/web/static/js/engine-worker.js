@@ -33,6 +33,7 @@ self.onmessage = (event) => {
   queue = queue.then(async () => {
     try {
       engine = engine || (await boot());
+      if (message.warm) return; // started early, before the page's first request (offline.js)
       const result = answer(message);
       if (result.kept) await kept.put(result.kept);
       self.postMessage({ id: message.id, status: result.status, body: result.body });

@@ -4,7 +4,7 @@
 // motion.js), said (narrate.js) and timed (timer.js).  start.js opens the first game.  Nothing here
 // knows a rule: this module only hands each part what it needs and wires the buttons to them.
 import { api } from "./api.js";
-import { pointManifest, prepareOffline, registerWorker, wireInstall } from "./offline.js";
+import { pointManifest, prepareOffline, registerWorker, warmOffline, wireInstall } from "./offline.js";
 import { syncOffline, watchNetwork } from "./sync.js";
 import { applyTexts, lang, loadLocale, t } from "./i18n.js";
 import { motionAllowed } from "./settings.js";
@@ -77,6 +77,7 @@ function wire() {
 }
 
 async function boot() {
+  warmOffline();
   useSettings();
   motion.setMotionCheck(() => motionAllowed(app.settings));
   await Promise.all([loadLocale(app.settings.lang), loadArt().catch(() => {})]);
