@@ -27,22 +27,12 @@ import sys
 from typing import Any
 
 from figures import percentile
+from page import ARGS, CHROMIUM
 from playwright.sync_api import BrowserContext, Page, sync_playwright
 
 from pyramid_solitaire.web.app import create_app
 from web import serve_on_loopback
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-]
 KB = 1024
 READY = "() => localStorage.getItem('pyramid.offline') !== null"
 FIRST = """() => {

@@ -205,3 +205,16 @@ def test_an_internal_failure_answers_a_plain_500_without_internals(
         assert leak not in answer.text
     # the failure is not lost: it is logged on the server
     assert any(path.split("?")[0] in record.getMessage() for record in caplog.records)
+
+
+@pytest.mark.parametrize("path", ["/", "/sw.js", "/static/js/engine-worker.js", "/api/rules"])
+def test_the_content_security_policy_allows_webassembly_and_nothing_broader(path: str) -> None:
+    """The offline engine compiles WebAssembly ('wasm-unsafe-eval'); no script may be evaluated from text
+    and no inline script or style runs, on the page, the service worker or the engine's worker."""
+    with TestClient(create_app()) as client:
+        answer = client.get(path)
+    assert answer.status_code == 200
+    policy = dict((part.split()[0], part.split()[1:]) for part in answer.headers["Content-Security-Policy"].split("; "))
+    assert policy["script-src"] == ["'self'", "'wasm-unsafe-eval'"]
+    assert policy["default-src"] == ["'self'"] and policy["style-src"] == ["'self'"]
+    assert not [p for parts in policy.values() for p in parts if p in ("'unsafe-eval'", "'unsafe-inline'", "*")]

@@ -109,9 +109,10 @@ _RECORD_ONE: Final = (
 #: PostgreSQL they are sent straight (store/direct.py) — through SQLAlchemy each cost 0.5-1 ms of
 #: processor time, and a won game's answer made three of them (docs/performance.md, issue 24).
 _WIN_SECONDS: Final = games.c.ended_ms - games.c.started_ms
-#: Where a game came from (the ``imported`` column): played on this server, read from a records file, or
-#: played offline in a browser's engine and sent with ``POST /api/me/sync``.  Only the first has times the
-#: server measured itself, so only those are ranked by time (docs/daily.md); all count in statistics.
+#: Where a game came from (the ``imported`` column): played on this server, read from a records file (an
+#: export of this or another server's games, their times as that server measured them), or played offline
+#: in a browser's engine and sent with ``POST /api/me/sync``.  The last one's times are the browser's word,
+#: so those games are in no rank by time (docs/daily.md); all count in statistics.
 PLAYED_HERE: Final = 0
 FROM_FILE: Final = 1
 PLAYED_OFFLINE: Final = 2
@@ -122,7 +123,7 @@ _LEADERBOARD: Final = (
         and_(
             games.c.code == bindparam("code", type_=String),
             games.c.result == Outcome.WON.value,
-            games.c.imported == PLAYED_HERE,
+            games.c.imported != PLAYED_OFFLINE,
         )
     )
     .order_by(_WIN_SECONDS, games.c.moves, games.c.ended_ms)

@@ -120,8 +120,12 @@ export function accept(answer, { dealt = false } = {}) {
   draw();
   animate(dom, event, was, app.game, dealt);
   keepFocus(index);
-  describe(event, app.game, previous && previous.id === app.game.id ? previous : null);
-  if (app.game.dead.length) say(t("dead_notice"), { error: true });
+  const same = previous && previous.id === app.game.id ? previous : null;
+  describe(event, app.game, same);
+  // The warning is said when a card becomes dead (or a game opens with one); after that the locks on the
+  // table keep saying it, and the message line is left to what each answer says (a hint, the coach).
+  const newlyDead = app.game.dead.length && (!same || same.dead.join() !== app.game.dead.join());
+  if (newlyDead) say(t("dead_notice"), { error: true });
   if (app.game.result) finish();
   drawn();
 }
