@@ -28,15 +28,8 @@ class ApiError(Exception):
         self.code = code
         self.reason = reason
         self.details = dict(details or {})
-        if isinstance(reason, Problem):  # what went wrong, for a program: the reason's code and facts
+        if isinstance(reason, Problem):  # what went wrong, for a program: the reason's code (its facts below)
             self.details.setdefault("reason", reason.key)
-            self.details.setdefault(
-                "facts",
-                {
-                    k: v if isinstance(v, (int, float, str, bool)) or v is None else str(v)
-                    for k, v in reason.details.items()
-                },
-            )
         elif isinstance(reason, Refusal):
             self.details.update(reason.to_json("en")["details"])
 
@@ -57,8 +50,28 @@ class ApiError(Exception):
         return error
 
     def body(self, lang: str) -> dict[str, Any]:
-        """The answer's JSON body, ``{code, message, details}``."""
-        return {"code": self.code, "message": self.message(lang), "details": self.details}
+        """The answer's JSON body, ``{code, message, details}``; a reason's facts are JSON values of their
+        own types, and any words among them are in ``lang`` like the message."""
+        details = self.details
+        if isinstance(self.reason, Problem) and "facts" not in details:
+            details = {**details, "facts": {key: fact(value, lang) for key, value in self.reason.details.items()}}
+        return {"code": self.code, "message": self.message(lang), "details": details}
+
+
+def fact(value: Any, lang: str) -> Any:  # Any: a problem's facts are whatever its raiser named
+    """One fact of a problem as JSON: numbers, text, booleans and null as they are, a list as an array, a
+    nested problem or refusal as its words in ``lang``, anything else (a card) as its text."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (Problem, Refusal)):
+        return value.message(lang)
+    if isinstance(value, (list, tuple)):
+        return [fact(item, lang) for item in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted((fact(item, lang) for item in value), key=str)
+    if isinstance(value, dict):
+        return {str(key): fact(item, lang) for key, item in value.items()}
+    return str(value)
 
 
 #: Pydantic's validation error types the catalogue words (``validation.<type>``); others: ``validation.other``.

@@ -25,6 +25,8 @@ from typing import Final
 from starlette.requests import Request
 from starlette.responses import Response
 
+from .http import lang_of
+
 #: Media types kept compressed too.
 TEXT_TYPES: Final = ("text/", "application/javascript", "application/json", "image/svg+xml")
 #: Media types by file suffix, named here so that every machine serves them alike.
@@ -222,14 +224,7 @@ def not_found_page(lang: str) -> Response:
 def browser_lang(request: Request) -> str:
     """``ja`` or ``en``: the ``lang`` query, else the browser's first choice of the two (Japanese when
     it names neither)."""
-    asked = request.query_params.get("lang")
-    if asked in NOT_FOUND_TEXTS:
-        return asked
-    for part in request.headers.get("accept-language", "").split(","):
-        code = part.split(";")[0].strip().lower()[:2]
-        if code in NOT_FOUND_TEXTS:
-            return code
-    return "ja"
+    return lang_of(request)
 
 
 __all__ = ["ART_CACHE", "CODE_CACHE", "Asset", "Assets", "browser_lang", "not_found_page"]

@@ -18,11 +18,24 @@ from fastapi import Depends, Query, Request, Response
 from ..store import Store
 from .assets import Assets
 from .games import COOKIE, COOKIE_MAX_AGE, Games
+from .http import negotiated
 
 #: Entries of a deal's leaderboard shown with a result.
 LEADERBOARD_SIZE: Final = 5
 
-Lang = Annotated[Literal["ja", "en"], Query(description="language of messages and card names")]
+
+def lang_asked(
+    request: Request,
+    lang: Annotated[
+        Literal["ja", "en"] | None,
+        Query(description="language of messages and card names; without it, the Accept-Language header's"),
+    ] = None,
+) -> str:
+    """The answer's language: ``?lang=``, else ``Accept-Language``, else Japanese (:func:`.http.negotiated`)."""
+    return negotiated(lang, request.headers.get("accept-language", ""))
+
+
+Lang = Annotated[str, Depends(lang_asked)]
 Version = Annotated[int | None, Query(ge=0, description="the game version the action was meant for (409 if stale)")]
 
 

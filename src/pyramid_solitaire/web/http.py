@@ -35,9 +35,29 @@ SECURITY_HEADERS: Final = {
 
 
 def lang_of(request: Request) -> str:
-    """The language the request asks its answer in (``?lang=``), Japanese unless it names another we write."""
-    lang = request.query_params.get("lang", "ja")
-    return lang if lang in LANGS else "ja"
+    """The language the request asks its answer in: ``?lang=``, else HTTP's own ``Accept-Language``, else
+    Japanese (:func:`negotiated`)."""
+    return negotiated(request.query_params.get("lang"), request.headers.get("accept-language", ""))
+
+
+def negotiated(asked: str | None, accept_language: str) -> str:
+    """``ja`` or ``en``: the one ``?lang=`` names, else the one ``Accept-Language`` prefers (by its
+    q-values, then its order; ``en-GB`` counts as ``en``), else Japanese, the app's first language."""
+    if asked in LANGS:
+        return str(asked)
+    best, best_q = "ja", 0.0
+    for part in accept_language.split(",")[:20]:
+        tag, _, params = part.strip().partition(";")
+        code = tag.strip().lower().split("-")[0]
+        quality = 1.0
+        if params.strip().startswith("q="):
+            try:
+                quality = float(params.strip()[2:])
+            except ValueError:
+                quality = 0.0
+        if code in LANGS and quality > best_q:
+            best, best_q = code, quality
+    return best
 
 
 class Answer(Response):

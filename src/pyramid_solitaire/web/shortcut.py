@@ -33,6 +33,7 @@ from ..store import StoreError
 from .answering import move_entry
 from .errors import ApiError, api_error, store_down
 from .games import COOKIE, Games
+from .http import negotiated
 from .routes.games import act, router
 
 #: The requests taken: a move, or an event that runs no search.
@@ -75,6 +76,7 @@ class Shortcut:
                 return
         scope["route"] = self.routes[name]
         request = Request(scope, receive)
+        lang = negotiated(lang, request.headers.get("accept-language", ""))  # no ?lang: HTTP's own header
         answer: Response
         try:
             entry = name if move is None else move_entry(*move)
@@ -89,10 +91,11 @@ class Shortcut:
         await answer(scope, receive, send)
 
 
-def _query(raw: bytes) -> tuple[int | None, str] | None:
-    """``(version, lang)`` from a query string in the plain form, else None."""
+def _query(raw: bytes) -> tuple[int | None, str | None] | None:
+    """``(version, lang)`` from a query string in the plain form (``lang`` None when it names none), else
+    None."""
     version: int | None = None
-    lang = "ja"
+    lang: str | None = None
     seen: set[bytes] = set()
     for part in raw.split(b"&") if raw else ():
         key, equals, value = part.partition(b"=")

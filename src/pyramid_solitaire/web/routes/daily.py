@@ -78,7 +78,7 @@ def get_daily(
 
 
 @router.post("/api/daily/games", status_code=201, response_class=Answer)
-def play_daily(body: DailyGame, request: Request, games: GamesDep, player: Player, lang: Lang = "ja") -> Answer:
+def play_daily(body: DailyGame, request: Request, games: GamesDep, player: Player, lang: Lang) -> Answer:
     """A day's deal for the player: their unfinished game of it if there is one; else, unless ``again``,
     the game of it they finished (the one that counts first); else a new game (201).  A new game counts
     for the day only when it is that day and the player has no counted game of it yet; any other is

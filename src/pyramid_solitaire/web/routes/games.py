@@ -167,7 +167,7 @@ def get_rules(request: Request) -> Answer:
 
 
 @router.post("/api/games", status_code=201, response_class=Answer)
-def new_game(body: NewGame, request: Request, games: GamesDep, player: Player, lang: Lang = "ja") -> Answer:
+def new_game(body: NewGame, request: Request, games: GamesDep, player: Player, lang: Lang) -> Answer:
     """Start a game: a verified (E/N) or random (R) deal of a rule set, a code, or a custom deal.
     The first game of a browser makes its anonymous player (a signed cookie)."""
     deal = _new_deal(body)
@@ -191,7 +191,7 @@ def dealt(games: Games, session: Session, made: bool, lang: str, request: Reques
 
 
 @router.get("/api/games/{game_id}", response_class=Answer)
-async def get_game(game_id: str, request: Request, games: GamesDep, player: Player, lang: Lang = "ja") -> Answer:
+async def get_game(game_id: str, request: Request, games: GamesDep, player: Player, lang: Lang) -> Answer:
     """The game's state (to resume after a reload or a restart, or to change language)."""
 
     def read() -> Answer:
@@ -202,7 +202,7 @@ async def get_game(game_id: str, request: Request, games: GamesDep, player: Play
 
 @router.get("/api/games/{game_id}/replay")
 def replay_game(
-    game_id: str, games: GamesDep, player: Player, step: Annotated[int, Query(ge=0, le=100_000)] = 0, lang: Lang = "ja"
+    game_id: str, games: GamesDep, player: Player, lang: Lang, step: Annotated[int, Query(ge=0, le=100_000)] = 0
 ) -> dict[str, Any]:
     """The game as it stood after its first ``step`` actions (to replay a game move by move)."""
     try:
@@ -247,8 +247,8 @@ async def move(
     request: Request,
     games: GamesDep,
     player: Player,
+    lang: Lang,
     version: Version = None,
-    lang: Lang = "ja",
 ) -> Answer:
     """Play a move in notation (a removal, a park, a draw or a recycle); a move the engine refuses is
     a 409 and changes nothing."""
@@ -260,7 +260,7 @@ def command(name: str) -> None:
     """Route ``POST /api/games/{game_id}/<name>``: the event ``name`` played like a move."""
 
     async def handler(
-        game_id: str, request: Request, games: GamesDep, player: Player, version: Version = None, lang: Lang = "ja"
+        game_id: str, request: Request, games: GamesDep, player: Player, lang: Lang, version: Version = None
     ) -> Answer:
         run = games.slow if name in SEARCHING else games.short
         return await run(game_id, lambda: act(games, game_id, player, name, version, lang, request))

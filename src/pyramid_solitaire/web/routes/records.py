@@ -137,7 +137,7 @@ def import_(data: Annotated[Any, Body()], games: GamesDep, player: Player) -> di
 
 
 @router.post("/api/me/sync", response_class=Answer)
-def sync(data: Annotated[Any, Body()], request: Request, games: GamesDep, player: Player, lang: Lang = "ja") -> Answer:
+def sync(data: Annotated[Any, Body()], request: Request, games: GamesDep, player: Player, lang: Lang) -> Answer:
     """Games played offline in this browser's engine (docs/web.md, "Offline"): each is replayed and checked
     on its own; ``landed`` and ``known`` (already here, not counted again) list the games' ids, and
     ``refused`` names each game that does not replay with its reason, while the rest land.  A browser
