@@ -195,3 +195,43 @@ print(loaded)
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_the_engine_zip_the_browser_loads_is_whole_and_plays_alone(tmp_path: Any) -> None:
+    """The bundle's engine.zip holds every module the offline engine imports and nothing of the web edge or
+    the store: unpacked alone (not the installed package, no compiled modules), with the web and database
+    packages blocked, it deals and plays."""
+    import io
+    import zipfile
+
+    from pyramid_solitaire.web.bundle import engine_zip
+
+    with zipfile.ZipFile(io.BytesIO(engine_zip())) as archive:
+        names = archive.namelist()
+        archive.extractall(tmp_path)
+    assert "pyramid_solitaire/web/offline.py" in names and "pyramid_solitaire/locales/ja.json" in names
+    assert "tzdata/zoneinfo/Asia/Tokyo" in names
+    assert not [n for n in names if n.startswith(("pyramid_solitaire/store/", "pyramid_solitaire/web/routes/"))]
+    assert not [n for n in names if n.endswith((".so", ".c"))]
+    script = f"""
+import sys, importlib.abc
+sys.path.insert(0, {str(tmp_path)!r})
+class Block(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in {BLOCKED!r}:
+            raise ImportError("blocked: " + name)
+        return None
+sys.meta_path.insert(0, Block())
+import pyramid_solitaire
+assert pyramid_solitaire.__file__.startswith({str(tmp_path)!r}), pyramid_solitaire.__file__
+from pyramid_solitaire.web.offline import OfflineApi
+api = OfflineApi()
+made = api.handle("POST", "/api/daily/games", {{}}, {{"rules": "thirteen"}}, "ja")
+assert made["status"] == 201, made
+moved = api.handle("POST", "/api/games/" + made["body"]["game"]["id"] + "/move", {{}}, {{"move": "draw"}}, "en")
+assert moved["status"] == 200 and moved["kept"]["moves"] == 1, moved
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-S", "-c", script], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"

@@ -44,18 +44,9 @@ PYODIDE_TYPES: Final = {
     ".zip": "application/zip",
     ".json": "application/json",
 }
-#: Parts of the package the browser's engine never imports.
-LEFT_OUT: Final = (
-    "store/",
-    "study/",
-    "winnability/",
-    "web/static/",
-    "web/routes/",
-    "cli",
-    "terminal.py",
-    "build_native.py",
-    "__main__.py",
-)
+#: Parts of the package the browser's engine never imports: folders, and top-level modules by name.
+LEFT_OUT: Final = ("store/", "study/", "winnability/", "web/static/", "web/routes/")
+LEFT_OUT_MODULES: Final = frozenset({"cli", "cli_common", "cli_study", "terminal", "build_native", "__main__"})
 #: Of the web edge, the modules the offline engine imports (the rest need FastAPI or a database).
 WEB_MODULES: Final = (
     "web/__init__.py",
@@ -82,6 +73,8 @@ def _engine_files() -> list[tuple[str, bytes]]:
     for path in sorted(PACKAGE.rglob("*")):
         relative = path.relative_to(PACKAGE).as_posix()
         if not path.is_file() or "__pycache__" in relative or relative.startswith(LEFT_OUT):
+            continue
+        if "/" not in relative and path.stem in LEFT_OUT_MODULES:
             continue
         if relative.startswith("web/") and relative not in WEB_MODULES:
             continue
