@@ -1,6 +1,6 @@
 """What the server's routes and the offline engine (:mod:`.offline`, run by Pyodide in the browser) answer
 alike, free of any web framework: the rule sets offered (the New Game dialog's catalogue), the deal a new
-game asks for, and the record entry a move request names."""
+game asks for, the record entry a move request names, and a game record's headers."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from ..moves import PARK, MoveError
 from ..record import Entry, Parked, parse_entry
 from ..rules import OPTIONS, PRESET_ALIASES, PRESETS, RulesError, choose_rules, find_rules
 from .apierror import ApiError
+from .play import Session
 
 
 def new_deal(
@@ -111,3 +112,12 @@ def move_entry(notation: str, cell: int | None) -> Entry:
             raise ApiError(400, "bad-cell", Problem("request.cell-not-park"))
         entry = Parked(entry, cell)
     return entry
+
+
+def record_headers(session: Session) -> dict[str, str]:
+    """The headers of a game's record as the web app writes it: the rules and deal, then when it started
+    and ended (milliseconds since 1970) and how."""
+    headers = {"Rules": str(session.deal.rules), "Deal": session.deal.code, "Started": str(int(session.started * 1000))}
+    if session.over and session.finished is not None:
+        headers.update({"Ended": str(int(session.finished * 1000)), "Result": session.status})
+    return headers

@@ -21,7 +21,7 @@ from fastapi import FastAPI
 from .. import __version__
 from ..daily import DEFAULT_TIMEZONE, TIMEZONE_VARIABLE
 from ..store import Store
-from .answering import rules_catalogue
+from .answering import record_headers, rules_catalogue
 from .assets import Assets
 from .bundle import Bundle
 from .daily import DailyDesk
@@ -31,7 +31,6 @@ from .guard import MAX_BODY, MAX_IMPORT, Guard
 from .http import COMPRESS_FROM, SAFE_METHODS, SECURITY_HEADERS, Answer
 from .limits import Limiter
 from .metrics import Metered
-from .play import record_headers
 from .routes import daily, games, health, offline, pages, records
 from .routes.games import MoveBody, NewGame
 from .routes.pages import LOCALES, STATIC

@@ -42,9 +42,9 @@ from ..messages import Problem
 from ..reasons import IllegalMoveError
 from ..record import Entry, RecordError, format_record, read_record
 from ..stats import stats_for
-from .answering import move_entry, new_deal, rules_catalogue
+from .answering import move_entry, new_deal, record_headers, rules_catalogue
 from .apierror import ApiError, refused
-from .play import BadCell, Session, record_headers
+from .play import BadCell, Session
 
 #: The id of every game dealt offline starts so: the page sends requests about it to the worker.
 PREFIX: Final = "off-"

@@ -500,12 +500,3 @@ def _shown_tokens(view: PlayerView) -> set[str]:
 
 
 __all__ = ["EVENT_KINDS", "MOVE_KINDS", "BadCell", "Session"]
-
-
-def record_headers(session: Session) -> dict[str, str]:
-    """The headers of a game's record as the web app writes it: the rules and deal, then when it started
-    and ended (milliseconds since 1970) and how."""
-    headers = {"Rules": str(session.deal.rules), "Deal": session.deal.code, "Started": str(int(session.started * 1000))}
-    if session.over and session.finished is not None:
-        headers.update({"Ended": str(int(session.finished * 1000)), "Result": session.status})
-    return headers

@@ -27,8 +27,9 @@ from ..reasons import IllegalMoveError, Refusal
 from ..record import Entry, RecordError, format_record, play_entry, read_record
 from ..store import FROM_FILE, PLAYED_OFFLINE, RESULTS, Action, GameRow, Store, unrecordable
 from ..store.taps import entries_of
+from .answering import record_headers
 from .games import entry_of, rebuild
-from .play import Session, record_headers
+from .play import Session
 
 FORMAT: Final = "pyramid-solitaire-records"
 FORMAT_VERSION: Final = 2

@@ -24,14 +24,14 @@ from ...reasons import IllegalMoveError
 from ...record import Entry, format_record
 from ...store import unrecordable
 from ...store.stats import stats_for
-from ..answering import move_entry, new_deal, rules_catalogue
+from ..answering import move_entry, new_deal, record_headers, rules_catalogue
 from ..daily import board
 from ..deps import LEADERBOARD_SIZE, GamesDep, Lang, Player, Version, leaderboard, set_player_cookie
 from ..errors import ApiError, refused
 from ..games import GameConflict, GameNotFound, Games, entry_of
 from ..http import Answer
 from ..pars import PARS
-from ..play import BadCell, Session, record_headers
+from ..play import BadCell, Session
 from ..shapes import Daily, EventAnswer, GameState
 
 router = APIRouter()
