@@ -200,7 +200,10 @@ class GamePage:
         return self.page.locator("#dlg-new")
 
     def settings(self, **changes: bool | str) -> None:
-        """Open the settings, change some, close them."""
+        """Open the settings, change some, close them.  A new language is fetched and drawn in the page's
+        own time (its texts, the game again in it): this waits until the page has drawn it."""
+        drawn = self.page.evaluate("document.body.dataset.drawn")
+        relanguaged = "lang" in changes and changes["lang"] != self.page.evaluate("document.documentElement.lang")
         self.page.click("#btn-settings")
         for name, value in changes.items():
             if isinstance(value, bool):
@@ -208,3 +211,9 @@ class GamePage:
             else:
                 self.page.select_option(f"#set-{name}", value)
         self.page.click("#dlg-settings button[type=submit]")
+        if relanguaged:
+            self.page.wait_for_function(
+                "([lang, drawn]) => document.documentElement.lang === lang && document.body.dataset.drawn !== drawn",
+                arg=[changes["lang"], drawn],
+                timeout=TIMEOUT_MS,
+            )
