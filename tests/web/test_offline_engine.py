@@ -113,9 +113,10 @@ def test_an_unfinished_offline_game_is_listed_to_resume_after_a_reload() -> None
     game_id = body["game"]["id"]
     offline(api, "POST", f"/api/games/{game_id}/move", {"move": "draw"})
     again = OfflineApi()
-    again.restore([api.kept(game_id)])
+    broken = {**api.kept(game_id), "id": "off-" + "0" * 24, "record": "Rules: classic\nDeal: nonsense\n"}
+    again.restore([api.kept(game_id), broken])
     _, me = offline(again, "GET", "/api/me")
-    assert [game["id"] for game in me["unfinished"]] == [game_id]
+    assert [game["id"] for game in me["unfinished"]] == [game_id]  # a record that does not read is left out
     _, state = offline(again, "GET", f"/api/games/{game_id}")
     assert state["game"]["version"] == 1
 

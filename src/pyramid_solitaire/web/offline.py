@@ -148,9 +148,7 @@ class OfflineApi:
 
     def latest_unfinished(self) -> list[dict[str, Any]]:
         """The unfinished offline games, latest first, as ``/api/me`` lists games."""
-        for game_id in list(self._stored):
-            self._game(game_id)
-        games = sorted(self.games.values(), key=lambda kept: kept.session.started, reverse=True)
+        games = sorted(self._all(), key=lambda kept: kept.session.started, reverse=True)
         return [_summary(kept) for kept in games if not kept.session.over]
 
     # --- the API ------------------------------------------------------------------------------------------
