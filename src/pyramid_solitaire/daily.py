@@ -89,6 +89,19 @@ def parse_day(text: str) -> date:
         raise DailyError("daily.bad-date", date=shown if shown.isprintable() else repr(shown)) from None
 
 
+def day_asked(text: str | None, current: date) -> date:
+    """The day a request asks for (``current`` when None): DailyError for a bad date, one before the first
+    daily deal, or one still to come (its deal is not given away early)."""
+    if text is None:
+        return current
+    day = parse_day(text)
+    if day < EPOCH:
+        raise DailyError("daily.too-early", date=text, first=EPOCH.isoformat())
+    if day > current:
+        raise DailyError("daily.future", date=text, today=current.isoformat())
+    return day
+
+
 def check_rules(name: str) -> str:
     """``name`` if it is a rule set with a daily deal; DailyError listing them otherwise."""
     if name not in MAIN_RULES:

@@ -155,6 +155,16 @@ def test_todays_daily_deal_offline_is_the_servers(client: TestClient) -> None:
 
 #: Packages of the web edge and the store: the engine, and the offline engine with it, import none.
 BLOCKED = ("fastapi", "starlette", "pydantic", "sqlalchemy", "psycopg", "uvicorn", "httpx", "dask", "distributed")
+#: The start of a child interpreter's script: any import of a blocked package fails.
+BLOCKING = f"""
+import sys, importlib.abc
+class Block(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in {BLOCKED!r}:
+            raise ImportError("blocked: " + name)
+        return None
+sys.meta_path.insert(0, Block())
+"""
 ENGINE = (
     "cards",
     "rules",
@@ -176,14 +186,7 @@ ENGINE = (
 
 
 def test_the_engine_layers_import_without_any_web_or_database_package() -> None:
-    script = f"""
-import sys, importlib.abc
-class Block(importlib.abc.MetaPathFinder):
-    def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in {BLOCKED!r}:
-            raise ImportError("blocked: " + name)
-        return None
-sys.meta_path.insert(0, Block())
+    script = f"""{BLOCKING}
 import importlib
 for module in {ENGINE!r}:
     importlib.import_module("pyramid_solitaire." + module)
@@ -214,15 +217,8 @@ def test_the_engine_zip_the_browser_loads_is_whole_and_plays_alone(tmp_path: Any
     assert "tzdata/zoneinfo/Asia/Tokyo" in names
     assert not [n for n in names if n.startswith(("pyramid_solitaire/store/", "pyramid_solitaire/web/routes/"))]
     assert not [n for n in names if n.endswith((".so", ".c"))]
-    script = f"""
-import sys, importlib.abc
+    script = f"""{BLOCKING}
 sys.path.insert(0, {str(tmp_path)!r})
-class Block(importlib.abc.MetaPathFinder):
-    def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in {BLOCKED!r}:
-            raise ImportError("blocked: " + name)
-        return None
-sys.meta_path.insert(0, Block())
 import pyramid_solitaire
 assert pyramid_solitaire.__file__.startswith({str(tmp_path)!r}), pyramid_solitaire.__file__
 from pyramid_solitaire.web.offline import OfflineApi

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any, Final
 
-from ..daily import DEFAULT_TIMEZONE, EPOCH, DailyError, parse_day, timezone, today
+from ..daily import DEFAULT_TIMEZONE, EPOCH, day_asked, timezone, today
 from ..rules import PRESETS
 from ..store import GameRow, Store
 from ..vocabulary import Outcome
@@ -47,15 +47,7 @@ class DailyDesk:
     def day(self, text: str | None) -> date:
         """The day asked for (today when None): DailyError for a bad date, one before the first daily
         deal, or one still to come (its deal is not given away)."""
-        current = self.today()
-        if text is None:
-            return current
-        day = parse_day(text)
-        if day < EPOCH:
-            raise DailyError("daily.too-early", date=text, first=EPOCH.isoformat())
-        if day > current:
-            raise DailyError("daily.future", date=text, today=current.isoformat())
-        return day
+        return day_asked(text, self.today())
 
 
 def first_finished(rows: list[GameRow]) -> dict[str, GameRow]:

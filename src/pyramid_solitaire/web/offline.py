@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Final
 
-from ..daily import DEFAULT_TIMEZONE, EPOCH, DailyError, daily_deal, parse_day, today
+from ..daily import DEFAULT_TIMEZONE, DailyError, daily_deal, day_asked, today
 from ..deal import Deal
 from ..game import Game
 from ..messages import Problem
@@ -323,18 +323,10 @@ class OfflineApi:
     # --- the daily deal ------------------------------------------------------------------------------------
 
     def _day(self, text: str | None) -> date:
-        current = today(self.zone, self.clock())
-        if text is None:
-            return current
         try:
-            day = parse_day(text)
-            if day < EPOCH:
-                raise DailyError("daily.too-early", date=text, first=EPOCH.isoformat())
-            if day > current:
-                raise DailyError("daily.future", date=text, today=current.isoformat())
+            return day_asked(text, today(self.zone, self.clock()))
         except DailyError as exc:
             raise ApiError(400, "bad-date", exc) from None
-        return day
 
     def _about(self, rules: str, day: date) -> dict[str, Any]:
         """What the server's ``/api/daily`` says of a day's deal; the par is the server's to know."""
