@@ -17,7 +17,7 @@ from ..deal import Deal
 from ..game import Game
 from ..moves import Move
 from ..table import Action, Position, Table
-from .search import Counter, SearchTimeout, find_win, shortest_first, shortest_win, win_or_best
+from .search import Counter, SearchTimeout, find_win, shortest_win, win_or_best
 from .space import SearchSpace
 
 
@@ -94,20 +94,14 @@ def solve_position(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        if shortest and shortest_first(space):
-            # A* answers the verdict too; when there is no win, the verdict's search (which then finds
-            # none) still gives the best reachable, or the best line it saw
+        # The verdict first, then the shortest line of a deal it wins: the verdict's search proves a
+        # lost deal (and finds its best reachable) much faster than A* exhausting the same positions
+        # (msc's slowest lost deal: 0.3 s against 2.3 s), and finds most wins at once.
+        line = win_or_best(space, start, counter) if best else find_win(space, start, counter)
+        if line is not None and shortest:
             line = shortest_win(space, start, counter)
-            if line is not None:
-                counter.best_line = line
-            elif best:
-                win_or_best(space, start, counter)
-            else:
-                find_win(space, start, counter)
-        else:
-            line = win_or_best(space, start, counter) if best else find_win(space, start, counter)
-            if line is not None and shortest:
-                line = shortest_win(space, start, counter)
+        if line is not None:
+            counter.best_line = line
         winnable = line is not None
         solution = line
         if winnable:

@@ -1,8 +1,9 @@
 /* The shortest-solution search (A*) of solver/search.py, its inner loop written in C.
  *
  * It searches exactly as search.shortest_win does in Python, for the rule sets it takes (one card a
- * draw, no drawn spot, one waste pile, no jokers, triples, free cells or limit on waste uses, and a
- * packed state that fits in 64 bits: msc and classic among them): the same successors in the same
+ * draw, one waste pile, no jokers, triples, free cells or limit on waste uses, not both a drawn spot
+ * and a usable stock top, and a packed state that fits in 64 bits: msc, classic and thirteen among
+ * them): the same successors in the same
  * order (SearchSpace._successors), the same bound (steps.StepsBound.bound: its pyramid steps per
  * shape, and its sweeps computed afresh instead of memoised, as they are pure functions of the
  * cards), the same cut (SearchSpace.hopeless: the relaxed game of relaxed.RelaxedGame, with its
@@ -21,6 +22,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define PTR_BITS 6
 #define PTR_MASK ((1ULL << PTR_BITS) - 1)
@@ -106,7 +108,7 @@ typedef struct {
     int P, S;
     int values[128];
     int target, lone;
-    int strict, stock_top_usable, pairs_ok, unlimited, max_recycles;
+    int strict, stock_top_usable, drawn_spot, pairs_ok, unlimited, max_recycles;
     int stock_shift, ptr_shift, rec_shift;
     uint64_t pyramid_full, stock_mask;
     uint64_t meeting[MAX_SLOTS]; /* SearchSpace.dead_masks, their pyramid part */
@@ -135,8 +137,22 @@ static inline int bit_length(uint64_t x) { return x ? 64 - __builtin_clzll(x) : 
 
 /* --- reached map ------------------------------------------------------------------------------- */
 
+/* Memory for a large table read at random: 2 MB aligned and marked for huge pages where the kernel
+ * offers them (madvise), as each lookup would otherwise also miss the TLB; free() it as usual. */
+static void *table_alloc(size_t bytes) {
+    const size_t huge = (size_t)2 << 20;
+    if (bytes < huge) return malloc(bytes);
+    void *p = NULL;
+    if (posix_memalign(&p, huge, bytes) != 0) return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
+
 static int reached_init(ReachedMap *m, size_t size) {
-    m->rows = malloc(size * sizeof(Reached));
+    m->rows = table_alloc(size * sizeof(Reached));
     if (!m->rows) return -1;
     for (size_t i = 0; i < size; i++) m->rows[i].state = EMPTY;
     m->size = size;
@@ -505,6 +521,7 @@ static Shape *shape_of(Space *sp, uint64_t pyramid) {
 /* --- successors (SearchSpace._successors with shortest=True) ------------------------------------ */
 
 static inline uint64_t settle(const Space *sp, uint64_t state) {
+    if (sp->drawn_spot) return state; /* SearchSpace._settle: the drawn spot keeps its place */
     uint64_t ptr = state >> sp->ptr_shift & PTR_MASK;
     uint64_t stock = state >> sp->stock_shift & sp->stock_mask;
     uint64_t settled = (uint64_t)bit_length(stock & ((1ULL << ptr) - 1));
@@ -518,8 +535,10 @@ typedef struct {
 } Step;
 
 /* At most: the pyramid-only removals (<= P*P), a removal per exposed slot per usable card, a pair, a
- * draw or recycle. */
-static int successors(Space *sp, uint64_t state, Step *out, int room, int *n) {
+ * draw or recycle.  ``verdict``: SearchSpace._successors with shortest=False, where a usable
+ * stock-side king is the only move (the C rule sets deal one card a draw and have no waste-use limit,
+ * so SearchSpace.king_at_once holds and waste_end is -1); otherwise shortest=True. */
+static int successors(Space *sp, uint64_t state, Step *out, int room, int *n, int verdict) {
     int count = 0;
     uint64_t pyramid = state & sp->pyramid_full;
     uint64_t stock = state >> sp->stock_shift & sp->stock_mask;
@@ -534,14 +553,19 @@ static int successors(Space *sp, uint64_t state, Step *out, int room, int *n) {
         return 0;
     }
     uint64_t ptr = state >> sp->ptr_shift & PTR_MASK;
-    int usable[2], n_usable = 0;
-    uint64_t below = stock & ((1ULL << ptr) - 1);
+    /* SearchSpace.usable_stock_indices: the drawn card, the waste's top, the stock's top if usable */
+    int usable[3], n_usable = 0;
+    uint64_t passed = stock & ((1ULL << ptr) - 1), below = passed;
+    if (sp->drawn_spot) {
+        if (ptr && (stock >> (ptr - 1) & 1)) usable[n_usable++] = (int)ptr - 1;
+        below = ptr > 1 ? stock & ((1ULL << (ptr - 1)) - 1) : 0;
+    }
     if (below) usable[n_usable++] = bit_length(below) - 1;
     uint64_t above = stock >> ptr;
     if (sp->stock_top_usable && above) usable[n_usable++] = (int)ptr + __builtin_ctzll(above);
     int P = sp->P;
     uint64_t rest = state & ~sp->pyramid_full;
-    if (shape->n_removals + 2 * MAX_SLOTS + 2 > room) {
+    if (shape->n_removals + 3 * MAX_SLOTS + 4 > room) {
         PyErr_SetString(PyExc_RuntimeError, "_astar: too many successors");
         return -1;
     }
@@ -553,7 +577,14 @@ static int successors(Space *sp, uint64_t state, Step *out, int room, int *n) {
         int index = usable[u];
         int value = sp->values[P + index];
         if (value == sp->lone) {
-            out[count].after = settle(sp, state & ~(1ULL << (index + sp->stock_shift)));
+            uint64_t without = settle(sp, state & ~(1ULL << (index + sp->stock_shift)));
+            if (verdict) {
+                out[0].after = without;
+                out[0].removal = 1;
+                *n = 1;
+                return 0;
+            }
+            out[count].after = without;
             out[count++].removal = 1;
             continue;
         }
@@ -565,20 +596,22 @@ static int successors(Space *sp, uint64_t state, Step *out, int room, int *n) {
         }
     }
     if (n_usable >= 2 && sp->pairs_ok) {
-        int a = usable[0], b = usable[1];
-        if (sp->values[P + a] + sp->values[P + b] == sp->target) {
-            out[count].after =
-                settle(sp, state & ~(1ULL << (a + sp->stock_shift)) & ~(1ULL << (b + sp->stock_shift)));
-            out[count++].removal = 1;
-        }
+        for (int i = 0; i < n_usable; i++)
+            for (int j = i + 1; j < n_usable; j++) {
+                int a = usable[i], b = usable[j];
+                if (sp->values[P + a] + sp->values[P + b] != sp->target) continue;
+                out[count].after =
+                    settle(sp, state & ~(1ULL << (a + sp->stock_shift)) & ~(1ULL << (b + sp->stock_shift)));
+                out[count++].removal = 1;
+            }
     }
     if (above) {
         int top = (int)ptr + __builtin_ctzll(above);
-        if (!(sp->stock_top_usable && sp->values[P + top] == sp->lone)) {
+        if (verdict || !(sp->stock_top_usable && sp->values[P + top] == sp->lone)) {
             out[count].after = (state & ~(PTR_MASK << sp->ptr_shift)) | (uint64_t)(top + 1) << sp->ptr_shift;
             out[count++].removal = 0;
         }
-    } else if (below) {
+    } else if (passed) {
         int rec = (int)(state >> sp->rec_shift & REC_MASK);
         if (sp->max_recycles < 0 || rec < sp->max_recycles) {
             rec = sp->unlimited ? 0 : rec + 1;
@@ -599,10 +632,11 @@ typedef struct {
 } Found;
 
 /* StepsBound._sweep: the cards leave from the lowest index up (upward) or the highest down. */
-static int sweep(const Space *sp, uint64_t cards, int upward, const Shape *s, Found *found) {
+/* ``first``: StepsBound._sweep's (a drawn spot: the j-th card costs at least j + first), or -1. */
+static int sweep(const Space *sp, uint64_t cards, int upward, const Shape *s, Found *found, int first) {
     int used[MAX_TARGET];
     memset(used, 0, sizeof(int) * (size_t)s->width);
-    int cost = 0;
+    int cost = 0, passed = 0;
     int short_ = s->n_deficits;
     int target = sp->target, lone = sp->lone, width = s->width, P = sp->P;
     while (cards) {
@@ -630,13 +664,15 @@ static int sweep(const Space *sp, uint64_t cards, int upward, const Shape *s, Fo
             }
         }
         if (value >= 0 && value < MAX_VALUE && s->wanted[value] && found->n[value] < s->wanted[value]) {
-            found->cost[value][found->n[value]++] = cost;
+            found->cost[value][found->n[value]++] = first < 0 || cost >= passed + first ? cost : passed + first;
             if (found->n[value] == s->wanted[value]) {
                 short_ -= 1;
                 if (!short_) return -1;
             }
         }
+        passed++;
     }
+    if (first >= 0 && passed && cost < passed - 1 + first) return passed - 1 + first;
     return cost;
 }
 
@@ -644,6 +680,13 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
     if (!s->n_deficits) return s->total;
     uint64_t stock = state >> sp->stock_shift & sp->stock_mask;
     uint64_t ptr = state >> sp->ptr_shift & PTR_MASK;
+    /* a drawn spot: bounded as the stock-top model one card back (StepsBound.bound) */
+    int top_model = sp->stock_top_usable || sp->drawn_spot;
+    int first = -1;
+    if (sp->drawn_spot) {
+        first = ptr && (stock >> (ptr - 1) & 1) ? 0 : 1;
+        if (ptr) ptr--;
+    }
     uint64_t rest = stock >> ptr << ptr;
     Found right, left;
     for (int i = 0; i < s->n_deficits; i++) {
@@ -651,8 +694,8 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
         left.n[s->def_value[i]] = 0;
     }
     int ahead;
-    if (sp->stock_top_usable) {
-        ahead = sweep(sp, rest, 1, s, &right);
+    if (top_model) {
+        ahead = sweep(sp, rest, 1, s, &right, first);
     } else {
         int passed = 0, short_ = s->n_deficits;
         ahead = -2;
@@ -676,12 +719,12 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
         if (ahead == -2) ahead = passed + 1;
     }
     uint64_t waste = stock & ((1ULL << ptr) - 1);
-    if (waste) sweep(sp, waste, 0, s, &left);
+    if (waste) sweep(sp, waste, 0, s, &left, -1);
     int rec = (int)(state >> sp->rec_shift & REC_MASK);
     int can_recycle = ahead >= 0 && (sp->max_recycles < 0 || rec < sp->max_recycles);
     int round_trip = can_recycle ? ahead + 1 : UNREACHABLE;
     int extra = 0;
-    int msc = sp->stock_top_usable;
+    int msc = top_model;
     for (int i = 0; i < s->n_deficits; i++) {
         int value = s->def_value[i], count = s->def_count[i];
         int n_left = left.n[value], n_right = right.n[value];
@@ -843,6 +886,27 @@ static int hopeless(Space *sp, uint64_t state) {
     return result;
 }
 
+static uint64_t bag_of(const Space *sp, uint64_t state) {
+    uint64_t counts = 0;
+    uint64_t stock = state >> sp->stock_shift & sp->stock_mask;
+    for (uint64_t rest = stock; rest; rest &= rest - 1)
+        counts += 1ULL << (COUNT_BITS * sp->values[sp->P + __builtin_ctzll(rest)]);
+    return counts;
+}
+
+/* Counter.advance(n): count n positions, and raise SearchTimeout past the deadline. */
+static int advance(Space *sp, size_t n) {
+    PyObject *count = PyLong_FromSize_t(n);
+    if (!count) return -1;
+    PyObject *done = PyObject_CallOneArg(sp->tick_fn, count);
+    Py_DECREF(count);
+    if (!done) return -1;
+    Py_DECREF(done);
+    return 0;
+}
+
+#define TICK_EVERY 512
+
 /* --- the search -------------------------------------------------------------------------------- */
 
 static int get_int(PyObject *params, const char *name, long *out) {
@@ -881,22 +945,20 @@ static int get_masks(PyObject *params, const char *name, uint64_t *out, int coun
 
 #define G_TOP 0xFFFF
 
-static PyObject *astar_shortest(PyObject *self, PyObject *args) {
-    PyObject *params;
-    unsigned long long start;
-    if (!PyArg_ParseTuple(args, "O!K", &PyDict_Type, &params, &start)) return NULL;
-    Space sp;
-    memset(&sp, 0, sizeof sp);
+/* Read the search's parameters (search._c_params) into sp; -1 with an exception set on an error. */
+static int space_init(Space *sp, PyObject *params) {
+    memset(sp, 0, sizeof *sp);
     long v;
 #define INT_PARAM(field, name)                          \
-    if (get_int(params, name, &v) < 0) return NULL;     \
-    sp.field = (int)v;
+    if (get_int(params, name, &v) < 0) return -1;     \
+    sp->field = (int)v;
     INT_PARAM(P, "P")
     INT_PARAM(S, "S")
     INT_PARAM(target, "target")
     INT_PARAM(lone, "lone")
     INT_PARAM(strict, "strict")
     INT_PARAM(stock_top_usable, "stock_top_usable")
+    INT_PARAM(drawn_spot, "drawn_spot")
     INT_PARAM(pairs_ok, "pairs_ok")
     INT_PARAM(unlimited, "unlimited")
     INT_PARAM(max_recycles, "max_recycles")
@@ -904,43 +966,52 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
     INT_PARAM(ptr_shift, "ptr_shift")
     INT_PARAM(rec_shift, "rec_shift")
 #undef INT_PARAM
-    if (sp.P > MAX_SLOTS || sp.P + sp.S > 128 || sp.rec_shift + REC_BITS > 64 || sp.target >= MAX_VALUE ||
-        sp.stock_shift != sp.P || sp.ptr_shift != sp.P + sp.S || sp.rec_shift != sp.ptr_shift + PTR_BITS) {
+    if (sp->P > MAX_SLOTS || sp->P + sp->S > 128 || sp->rec_shift + REC_BITS > 64 || sp->target >= MAX_VALUE ||
+        sp->stock_shift != sp->P || sp->ptr_shift != sp->P + sp->S || sp->rec_shift != sp->ptr_shift + PTR_BITS) {
         PyErr_SetString(PyExc_ValueError, "_astar: a layout this search does not take");
-        return NULL;
+        return -1;
     }
     PyObject *values;
-    if (get_obj(params, "values", &values) < 0) return NULL;
-    if (!PyTuple_Check(values) || PyTuple_GET_SIZE(values) < sp.P + sp.S) {
+    if (get_obj(params, "values", &values) < 0) return -1;
+    if (!PyTuple_Check(values) || PyTuple_GET_SIZE(values) < sp->P + sp->S) {
         PyErr_SetString(PyExc_TypeError, "_astar: values must be a tuple of every place's value");
-        return NULL;
+        return -1;
     }
-    for (int i = 0; i < sp.P + sp.S; i++) {
-        sp.values[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(values, i));
-        if (PyErr_Occurred()) return NULL;
+    for (int i = 0; i < sp->P + sp->S; i++) {
+        sp->values[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(values, i));
+        if (PyErr_Occurred()) return -1;
     }
-    if (get_obj(params, "shape", &sp.shape_fn) < 0 || get_obj(params, "hopeless", &sp.hopeless_fn) < 0 ||
-        get_obj(params, "tick", &sp.tick_fn) < 0)
-        return NULL;
+    if (get_obj(params, "shape", &sp->shape_fn) < 0 || get_obj(params, "hopeless", &sp->hopeless_fn) < 0 ||
+        get_obj(params, "tick", &sp->tick_fn) < 0)
+        return -1;
     long relaxed;
-    if (get_int(params, "relaxed", &relaxed) < 0 || get_obj(params, "poll", &sp.poll_fn) < 0) return NULL;
-    sp.relaxed = (int)relaxed;
-    if (sp.relaxed) {
-        if (get_masks(params, "kept_by", sp.kept_by, sp.P) < 0) return NULL;
-        for (int slot = 0; slot < sp.P; slot++)
-            if (sp.values[slot] >= 0 && sp.values[slot] < MAX_VALUE) sp.slots_of[sp.values[slot]] |= 1ULL << slot;
+    if (get_int(params, "relaxed", &relaxed) < 0 || get_obj(params, "poll", &sp->poll_fn) < 0) return -1;
+    sp->relaxed = (int)relaxed;
+    if (sp->relaxed) {
+        if (get_masks(params, "kept_by", sp->kept_by, sp->P) < 0) return -1;
+        for (int slot = 0; slot < sp->P; slot++)
+            if (sp->values[slot] >= 0 && sp->values[slot] < MAX_VALUE) sp->slots_of[sp->values[slot]] |= 1ULL << slot;
         /* RelaxedGame._pairs_only without triples: the values that go only in pairs, with their partner */
         for (int value = 1; value < MAX_VALUE; value++) {
-            int partner = sp.target - value;
-            if (value != sp.lone && 0 < partner && partner < MAX_VALUE && partner != value) {
-                sp.pairs_only[sp.n_pairs_only][0] = value;
-                sp.pairs_only[sp.n_pairs_only++][1] = partner;
+            int partner = sp->target - value;
+            if (value != sp->lone && 0 < partner && partner < MAX_VALUE && partner != value) {
+                sp->pairs_only[sp->n_pairs_only][0] = value;
+                sp->pairs_only[sp->n_pairs_only++][1] = partner;
             }
         }
     }
-    if (get_masks(params, "meeting", sp.meeting, sp.P) < 0) return NULL;
-    sp.pyramid_full = (1ULL << sp.P) - 1;
-    sp.stock_mask = sp.S >= 64 ? UINT64_MAX : (1ULL << sp.S) - 1;
+    if (get_masks(params, "meeting", sp->meeting, sp->P) < 0) return -1;
+    sp->pyramid_full = (1ULL << sp->P) - 1;
+    sp->stock_mask = sp->S >= 64 ? UINT64_MAX : (1ULL << sp->S) - 1;
+    return 0;
+}
+
+static PyObject *astar_shortest(PyObject *self, PyObject *args) {
+    PyObject *params;
+    unsigned long long start;
+    if (!PyArg_ParseTuple(args, "O!K", &PyDict_Type, &params, &start)) return NULL;
+    Space sp;
+    if (space_init(&sp, params) < 0) return NULL;
 
     PyObject *result = NULL;
     ReachedMap reached = {0};
@@ -951,7 +1022,7 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
-    room = sp.P * sp.P + 2 * MAX_SLOTS + 8;
+    room = sp.P * sp.P + 3 * MAX_SLOTS + 8;
     steps = malloc((size_t)room * sizeof(Step));
     if (!steps) {
         PyErr_NoMemory();
@@ -963,7 +1034,7 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
-    size_t expanded = 0;
+    size_t expanded = 0, pending = 0;
     open.low = INT32_MAX;
     if (buckets_grow(&open, 96, 64) < 0 || buckets_push(&open, first, 0, start) < 0) {
         PyErr_NoMemory();
@@ -977,6 +1048,7 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
         if (row->g < g) continue;
         if (!(state & sp.pyramid_full) && (!sp.strict || !(state >> sp.stock_shift & sp.stock_mask))) {
             /* won: the states of the line, from the start */
+            if (pending && advance(&sp, pending) < 0) goto done;
             size_t length = 1;
             for (uint64_t at = state; at != start; at = reached_find(&reached, at)->parent) length++;
             result = PyList_New((Py_ssize_t)length);
@@ -993,9 +1065,11 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
             }
             goto done;
         }
-        PyObject *ticked = PyObject_CallNoArgs(sp.tick_fn);
-        if (!ticked) goto done;
-        Py_DECREF(ticked);
+        /* counted (and the deadline checked) every TICK_EVERY positions, as Counter.tick checks it */
+        if (++pending == TICK_EVERY) {
+            if (advance(&sp, pending) < 0) goto done;
+            pending = 0;
+        }
         /* compiled code runs no eval loop, so Ctrl-C is looked for here, as the Python loop would */
         if (!(++expanded & 1023) && PyErr_CheckSignals() < 0) goto done;
         uint32_t cost = g + 1;
@@ -1004,7 +1078,9 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
             goto done;
         }
         int n;
-        if (successors(&sp, state, steps, room, &n) < 0) goto done;
+        if (successors(&sp, state, steps, room, &n, 0) < 0) goto done;
+        /* the rows of the positions reached, asked of memory together (see the verdict's loop) */
+        for (int i = 0; i < n; i++) __builtin_prefetch(&reached.rows[mix(steps[i].after) & (reached.size - 1)]);
         for (int i = 0; i < n; i++) {
             uint64_t after = steps[i].after;
             Reached *known = reached_find(&reached, after);
@@ -1029,6 +1105,7 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
             }
         }
     }
+    if (pending && advance(&sp, pending) < 0) goto done;
     result = Py_NewRef(Py_None);
 done:
     free(reached.rows);
@@ -1039,9 +1116,270 @@ done:
     return result;
 }
 
+/* --- the verdict (search.find_win and search.win_or_best) ----------------------------------------- */
+
+/* The states seen, as search._depth_first's set, with the check for the same position with fewer
+ * recycles done folded in: a row holds a position with the fewest recycles it was seen with, found by
+ * the position without its recycle count (``key`` masks it out), so one lookup answers both. */
+typedef struct {
+    uint64_t *rows;
+    size_t size, count;
+    uint64_t key; /* the bits that make the position: all but the recycle count where it is kept */
+} SeenSet;
+
+static int seen_init(SeenSet *m, size_t size, uint64_t key) {
+    m->rows = table_alloc(size * sizeof(uint64_t));
+    if (!m->rows) return -1;
+    memset(m->rows, 0xFF, size * sizeof(uint64_t)); /* every row EMPTY */
+    m->size = size;
+    m->count = 0;
+    m->key = key;
+    return 0;
+}
+
+static inline size_t seen_slot(const SeenSet *m, uint64_t state) {
+    size_t mask = m->size - 1;
+    uint64_t key = state & m->key;
+    size_t i = mix(key) & mask;
+    while (m->rows[i] != EMPTY && (m->rows[i] & m->key) != key) i = (i + 1) & mask;
+    return i;
+}
+
+/* The row of ``state``'s position (EMPTY if not seen): the state it was seen with, fewest recycles. */
+static inline uint64_t *seen_row(SeenSet *m, uint64_t state) { return &m->rows[seen_slot(m, state)]; }
+
+static inline void seen_prefetch(const SeenSet *m, uint64_t state) {
+    __builtin_prefetch(&m->rows[mix(state & m->key) & (m->size - 1)]);
+}
+
+/* Keep ``state`` in its row (fewer recycles than the row's, or a new row); -1 when out of memory. */
+static int seen_put(SeenSet *m, uint64_t *row, uint64_t state) {
+    if (*row != EMPTY) {
+        *row = state;
+        return 0;
+    }
+    if ((m->count + 1) * 2 > m->size) {
+        SeenSet bigger;
+        if (seen_init(&bigger, m->size * 2, m->key) < 0) return -1;
+        for (size_t j = 0; j < m->size; j++)
+            if (m->rows[j] != EMPTY) bigger.rows[seen_slot(&bigger, m->rows[j])] = m->rows[j];
+        bigger.count = m->count;
+        free(m->rows);
+        *m = bigger;
+        row = seen_row(m, state);
+    }
+    *row = state;
+    m->count++;
+    return 0;
+}
+
+/* A position's frame of the depth-first search: its state, and its successors (steps[first ..
+ * first + n]), of which the next to try. */
+typedef struct {
+    uint64_t state;
+    uint64_t origin; /* the first frame of the run of frames with the same cards that ends here */
+    size_t first;
+    int n, next;
+} Frame;
+
+typedef struct {
+    Frame *frames;
+    size_t depth, frames_size;
+    Step *steps;
+    size_t used, steps_size;
+} Stack;
+
+/* Push ``state``'s frame with its successors (from scratch[0 .. n]); -1 when out of memory. */
+static int stack_push(Stack *st, uint64_t state, uint64_t origin, const Step *scratch, int n) {
+    if (st->depth == st->frames_size) {
+        size_t size = st->frames_size ? st->frames_size * 2 : 256;
+        Frame *frames = realloc(st->frames, size * sizeof(Frame));
+        if (!frames) return -1;
+        st->frames = frames;
+        st->frames_size = size;
+    }
+    if (st->used + (size_t)n > st->steps_size) {
+        size_t size = st->steps_size ? st->steps_size : 4096;
+        while (size < st->used + (size_t)n) size *= 2;
+        Step *steps = realloc(st->steps, size * sizeof(Step));
+        if (!steps) return -1;
+        st->steps = steps;
+        st->steps_size = size;
+    }
+    memcpy(st->steps + st->used, scratch, (size_t)n * sizeof(Step));
+    Frame *f = &st->frames[st->depth++];
+    f->state = state;
+    f->origin = origin;
+    f->first = st->used;
+    f->n = n;
+    f->next = 0;
+    st->used += (size_t)n;
+    return 0;
+}
+
+/* The states of the frames, then ``last``, as a new list. */
+static PyObject *line_of(const Stack *st, uint64_t last) {
+    PyObject *line = PyList_New((Py_ssize_t)st->depth + 1);
+    if (!line) return NULL;
+    for (size_t i = 0; i <= st->depth; i++) {
+        PyObject *o = PyLong_FromUnsignedLongLong(i < st->depth ? st->frames[i].state : last);
+        if (!o) {
+            Py_DECREF(line);
+            return NULL;
+        }
+        PyList_SET_ITEM(line, (Py_ssize_t)i, o);
+    }
+    return line;
+}
+
+
+/* verdict(params, start, best, want_best) -> (line, best, best_line).
+ *
+ * search._depth_first from the canonical ``start``, visiting each new position as search.win_or_best
+ * does (``want_best``: expand a position while its relaxed game can beat the best line found, which
+ * is the verdict's "may still clear the pyramid" until a line clears it) or as search.find_win does
+ * (cut a removal's position when its relaxed game cannot clear the pyramid).  The same successors in
+ * the same order (SearchSpace._successors with shortest=False), the same skip of a position seen with
+ * fewer recycles done, the same cuts: the same positions in the same order, and the same lines.
+ * ``line`` is the states of a winning line from start, or None; ``best`` the most pyramid cards a line
+ * seen removed (at least the ``best`` given), ``best_line`` the states of the first line that did.
+ * Only for the rule sets whose relaxed game runs here (params["relaxed"]); params["tick"] is
+ * Counter.advance. */
+static PyObject *astar_verdict(PyObject *self, PyObject *args) {
+    PyObject *params;
+    unsigned long long start;
+    int best, want_best;
+    if (!PyArg_ParseTuple(args, "O!Kip", &PyDict_Type, &params, &start, &best, &want_best)) return NULL;
+    Space sp;
+    if (space_init(&sp, params) < 0) return NULL;
+    if (!sp.relaxed) {
+        PyErr_SetString(PyExc_ValueError, "_astar.verdict: only where the relaxed game runs in C");
+        return NULL;
+    }
+    PyObject *result = NULL, *line = NULL, *best_line = NULL;
+    SeenSet seen = {0};
+    Stack st = {0};
+    Step *scratch = NULL;
+    int room = sp.P * sp.P + 3 * MAX_SLOTS + 8;
+    size_t pending = 0, expanded = 0;
+    int P = sp.P;
+    int by_finish = sp.max_recycles >= 0;
+    uint64_t rec_field = sp.max_recycles >= 0 ? REC_MASK << sp.rec_shift : 0;
+    if (by_finish) rec_field |= PTR_MASK << sp.ptr_shift;
+    if (seen_init(&seen, 1 << 12, ~rec_field) < 0 || bounds_init(&sp.bounds, 1 << 12) < 0 ||
+        !(scratch = malloc((size_t)room * sizeof(Step))) ||
+        (!by_finish && seen_put(&seen, seen_row(&seen, start), start) < 0)) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    best_line = PyList_New(0);
+    if (!best_line) goto done;
+    int n;
+    if (successors(&sp, start, scratch, room, &n, 1) < 0) goto done;
+    if (stack_push(&st, start, start, scratch, n) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    while (st.depth) {
+        Frame *top = &st.frames[st.depth - 1];
+        if (top->next == top->n) {
+            if (by_finish) {
+                uint64_t *row = seen_row(&seen, top->state);
+                if ((*row == EMPTY || (*row & rec_field) > (top->state & rec_field)) &&
+                    seen_put(&seen, row, top->state) < 0) {
+                    PyErr_NoMemory();
+                    goto done;
+                }
+            }
+            st.used = top->first;
+            st.depth--;
+            continue;
+        }
+        Step step = st.steps[top->first + (size_t)top->next++];
+        uint64_t state = step.after;
+        /* skipped if seen, or seen with fewer recycles done (the recycle count is the only field that
+         * differs between the two; rec_field is 0 when it is not kept) */
+        uint64_t *row = seen_row(&seen, state);
+        if (*row != EMPTY && (*row & rec_field) <= (state & rec_field)) continue;
+        uint64_t origin = step.removal ? state : top->origin;
+        if (by_finish && !step.removal) {
+            int r0 = (int)(origin >> sp.rec_shift & REC_MASK), r = (int)(state >> sp.rec_shift & REC_MASK);
+            uint64_t p0 = origin >> sp.ptr_shift & PTR_MASK, p = state >> sp.ptr_shift & PTR_MASK;
+            if (r > r0 && (p >= p0 || r > r0 + 1)) continue;
+        }
+        if (!by_finish && seen_put(&seen, row, state) < 0) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        if (++pending == TICK_EVERY) {
+            if (advance(&sp, pending) < 0) goto done;
+            pending = 0;
+        }
+        if (!(++expanded & 1023) && PyErr_CheckSignals() < 0) goto done;
+        uint64_t pyramid = state & sp.pyramid_full;
+        int won = 0;
+        if (step.removal) {
+            int removed = P - __builtin_popcountll(pyramid);
+            if (removed > best) {
+                best = removed;
+                Py_DECREF(best_line);
+                best_line = line_of(&st, state);
+                if (!best_line) goto done;
+            }
+            won = !pyramid && (!sp.strict || !(state >> sp.stock_shift & sp.stock_mask));
+        }
+        if (won) {
+            line = line_of(&st, state);
+            if (!line) goto done;
+            break;
+        }
+        int expand;
+        if (want_best) {
+            /* search.win_or_best's promising(): one whose relaxed game clears the pyramid (strict
+             * rules: best may be P with the stock still to clear), or one that can beat the best */
+            uint64_t counts = bag_of(&sp, state);
+            expand = reaches(&sp, pyramid, counts, P);
+            if (expand == 0) expand = reaches(&sp, pyramid, counts, best + 1);
+        } else {
+            expand = step.removal ? hopeless(&sp, state) : 0;
+            if (expand >= 0) expand = !expand;
+        }
+        if (expand < 0) goto done;
+        if (!expand) {
+            if (by_finish && seen_put(&seen, row, state) < 0) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            continue;
+        }
+        if (successors(&sp, state, scratch, room, &n, 1) < 0) goto done;
+        /* the rows of the positions to try, asked of memory together: the lookups are the search's
+         * cost, each a cache miss in a table of millions of rows */
+        for (int i = 0; i < n; i++) seen_prefetch(&seen, scratch[i].after);
+        if (stack_push(&st, state, origin, scratch, n) < 0) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    if (pending && advance(&sp, pending) < 0) goto done;
+    result = Py_BuildValue("(OiO)", line ? line : Py_None, best, best_line);
+done:
+    Py_XDECREF(line);
+    Py_XDECREF(best_line);
+    free(seen.rows);
+    free(st.frames);
+    free(st.steps);
+    free(scratch);
+    shapes_clear(&sp.shapes);
+    free(sp.bounds.rows);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"shortest", astar_shortest, METH_VARARGS,
      "shortest(params, start) -> the states of a shortest winning line from start, or None"},
+    {"verdict", astar_verdict, METH_VARARGS,
+     "verdict(params, start, best, want_best) -> (winning line's states or None, best removed, best line's states)"},
     {NULL, NULL, 0, NULL},
 };
 

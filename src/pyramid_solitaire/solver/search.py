@@ -23,7 +23,7 @@ from itertools import pairwise
 from typing import Final
 
 from ..table import Action
-from .space import MAX_VALUE, REC_BITS, USE_MASK, SearchSpace
+from .space import MAX_VALUE, PTR_MASK, REC_BITS, USE_MASK, SearchSpace
 
 CHECK_EVERY = 512
 #: the shortest search's packed heap entries and its map of states reached: bits of the steps so far,
@@ -34,17 +34,21 @@ ORDER_BITS: Final = 40
 ORDER_MASK: Final = (1 << ORDER_BITS) - 1
 
 
-def _load_c_search() -> Callable[[dict[str, object], int], list[int] | None] | None:
-    """The C inner loop of the shortest search (``_astar.c``), or None when it is not built or the
-    package runs as pure Python (see :mod:`pyramid_solitaire.native`)."""
+CShortest = Callable[[dict[str, object], int], list[int] | None]
+CVerdict = Callable[[dict[str, object], int, int, bool], tuple[list[int] | None, int, list[int]]]
+
+
+def _load_c_search() -> tuple[CShortest, CVerdict] | tuple[None, None]:
+    """The C inner loops of the shortest search and of the verdict (``_astar.c``), or None when they
+    are not built or the package runs as pure Python (see :mod:`pyramid_solitaire.native`)."""
     try:
         from . import _astar
     except ImportError:
-        return None
-    return _astar.shortest
+        return None, None
+    return _astar.shortest, _astar.verdict
 
 
-_C_SHORTEST: Final = _load_c_search()
+_C_SHORTEST, _C_VERDICT = _load_c_search()
 
 
 class SearchTimeout(Exception):
@@ -71,6 +75,19 @@ class Counter:
         if self.deadline is not None and self.nodes % CHECK_EVERY == 0 and self.clock() > self.deadline:
             raise SearchTimeout
 
+    def advance(self, count: int) -> None:
+        """Count ``count`` expanded positions at once, as ``count`` calls of :meth:`tick` would (the
+        deadline looked at when the count passes a multiple of CHECK_EVERY): the C loops call this
+        every CHECK_EVERY positions, and once at the end, instead of :meth:`tick` for each."""
+        before = self.nodes
+        self.nodes += count
+        if (
+            self.deadline is not None
+            and self.nodes // CHECK_EVERY != before // CHECK_EVERY
+            and self.clock() > self.deadline
+        ):
+            raise SearchTimeout
+
     def poll(self) -> None:
         """Raise SearchTimeout past the deadline (checked every few hundred calls; counts no position):
         for work between positions, such as the relaxed game behind :meth:`SearchSpace.hopeless`."""
@@ -86,6 +103,102 @@ Visit = Callable[[Action, int, list[Action]], int]
 def _depth_first(space: SearchSpace, start: int, counter: Counter, visit: Visit) -> list[Action] | None:
     """Depth-first search from ``start``, each position expanded once.  ``visit(action, state, path)``
     judges each new position: EXPAND it, CUT it, or FOUND (stop: the line to it is returned).
+
+    Where the passes are limited and one card is dealt a draw (without a limit on waste uses), the
+    search skips every position an earlier one reaches by draws and recycles alone
+    (:func:`_depth_first_passes`); otherwise (:func:`_depth_first_seen`) only the positions seen, and
+    those seen with fewer recycles or waste uses spent."""
+    if passes_order(space):
+        return _depth_first_passes(space, start, counter, visit)
+    return _depth_first_seen(space, start, counter, visit)
+
+
+def passes_order(space: SearchSpace) -> bool:
+    """True when :func:`_depth_first_passes` searches ``space``: the passes are limited (so no line of
+    play comes back to a position: each step removes cards, or moves the stock pointer on, or starts
+    a further pass), one card is dealt a draw (so the draws of a pass stop at every card of the stock,
+    and a position reaches by draws every later pointer of its pass and every pointer of later
+    passes), and no limit on waste uses (a count that the order of (pass, pointer) would not
+    follow)."""
+    return space.max_recycles is not None and space.draw_count == 1 and space.waste_limit is None
+
+
+def _depth_first_passes(space: SearchSpace, start: int, counter: Counter, visit: Visit) -> list[Action] | None:
+    """:func:`_depth_first_seen` for :func:`passes_order`'s rule sets, with a stronger skip.
+
+    Call a position's *cards* all of it but the stock pointer and the recycles done, and order
+    positions with the same cards by (recycles done, pointer): drawing and recycling, an earlier one
+    comes to every later one.  So once a position has been searched in full (its search is over, or
+    it was cut), a later position with the same cards is skipped: whatever it could do, the earlier
+    one could, and it found no win (it would have stopped there), and nothing in it beat the best line
+    (which never gets worse; the cuts depend only on the cards and that best).  A table keeps, for the
+    cards of each position searched in full, the earliest (recycles, pointer) searched.
+
+    While a position is still being searched, a later one with its cards is searched too (it is on the
+    way there: the draws), except one that comes round to the same pointer in a further pass: as the
+    skip of :func:`_depth_first_seen`, it can do everything the same position with fewer recycles can,
+    and that one, on the path, will be searched in full.  The path's run of positions with the same
+    cards begins at its *origin* (the position after the last removal): with one card a draw, the run
+    holds every pointer from the origin's to the end of its pass and every pointer of later passes.
+
+    This searches fewer positions than the plain skip and keeps one row per cards instead of one per
+    position (msc's slowest lost deals: a third of the time)."""
+    field = PTR_MASK << space.ptr_shift | ((1 << REC_BITS) - 1) << space.rec_shift
+    rec_shift = space.rec_shift
+    ptr_shift = space.ptr_shift
+    rec_mask = (1 << REC_BITS) - 1
+    start = space.canonical(start)
+    # per cards (the position without its pointer and recycles): the earliest searched in full
+    done: dict[int, int] = {}
+    path: list[Action] = []
+    # each frame: the position, the origin of its run, what is left of its successors
+    states = [start]
+    origins = [start]
+    stack = [iter(space.successors(start))]
+    while stack:
+        step = next(stack[-1], None)
+        if step is None:
+            stack.pop()
+            finished = states.pop()
+            origins.pop()
+            key = finished & ~field
+            known = done.get(key)
+            if known is None or known > finished & field:
+                done[key] = finished & field
+            if path:
+                path.pop()
+            continue
+        action, state = step
+        key = state & ~field
+        known = done.get(key)
+        if known is not None and known <= state & field:
+            continue
+        origin = origins[-1]
+        if origin & ~field != key:
+            origin = state
+        else:
+            # the same pointer in a further pass than a position of the run on the path
+            first = origin >> rec_shift & rec_mask
+            rec = state >> rec_shift & rec_mask
+            if rec > first and (state >> ptr_shift & PTR_MASK >= origin >> ptr_shift & PTR_MASK or rec > first + 1):
+                continue
+        counter.tick()
+        verdict = visit(action, state, path)
+        if verdict == FOUND:
+            return [*path, action]
+        if verdict == CUT:
+            if known is None or known > state & field:
+                done[key] = state & field
+            continue
+        path.append(action)
+        states.append(state)
+        origins.append(origin)
+        stack.append(iter(space.successors(state)))
+    return None
+
+
+def _depth_first_seen(space: SearchSpace, start: int, counter: Counter, visit: Visit) -> list[Action] | None:
+    """The depth-first search of :func:`_depth_first` for every rule set.
 
     With a limited number of passes, a position is skipped when the same position with fewer recycles
     done was seen: that one can make every move this one can, and the same again after each, so it
@@ -151,13 +264,19 @@ def _note_best(space: SearchSpace, counter: Counter, action: Action, state: int,
     return removed
 
 
-def find_win(space: SearchSpace, start: int, counter: Counter) -> list[Action] | None:
-    """A winning line from ``start``, or ``None`` if there is none (exhaustive)."""
+def find_win(
+    space: SearchSpace, start: int, counter: Counter, native: bool = True, plain: bool = False
+) -> list[Action] | None:
+    """A winning line from ``start``, or ``None`` if there is none (exhaustive).  The loop runs in C
+    where :func:`_c_verdict_fits` (unless ``native`` is false), with the same positions and line.
+    ``plain``: in Python with only the plain skip of :func:`_depth_first_seen` (the tests compare)."""
     if space.won(start):
         return []
     counter.best_removed = max(counter.best_removed, space.removed(start))
     if space.hopeless(start):
         return None
+    if native and not plain and _C_VERDICT is not None and _c_verdict_fits(space):
+        return _c_verdict(space, start, counter, want_best=False)
 
     def visit(action: Action, state: int, path: list[Action]) -> int:
         if not isinstance(action, tuple):  # a draw, recycle or park leaves the same cards in play
@@ -167,12 +286,15 @@ def find_win(space: SearchSpace, start: int, counter: Counter) -> list[Action] |
             return FOUND
         return CUT if space.hopeless(state) else EXPAND
 
-    return _depth_first(space, start, counter, visit)
+    return (_depth_first_seen if plain else _depth_first)(space, start, counter, visit)
 
 
-def win_or_best(space: SearchSpace, start: int, counter: Counter) -> list[Action] | None:
-    """A winning line from ``start`` (as :func:`find_win`), or ``None`` with ``counter.best_removed``
-    the most pyramid cards any line removes (a branch-and-bound search) — in one search.
+def win_or_best(
+    space: SearchSpace, start: int, counter: Counter, native: bool = True, plain: bool = False
+) -> list[Action] | None:
+    """A winning line from ``start`` (as :func:`find_win`, and ``native`` and ``plain`` as there), or
+    ``None`` with ``counter.best_removed`` the most pyramid cards any line removes (a branch-and-bound
+    search) — in one search.
 
     Each position is expanded at most once for both questions: one that may still be won (its relaxed
     game clears the pyramid) is always expanded, one that cannot is expanded only while its bound
@@ -202,7 +324,30 @@ def win_or_best(space: SearchSpace, start: int, counter: Counter) -> list[Action
     counts = space.bag(start)
     if not space.reaches(start, counts, P) and not space.reaches(start, counts, counter.best_removed + 1):
         return None
-    return _depth_first(space, start, counter, visit)
+    if native and not plain and _C_VERDICT is not None and _c_verdict_fits(space):
+        return _c_verdict(space, start, counter, want_best=True)
+    return (_depth_first_seen if plain else _depth_first)(space, start, counter, visit)
+
+
+def _c_verdict(space: SearchSpace, start: int, counter: Counter, want_best: bool) -> list[Action] | None:
+    """:func:`_depth_first` with :func:`find_win`'s visit (or :func:`win_or_best`'s, ``want_best``),
+    its loop in C (``_astar.verdict``): the same positions in the same order, the same lines."""
+    assert _C_VERDICT is not None
+    params = _c_params(space, counter)
+    states, best, best_states = _C_VERDICT(params, space.canonical(start), counter.best_removed, want_best)
+    if best > counter.best_removed:
+        counter.best_removed = best
+        counter.best_line = _line_of(space, best_states)
+    return None if states is None else _line_of(space, states)
+
+
+def _line_of(space: SearchSpace, states: list[int]) -> list[Action]:
+    """The actions of a line of the verdict's search, from the states it passes through: each the first
+    of its position's successors (as the search tried them) that leads to the next."""
+    return [
+        next(action for action, after in space.successors(parent) if after == state)
+        for parent, state in pairwise(states)
+    ]
 
 
 def shortest_win(space: SearchSpace, start: int, counter: Counter, native: bool = True) -> list[Action] | None:
@@ -267,24 +412,16 @@ def shortest_win(space: SearchSpace, start: int, counter: Counter, native: bool 
     return None
 
 
-def shortest_first(space: SearchSpace) -> bool:
-    """True if a shortest solution is searched for at once, with no verdict search before it: for the
-    rule sets the C loop takes (where it runs, it proves most deals faster than the verdict's
-    depth-first search does; the choice depends on the rules only, so the pure-Python package answers
-    alike)."""
-    return _c_search_fits(space)
-
-
 def _c_search_fits(space: SearchSpace) -> bool:
     """True if the C loop searches ``space`` as :func:`shortest_win` would (see ``_astar.c``): one card a
-    draw, no drawn spot, one waste pile, no jokers, triples, free cells or limit on waste uses, and a
-    packed state of 64 bits at most."""
+    draw, one waste pile, no jokers, triples, free cells or limit on waste uses, not both a drawn spot
+    and a usable stock top, and a packed state of 64 bits at most."""
     return (
         space.fast
         and not space.cells
         and not space.jokers
         and not space.triples
-        and not space.drawn_spot
+        and not (space.drawn_spot and space.stock_top_usable)
         and space.draw_count == 1
         and space.waste_limit is None
         and not space.pile_masks
@@ -292,6 +429,13 @@ def _c_search_fits(space: SearchSpace) -> bool:
         and space.rec_shift + REC_BITS <= 64
         and space.target < MAX_VALUE
     )
+
+
+def _c_verdict_fits(space: SearchSpace) -> bool:
+    """True if the C loop of the verdict searches ``space`` as :func:`_depth_first` would: where the
+    shortest search's does, and its relaxed game runs in C too (not in strict rules with one usable
+    stock-side card, whose starved-stock cut only :meth:`SearchSpace.hopeless` makes)."""
+    return _c_search_fits(space) and not space.one_stock_card
 
 
 def _c_params(space: SearchSpace, counter: Counter) -> dict[str, object]:
@@ -307,6 +451,7 @@ def _c_params(space: SearchSpace, counter: Counter) -> dict[str, object]:
         "lone": space.lone,
         "strict": int(space.strict),
         "stock_top_usable": int(space.stock_top_usable),
+        "drawn_spot": int(space.drawn_spot),
         "pairs_ok": int(space.pairs_ok),
         "unlimited": int(space.unlimited),
         "max_recycles": -1 if space.max_recycles is None else space.max_recycles,
@@ -321,7 +466,7 @@ def _c_params(space: SearchSpace, counter: Counter) -> dict[str, object]:
         "kept_by": _kept_by(space),
         "poll": space.poll,
         "hopeless": space.hopeless,
-        "tick": counter.tick,
+        "tick": counter.advance,
     }
 
 

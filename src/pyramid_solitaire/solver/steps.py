@@ -34,6 +34,10 @@ class PyramidSteps(NamedTuple):
     ident: int
 
 
+#: :meth:`StepsBound._sweep`'s ``first`` when no draws are counted (no drawn spot)
+NO_DRAWS: Final = -1
+
+
 class StepsBound:
     """The A* bound of one deal's search space, with its memos (see the module docstring)."""
 
@@ -55,6 +59,13 @@ class StepsBound:
         self.drawn_spot = space.drawn_spot
         self.draw_count = space.draw_count
         self.stock_top_usable = space.stock_top_usable
+        #: A drawn spot (thirteen, relaxed, traditional) with one card a draw, one waste pile and no
+        #: usable stock top is bounded as the stock-top model (msc) one card back: see :meth:`bound`.
+        self.drawn_as_top = (
+            space.drawn_spot and space.draw_count == 1 and not space.stock_top_usable and not space.pile_masks
+        )
+        #: the sweeps see a usable card on the stock side of the pointer (msc, or a drawn spot so bounded)
+        self.top_model = space.stock_top_usable or self.drawn_as_top
         self.max_recycles = space.max_recycles
         #: for each pyramid slot, the places of the cards that could still meet it (see space)
         self._dead_masks = space.dead_masks
@@ -159,8 +170,20 @@ class StepsBound:
         a recycle, makes every card in front of them leave its place first: by a draw, or by a removal.
         :meth:`_sweep` says what each card that leaves costs at least, counting the cards of one
         route together.  The costliest value bounds the extra steps.  (Computed for the waste-top
-        and stock-top models dealing one card a draw; with a drawn spot, or several cards a draw (one
-        draw then passes several cards), only the removal steps are counted.)"""
+        and stock-top models dealing one card a draw; with several cards a draw (one draw then passes
+        several cards), only the removal steps are counted.)
+
+        A drawn spot dealing one card a draw is bounded as the stock-top model with the pointer one
+        card back, the drawn card standing for the stock's top: the two models' usable cards are then
+        the same (the drawn card and the waste's top), or the stock-top model has one more (when the
+        drawn card is gone, its next card is already usable there, where the drawn spot needs a
+        draw).  Every line of the drawn spot is thus a line of that position in the stock-top model,
+        with the same steps or fewer (a draw into an empty drawn spot is no step there), so the
+        stock-top model's bound, a bound on its own lines, is one on the drawn spot's too.  And a card
+        ahead of the drawn spot is usable only once drawn: the j-th card of the stock side (the drawn
+        card first, if there is one) needs j draws before it (j + 1 when the drawn spot is empty),
+        each an extra step, whatever else the cards in front of it cost; so its cost in the sweep is
+        at least that (:meth:`_sweep`'s ``first``)."""
         pyramid = state & self.pyramid_full
         if self.cells:  # a parked card still has to go: count it where it was, as if still there
             pyramid |= state >> self.cell_shift & self.pyramid_full
@@ -174,20 +197,26 @@ class StepsBound:
         total, deficits = steps.total, steps.deficits
         if state >> self.jok_shift:  # a joker may stand in for any stock card the pyramid needs
             return total
-        if not deficits or self.drawn_spot or self.draw_count > 1:
+        if not deficits or (self.drawn_spot and not self.drawn_as_top) or self.draw_count > 1:
             return total
         stock = state >> self.stock_shift & self.stock_mask
         ptr = state >> self.ptr_shift & PTR_MASK
-        msc = self.stock_top_usable
+        # with a drawn spot, the draws the first card ahead needs (none for the drawn card itself)
+        first = NO_DRAWS
+        if self.drawn_as_top:
+            first = 0 if ptr and stock >> (ptr - 1) & 1 else 1
+            if ptr:
+                ptr -= 1  # the drawn card stands for the stock's top (see above)
+        msc = self.top_model
         # The two sweeps depend only on the cards on their side and on what the pyramid needs
         # (``ident``), so they are memoised on that (the caches are emptied when they grow large).
         rest = stock >> ptr << ptr
-        key = steps.ident << self.S | rest
+        key = (steps.ident << self.S | rest) << 2 | first + 1
         ahead_found = self._ahead_sweeps.get(key)
         if ahead_found is None:
             if len(self._ahead_sweeps) >= SWEEP_CACHE:
                 self._ahead_sweeps.clear()
-            ahead_found = self._ahead_sweeps[key] = self._sweep_ahead(rest, steps)
+            ahead_found = self._ahead_sweeps[key] = self._sweep_ahead(rest, steps, first)
         right, ahead = ahead_found
         waste = stock & ((1 << ptr) - 1)
         key = steps.ident << self.S | waste
@@ -230,17 +259,17 @@ class StepsBound:
                 extra = reach
         return total + (extra if extra < UNREACHABLE else 0)
 
-    def _sweep_ahead(self, rest: int, steps: PyramidSteps) -> tuple[dict[int, list[int]], int]:
+    def _sweep_ahead(self, rest: int, steps: PyramidSteps, first: int) -> tuple[dict[int, list[int]], int]:
         """The forward sweep over the cards ahead, ``rest``: the costs of reaching the needed cards
         by value, and the cost of passing them all (-1 if not needed: every value was found often
         enough ahead).  With a recycle the cost of getting back round to the waste is that plus one
         (without a usable stock top, plus one draw more)."""
         deficits = steps.deficits
         right: dict[int, list[int]] = {}
-        if self.stock_top_usable:
+        if self.top_model:
             # its top is usable where it lies: each card in front of a needed one leaves by a draw or
             # a removal
-            return right, self._sweep(rest, True, steps, right)
+            return right, self._sweep(rest, True, steps, right, first)
         # otherwise each card must be drawn
         passed = 0
         short = len(deficits)
@@ -260,7 +289,9 @@ class StepsBound:
                         return right, -1
         return right, passed + 1  # after a recycle the first card must be drawn again
 
-    def _sweep(self, cards: int, upward: bool, steps: PyramidSteps, found: dict[int, list[int]]) -> int:
+    def _sweep(
+        self, cards: int, upward: bool, steps: PyramidSteps, found: dict[int, list[int]], first: int = NO_DRAWS
+    ) -> int:
         """Let the stock cards ``cards`` (a mask of stock indices) leave one by one, from the lowest
         index up or from the highest down, and append the cost so far at each card of a value the
         pyramid needs to ``found[value]``, as many as it needs (``steps.deficits``).  Returns the cost
@@ -275,7 +306,11 @@ class StepsBound:
         :meth:`_pyramid_steps`), at most ``cap`` times; so the route's cost for the two values is
         e_w + e_v - min(e_w, e_v, cap) with e the cards beyond the free ones, and each card adds 0
         or 1 to it.  With an even target, cards of half its value cost half a step each beyond the
-        free ones."""
+        free ones.
+
+        ``first`` (a drawn spot, see :meth:`bound`; NO_DRAWS otherwise): the j-th card (from 0) costs
+        at least j + first, the draws that bring it to the drawn spot, and all of them leave for at
+        least n - 1 + first (n cards: the last one drawn, a recycle can follow)."""
         stock_values = self.stock_values
         target = self.target
         lone = self.lone
@@ -285,6 +320,7 @@ class StepsBound:
         width = len(free)
         used = [0] * width
         cost = 0
+        passed = 0  # the cards before this one
         short = len(wanted)
         while cards:
             if upward:
@@ -310,9 +346,12 @@ class StepsBound:
             if value in wanted:
                 got = found.setdefault(value, [])
                 if len(got) < wanted[value]:
-                    got.append(cost)
+                    got.append(cost if first < 0 or cost >= passed + first else passed + first)
                     if len(got) == wanted[value]:
                         short -= 1
                         if not short:
                             return -1
+            passed += 1
+        if first >= 0 and passed and cost < passed - 1 + first:
+            return passed - 1 + first
         return cost
