@@ -3,13 +3,16 @@
     .venv/bin/python benchmarks/par.py --days 30                      # the first 30 days, 3 rule sets
     .venv/bin/python benchmarks/par.py --days 30 --rules thirteen
     .venv/bin/python benchmarks/par.py --msc-1500 --stride 10         # every 10th msc-1500 deal, checked
+    .venv/bin/python benchmarks/par.py --presets --deals 30           # every preset: its first 30 won deals
 
 Each par runs in a child process of its own, ``python -m pyramid_solitaire.web.par_child CODE SECONDS`` —
 the very command the web app's background worker runs (the child lowers itself to nice 19 either way;
 the figures are its CPU seconds, the search's, not the scheduler's).  Per rule set it prints the CPU seconds per par
 (median, p90, max), how many ran out of the limit (``unknown``), and the peak memory of a child (its
 maximum resident set size).  With ``--msc-1500`` every par is checked against the data set's shortest
-length, and any difference is printed.
+length, and any difference is printed.  With ``--presets``, every preset of the engine (not only the
+three with a daily deal) takes the first ``--deals`` deals of its shuffle that the solver wins (as a
+verified deal of that preset would be) and works out their pars the same way.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from figures import MSC_1500, percentile
 
 from pyramid_solitaire import Deal
 from pyramid_solitaire.daily import EPOCH, MAIN_RULES, PAR_SECONDS, daily_deal
+from pyramid_solitaire.rules import PRESETS
+from pyramid_solitaire.solver import solve
 
 
 def par_in_child(code: str, seconds: float) -> tuple[int | None, float, float]:
@@ -46,7 +51,7 @@ def report(name: str, rows: list[tuple[int | None, float, float]], lost: int = 0
     times = [cpu for _, cpu, _ in rows]
     unknown = sum(moves is None for moves, _, _ in rows) - lost
     print(
-        f"{name:9} {len(rows):4} pars  median {statistics.median(times):6.2f} s  p90 {percentile(times, 0.9):6.2f} s  "
+        f"{name:13} {len(rows):4} pars  median {statistics.median(times):6.2f} s  p90 {percentile(times, 0.9):6.2f} s  "
         f"max {max(times):6.2f} s  total {sum(times):7.1f} s  unknown {unknown}  no win {lost}  "
         f"peak {max(mb for _, _, mb in rows):6.0f} MB"
     )
@@ -59,6 +64,8 @@ def main() -> int:
     parser.add_argument("--msc-1500", action="store_true", help="deals of data/msc-1500 under msc rules instead")
     parser.add_argument("--stride", type=int, default=10, help="with --msc-1500: every N-th deal")
     parser.add_argument("--seconds", type=float, default=PAR_SECONDS, help="the CPU limit of one par")
+    parser.add_argument("--presets", action="store_true", help="every preset's first won deals instead")
+    parser.add_argument("--deals", type=int, default=30, help="with --presets: won deals per preset")
     args = parser.parse_args()
     print(f"par: CPU limit {args.seconds:.0f} s, one child process per deal, one after another")
     if args.msc_1500:
@@ -71,6 +78,17 @@ def main() -> int:
             if row[0] != (length or None):
                 print(f"deal {index * args.stride + 1}: par {row[0]}, data set {length}")
         report("msc-1500", rows, lost=sum(length == 0 for length in lengths))
+        return 0
+    if args.presets:
+        for preset in PRESETS:
+            won: list[str] = []
+            number = 0
+            while len(won) < args.deals:
+                deal = Deal.from_number(number, preset)
+                number += 1
+                if solve(deal, best=False).winnable:
+                    won.append(deal.code)
+            report(preset, [par_in_child(code, args.seconds) for code in won])
         return 0
     for rules in args.rules or MAIN_RULES:
         days = [EPOCH + timedelta(days=n) for n in range(args.days)]

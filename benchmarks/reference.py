@@ -1,8 +1,10 @@
-"""Our shortest-solution search against the public reference solvers, on the same msc-1500 deals.
+r"""Our shortest-solution search against the public reference solvers, on the same msc-1500 deals.
 
     .venv/bin/python benchmarks/reference.py --reference-dir /path/to/pyramid-solver
     .venv/bin/python benchmarks/reference.py --reference-dir /path/to/pyramid-solver --every 5
     .venv/bin/python benchmarks/reference.py --java /path/to/solitaire-player --side-by-side
+    .venv/bin/python benchmarks/reference.py --java /path/to/solitaire-player --side-by-side --pin \
+        --deals-json tests/solver/data/slow_deals.json     # the slowest fresh deals (benchmarks/tail.py)
 
 ``--java`` takes instead a checkout of mchung94/solitaire-player (MIT; Java 17, the A* board-challenge
 solver of its pyramid package), compiled here with ``javac`` against Debian's jars (``apt-get install
@@ -35,7 +37,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from figures import MSC_1500, percentile
+from figures import MSC_1500, percentile, regression_set
 
 HERE = Path(__file__).resolve().parent
 
@@ -157,6 +159,9 @@ def main() -> int:
         help="with --side-by-side, pin the reference to core 0 and ours to core 1 (taskset): the JVM's "
         "compiler and collector threads then cannot take ours' core",
     )
+    parser.add_argument(
+        "--deals-json", type=Path, help="the msc deals of a regression set of benchmarks/tail.py instead of msc-1500"
+    )
     parser.add_argument("--tsv", type=Path, help="write each deal here: number, length, ours s, reference s, ratio")
     args = parser.parse_args()
     if args.java is not None:
@@ -173,8 +178,15 @@ def main() -> int:
     if args.every < 1:
         parser.error("--every must be positive")
 
-    decks = (MSC_1500 / "random-decks.txt").read_text().splitlines()
-    expected = [int(x) for x in (MSC_1500 / "random-deck-solution-lengths.txt").read_text().split()]
+    if args.deals_json:
+        decks, expected = regression_set(args.deals_json)
+        source = ["--deals-json", str(args.deals_json)]
+        title = f"{args.deals_json.name} (msc)"
+    else:
+        decks = (MSC_1500 / "random-decks.txt").read_text().splitlines()
+        expected = [int(x) for x in (MSC_1500 / "random-deck-solution-lengths.txt").read_text().split()]
+        source = ["--msc-1500"]
+        title = "msc-1500"
     numbers = list(range(1, len(decks) + 1, args.every))
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -208,7 +220,7 @@ def main() -> int:
             "ours": [
                 sys.executable,
                 str(HERE / "solver.py"),
-                "--msc-1500",
+                *source,
                 "--shortest",
                 "--no-best",
                 "--time-limit",
@@ -253,7 +265,7 @@ def main() -> int:
             print(f"MISMATCH deal {n}: ours says {ours[n][0]} ({ours[n][2]}), the data set {want}")
     how = "side by side, one core each" if args.side_by_side else "one after the other"
     print(
-        f"msc-1500, {len(numbers)} deals (every {args.every}), shortest solutions, {how}; "
+        f"{title}, {len(numbers)} deals (every {args.every}), shortest solutions, {how}; "
         f"lengths that differ from the data set's: {mismatches}"
     )
     print(summary(label, [theirs[n][1] for n in numbers], numbers, peak_mb["reference"]))
@@ -271,6 +283,14 @@ def main() -> int:
     # against a millisecond), which says nothing of the searches
     won = [n for n in numbers if expected[n - 1]]
     print_ratios(won, {n: theirs[n][1] for n in won}, {n: ours[n][1] for n in won})
+    if args.deals_json:
+        # the regression set's deals are slow for both, lost ones above all: every deal, one by one
+        print(f"  {'deal':>4} {'length':>6} {'reference s':>11} {'ours s':>8} {'reference / ours':>16}")
+        for n in numbers:
+            print(
+                f"  {n:4} {expected[n - 1] or '-':>6} {theirs[n][1]:11.3f} {ours[n][1]:8.3f} "
+                f"{theirs[n][1] / max(ours[n][1], 1e-6):16.2f}"
+            )
     if args.tsv:
         args.tsv.write_text(
             "deal\tlength\tours_s\treference_s\treference_over_ours\n"

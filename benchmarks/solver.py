@@ -4,10 +4,13 @@
     .venv/bin/python benchmarks/solver.py --msc-1500 --shortest      # shortest solutions
     .venv/bin/python benchmarks/solver.py --rules classic --deals 1000
     .venv/bin/python benchmarks/solver.py --rules pyramide --deals 1000
+    .venv/bin/python benchmarks/solver.py --deals-json tests/solver/data/slow_deals.json --shortest
 
 Each deal is solved in this one process, one after another (one core).  For msc-1500 the verdicts (and
 with --shortest the lengths) are checked against the data set and any mismatch is printed.  Peak
-memory is the process's maximum resident set size.  ``--jsonl FILE`` keeps one line per deal.
+memory is the process's maximum resident set size.  ``--deals-json`` takes the msc deals of a
+regression set of ``benchmarks/tail.py`` instead, checked against its verdicts and lengths.
+``--jsonl FILE`` keeps one line per deal.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-from figures import MSC_1500, percentile
+from figures import MSC_1500, percentile, regression_set
 
 from pyramid_solitaire import Deal, native
 from pyramid_solitaire.solver import solve
@@ -29,6 +32,7 @@ from pyramid_solitaire.solver import solve
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--msc-1500", action="store_true", help="the 1,500 deals of data/msc-1500")
+    parser.add_argument("--deals-json", type=Path, help="the msc deals of a regression set of benchmarks/tail.py")
     parser.add_argument("--rules", default="msc")
     parser.add_argument("--deals", type=int, default=1000, help="deal numbers 0..N-1 of the shuffle")
     parser.add_argument("--start", type=int, default=0)
@@ -50,6 +54,10 @@ def main() -> int:
         expected = [int(x) for x in (MSC_1500 / "random-deck-solution-lengths.txt").read_text().split()]
         deals = [Deal.from_notation(line, "msc") for line in lines]
         source = "msc-1500"
+    elif args.deals_json:
+        notations, expected = regression_set(args.deals_json)
+        deals = [Deal.from_notation(notation, "msc") for notation in notations]
+        source = f"{args.deals_json.name} (msc)"
     else:
         deals = [Deal.from_number(n, args.rules) for n in range(args.start, args.start + args.deals)]
         source = f"{args.rules} deals {args.start}..{args.start + args.deals - 1}"

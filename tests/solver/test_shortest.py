@@ -5,6 +5,7 @@ of msc-1500 deals, whose lengths the data set gives, the bound is checked from t
 
 from __future__ import annotations
 
+import json
 import random
 from collections import deque
 from pathlib import Path
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from pyramid_solitaire import Deal
-from pyramid_solitaire.solver import search
+from pyramid_solitaire.solver import search, solve
 from pyramid_solitaire.solver.search import CHECK_EVERY, Counter, SearchTimeout, shortest_win
 from pyramid_solitaire.solver.space import SearchSpace
 from pyramid_solitaire.table import Table
@@ -188,3 +189,17 @@ def test_c_relaxed_game_polls_the_deadline() -> None:
     with pytest.raises(SearchTimeout):
         shortest_win(space, space.pack(table.start()), counter)
     assert 0 < counter.nodes < 100_000
+
+
+def test_drawn_spot_lengths_are_those_found_with_removal_steps_only() -> None:
+    """A drawn spot's bound (the stock-top model's one card back, and the draws each card ahead needs)
+    finds the lengths found with a bound of removal steps only, which is admissible at once: the first
+    40 thirteen deals and the first 300 relaxed deals, whose shortest lengths the solver of 6d4a71a
+    found that way (``data/drawn_spot_lengths.json``; null: no win)."""
+    expected = json.loads((Path(__file__).parent / "data" / "drawn_spot_lengths.json").read_text())
+    assert len(expected) == 340 and sum(length is not None for length in expected.values()) > 40
+    for code, length in expected.items():
+        deal = Deal.from_code(code)
+        assert deal.rules.drawn_spot
+        result = solve(deal, shortest=True, best=False)
+        assert result.length == length, code
