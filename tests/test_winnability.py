@@ -31,6 +31,8 @@ from pyramid_solitaire.winnability import (
     render_table,
     run_plan,
 )
+from pyramid_solitaire.winnability.plan import FAMILY, RowStatus
+from pyramid_solitaire.winnability.table import _published_section
 
 #: Far above any of these deals' solving time, so that no verdict is unknown.
 TIME_LIMIT = 120.0
@@ -104,7 +106,12 @@ def test_the_plan_is_issue_6_s() -> None:
         "thirteen(jokers=2)",
         "thirteen(triples=true)",
     ]
-    assert {row.target for row in headline} == {100_000} and {row.target for row in grid} == {20_000}
+    assert {row.target for row in headline} == {100_000}
+    # issue 36: the one-pass cells with overlap pairs and a usable stock card, against published figures
+    assert {str(row.rules): row.target for row in grid if row.target != 20_000} == {
+        "classic(passes=1,overlap=true,stock_top=true)": 100_000,
+        "classic(passes=1,strict=true,overlap=true,stock_top=true)": 100_000,
+    }
     cells = {(r.rules.passes, r.rules.overlap, r.rules.strict, r.rules.stock_top_usable) for r in grid}
     assert len(grid) == len(cells) == 24
     assert {p for p, *_ in cells} == {1, 3, None}
@@ -120,8 +127,8 @@ def test_the_plan_is_issue_6_s() -> None:
     }
     family = [row for row in plan if row.section == "family"]
     assert [(str(row.rules), row.target) for row in family] == [
-        ("traditional", 20_000),
-        ("relaxed", 20_000),
+        ("traditional", 100_000),
+        ("relaxed", 100_000),
         ("tuts_tomb", 20_000),
         ("spanish", 20_000),
         ("fourteen", 20_000),
@@ -408,7 +415,8 @@ def test_the_table_of_the_whole_plan_before_any_run(tmp_path: Path, capsys: pyte
     assert out.startswith("# Winnability")
     assert out.count("| not run yet |") == 43
     assert "**Not finished: 43 of 43 rule sets are short of their target**" in out
-    assert "## The seeds' other rule sets and the rest of the Pyramid family (20,000 deals each)" in out
+    family = "## The seeds' other rule sets and the rest of the Pyramid family"
+    assert f"{family} (20,000 deals each; `traditional` 100,000, `relaxed` 100,000)" in out
     assert "| `tuts_tomb` | not run yet |" in out
     assert "| `thirteen(triples=true)` | not run yet |" in out
     assert "| unlimited | overlap pairs | strict (all 52 cards) | stock card usable | not run yet |" in out
@@ -463,3 +471,27 @@ def test_unknown_deals_are_solved_again_only_on_request(tmp_path: Path) -> None:
     retried = run_plan(plan, tmp_path, workers=1, time_limit=TIME_LIMIT, retry_unknown=True)
     assert sum(solved for _, solved in retried) == unknown  # each once, a reused file's too
     assert all(not status.unknown for status in plan_status(plan, tmp_path))
+
+
+def test_the_one_pass_rows_are_compared_with_the_published_figures() -> None:
+    """Issue 36: each row with a published win rate gets the z-score of its difference from it, and
+    the difference stands from |z| = 3 on (here 2,000 won of 20,000 against 9,019,243 of 100 M)."""
+
+    def status(rules: str, won: int, deals: int) -> RowStatus:
+        summary = Summary(
+            rules=rules, start=0, deals=deals, won=won, lost=deals - won, unknown=0, seconds=(0.01,), solved=deals
+        )
+        return RowStatus(PlanRow(FAMILY, find_rules(rules), deals, find_rules(rules)), deals, summary, [], False)
+
+    lines = _published_section([status("relaxed", 1_850, 20_000), status("traditional", 8_000, 100_000)])
+    # (0.0925 - 0.09019243) / sqrt(0.0925 * 0.9075 / 20,000 + 0.0902 * 0.0980 / 1e8) = +1.1
+    assert (
+        "| `relaxed` | pyramid only, one pass, no overlap discards | 20,000 | 9.25% | 9.02% | +1.1 | within chance |"
+        in lines
+    )
+    # (0.08 - 0.06795618) / sqrt(0.08 * 0.92 / 100,000 + ...) = +14.0
+    assert (
+        "| `traditional` | all cards, one pass, no overlap discards | 100,000 | 8.00% | 6.80% | +14.0 | **stands** |"
+        in lines
+    )
+    assert _published_section([status("classic", 6_500, 10_000)]) == []  # no published figure

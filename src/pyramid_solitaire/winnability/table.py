@@ -6,6 +6,7 @@ short of their target say so; then the consistency check and the unknown deals.
 
 from __future__ import annotations
 
+import math
 import platform
 import statistics
 from collections.abc import Sequence
@@ -100,6 +101,7 @@ def render_table(
     lines += _headline_section([s for s in statuses if s.row.section == HEADLINE])
     lines += _family_section([s for s in statuses if s.row.section == FAMILY])
     lines += _grid_section([s for s in statuses if s.row.section == GRID])
+    lines += _published_section(statuses)
     lines += _consistency_section(_consistency(plan, files))
     lines += _unknown_section(statuses)
     return "\n".join(lines) + "\n"
@@ -169,7 +171,7 @@ def _family_section(family: list[RowStatus]) -> list[str]:
         return []
     lines = [
         "",
-        f"## The seeds' other rule sets and the rest of the Pyramid family ({family[0].row.target:,} deals each)",
+        f"## The seeds' other rule sets and the rest of the Pyramid family ({_each(family)})",
         "",
     ]
     lines += _table(["rule set", *_FIGURE_HEADS], [[f"`{s.row.rules}`", *_figures(s)] for s in family])
@@ -178,7 +180,7 @@ def _family_section(family: list[RowStatus]) -> list[str]:
         lines += [
             "",
             "Rule sets that play exactly as one above take their deals from its file (the first "
-            f"{family[0].row.target:,} of them) rather than solving them again:",
+            f"{reused[0].target:,} of them) rather than solving them again:",
             "",
         ]
         lines += [_family_reuse_note(row) for row in reused]
@@ -190,7 +192,7 @@ def _grid_section(grid: list[RowStatus]) -> list[str]:
     without rows)."""
     if not grid:
         return []
-    lines = ["", f"## The grid over `{GRID_BASE}` ({grid[0].row.target:,} deals each)", ""]
+    lines = ["", f"## The grid over `{GRID_BASE}` ({_each(grid)})", ""]
     lines += _table(
         ["passes", "overlap", "win condition", "stock model", *_FIGURE_HEADS],
         [
@@ -203,11 +205,67 @@ def _grid_section(grid: list[RowStatus]) -> list[str]:
         lines += [
             "",
             "Cells that are a rule set above take their deals from its file (the first "
-            f"{grid[0].row.target:,} of them) rather than solving them again:",
+            f"{reused[0].target:,} of them) rather than solving them again:",
             "",
         ]
         lines += [_reuse_note(row) for row in reused]
     return lines
+
+
+#: Published win rates to compare with (solitairewinrates.com, "Pyramid", last modified 2022-04-17:
+#: the same 100 million deals for each rule set; its model: one pass, the stock card most recently
+#: dealt and the waste's top usable), as games won of 100 million, by the rule set that plays them.
+PUBLISHED: Final = {
+    "relaxed": ("pyramid only, one pass, no overlap discards", 9_019_243),
+    "traditional": ("all cards, one pass, no overlap discards", 6_795_618),
+    "classic(passes=1,overlap=true,stock_top=true)": ("pyramid only, one pass, overlap discards", 22_773_249),
+    "classic(passes=1,strict=true,overlap=true,stock_top=true)": ("all cards, one pass, overlap discards", 15_916_049),
+}
+PUBLISHED_DEALS: Final = 100_000_000
+#: |z| at least this: the difference stands (two-sided p below 0.3 %)
+STANDS_Z: Final = 3.0
+
+
+def _published_section(statuses: list[RowStatus]) -> list[str]:
+    """Each row with a published win rate: the two rates, the z-score of their difference (each rate's
+    binomial standard error, the published one's tiny), and whether the difference stands."""
+    rows = []
+    for status in statuses:
+        published = PUBLISHED.get(str(status.row.rules))
+        summary = status.summary
+        if published is None or summary is None or summary.win_rate is None or status.row.reused:
+            continue
+        words, won = published
+        theirs = won / PUBLISHED_DEALS
+        ours = summary.win_rate
+        decided = summary.won + summary.lost
+        error = math.sqrt(ours * (1 - ours) / decided + theirs * (1 - theirs) / PUBLISHED_DEALS)
+        z = (ours - theirs) / error
+        verdict = "**stands**" if abs(z) >= STANDS_Z else "within chance"
+        rows.append(
+            [f"`{status.row.rules}`", words, f"{decided:,}", _percent(ours), _percent(theirs), f"{z:+.1f}", verdict]
+        )
+    if not rows:
+        return []
+    lines = ["", "## Against the published figures", ""]
+    lines.append(
+        "solitairewinrates.com gives win rates of one-pass Pyramid from 100 million deals each (its page "
+        '"Pyramid", last modified 2022-04-17): the stock dealt once, the card most recently dealt and the '
+        "waste's top usable, pairing with each other. The rows that play those rules are compared here. "
+        "z is the difference over its standard error (both rates binomial; the published one's is "
+        f"about 0.003 points); a difference stands when |z| is {STANDS_Z:.0f} or more."
+    )
+    lines.append("")
+    lines += _table(["rule set", "published rules", "deals", "win rate", "published", "z", "difference"], rows)
+    return lines
+
+
+def _each(statuses: list[RowStatus]) -> str:
+    """``20,000 deals each``, and the rows whose target is another (``; `relaxed` 100,000``)."""
+    targets = [s.row.target for s in statuses]
+    common = max(set(targets), key=targets.count)
+    others = [f"`{s.row.rules}` {s.row.target:,}" for s in statuses if s.row.target != common]
+    return f"{common:,} deals each" + (f"; {', '.join(others)}" if others else "")
 
 
 def _consistency_section(consistency: Consistency) -> list[str]:
