@@ -123,8 +123,18 @@ def test_a_new_release_replaces_the_kept_app(browser: Browser, second_release: t
     new = f"pyramid-shell-{app.state.assets.release}"  # type: ignore[attr-defined]
     assert [new] != first
 
-    page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
-    eventually(lambda: new in page.evaluate("caches.keys()") and first[0] not in page.evaluate("caches.keys()"), 30)
+    # The browser looks for a new worker when asked (r.update()), and is asked again at each look, as a
+    # browser asks again at a player's later visits: in one full run a single ask left the old worker
+    # in place for 30 s (seen once, not reproduced), which says nothing about the release itself.
+    check = (
+        "navigator.serviceWorker.getRegistration().then((r) => r.update()).catch(() => null).then(() => caches.keys())"
+    )
+
+    def released() -> bool:
+        names = page.evaluate(check)
+        return new in names and first[0] not in names
+
+    eventually(released, 60)
     page.reload()
     page.wait_for_selector("body[data-ready=true]")
     served = page.evaluate("fetch('/static/css/app.css').then((r) => r.text())")
