@@ -866,14 +866,19 @@ static int reaches(Space *sp, uint64_t pyramid, uint64_t counts, int k) {
     return found;
 }
 
+/* The relaxed game's bag of a state: how many stock cards of each value are left (SearchSpace.bag). */
+static uint64_t bag_of(const Space *sp, uint64_t state) {
+    uint64_t counts = 0;
+    uint64_t stock = state >> sp->stock_shift & sp->stock_mask;
+    for (uint64_t rest = stock; rest; rest &= rest - 1)
+        counts += 1ULL << (COUNT_BITS * sp->values[sp->P + __builtin_ctzll(rest)]);
+    return counts;
+}
+
 /* SearchSpace.hopeless: 1 if the state can certainly not be won, 0 if not, -1 on an error. */
 static int hopeless(Space *sp, uint64_t state) {
     if (sp->relaxed) {
-        uint64_t counts = 0;
-        uint64_t stock = state >> sp->stock_shift & sp->stock_mask;
-        for (uint64_t rest = stock; rest; rest &= rest - 1)
-            counts += 1ULL << (COUNT_BITS * sp->values[sp->P + __builtin_ctzll(rest)]);
-        int found = reaches(sp, state & sp->pyramid_full, counts, sp->P);
+        int found = reaches(sp, state & sp->pyramid_full, bag_of(sp, state), sp->P);
         return found < 0 ? -1 : !found;
     }
     PyObject *key = PyLong_FromUnsignedLongLong(state);
@@ -886,13 +891,6 @@ static int hopeless(Space *sp, uint64_t state) {
     return result;
 }
 
-static uint64_t bag_of(const Space *sp, uint64_t state) {
-    uint64_t counts = 0;
-    uint64_t stock = state >> sp->stock_shift & sp->stock_mask;
-    for (uint64_t rest = stock; rest; rest &= rest - 1)
-        counts += 1ULL << (COUNT_BITS * sp->values[sp->P + __builtin_ctzll(rest)]);
-    return counts;
-}
 
 /* Counter.advance(n): count n positions, and raise SearchTimeout past the deadline. */
 static int advance(Space *sp, size_t n) {

@@ -161,10 +161,7 @@ def _depth_first_passes(space: SearchSpace, start: int, counter: Counter, visit:
             stack.pop()
             finished = states.pop()
             origins.pop()
-            key = finished & ~field
-            known = done.get(key)
-            if known is None or known > finished & field:
-                done[key] = finished & field
+            _keep_earliest(done, finished & ~field, finished & field)
             if path:
                 path.pop()
             continue
@@ -187,14 +184,21 @@ def _depth_first_passes(space: SearchSpace, start: int, counter: Counter, visit:
         if verdict == FOUND:
             return [*path, action]
         if verdict == CUT:
-            if known is None or known > state & field:
-                done[key] = state & field
+            _keep_earliest(done, key, state & field)
             continue
         path.append(action)
         states.append(state)
         origins.append(origin)
         stack.append(iter(space.successors(state)))
     return None
+
+
+def _keep_earliest(done: dict[int, int], cards: int, order: int) -> None:
+    """Note a position of ``cards`` searched in full at ``order`` (its recycles and pointer), keeping
+    the earliest per cards."""
+    known = done.get(cards)
+    if known is None or known > order:
+        done[cards] = order
 
 
 def _depth_first_seen(space: SearchSpace, start: int, counter: Counter, visit: Visit) -> list[Action] | None:
@@ -341,13 +345,10 @@ def _c_verdict(space: SearchSpace, start: int, counter: Counter, want_best: bool
     return None if states is None else _line_of(space, states)
 
 
-def _line_of(space: SearchSpace, states: list[int]) -> list[Action]:
-    """The actions of a line of the verdict's search, from the states it passes through: each the first
-    of its position's successors (as the search tried them) that leads to the next."""
-    return [
-        next(action for action, after in space.successors(parent) if after == state)
-        for parent, state in pairwise(states)
-    ]
+def _line_of(space: SearchSpace, states: list[int], shortest: bool = False) -> list[Action]:
+    """The actions of a line a C loop returns as the states it passes through: each the first of its
+    position's successors (the verdict's, or with ``shortest`` A*'s) that leads to the next."""
+    return [_action_to(space, parent, state, shortest) for parent, state in pairwise(states)]
 
 
 def shortest_win(space: SearchSpace, start: int, counter: Counter, native: bool = True) -> list[Action] | None:
@@ -370,7 +371,7 @@ def shortest_win(space: SearchSpace, start: int, counter: Counter, native: bool 
         states = _C_SHORTEST(_c_params(space, counter), start)
         if states is None:
             return None
-        return [_action_to(space, parent, state) for parent, state in pairwise(states)]
+        return _line_of(space, states, shortest=True)
     # a state's bits: the widest field is the cells' (places up to P + S above cell_shift)
     width = space.cell_shift + space.P + space.S
     state_mask = (1 << width) - 1
@@ -479,9 +480,9 @@ def _kept_by(space: SearchSpace) -> tuple[int, ...]:
     )
 
 
-def _action_to(space: SearchSpace, parent: int, state: int) -> Action:
-    """The first of ``parent``'s successors that leads to ``state`` (as :func:`_line_back` finds it)."""
-    return next(action for action, after in space.successors(parent, shortest=True) if after == state)
+def _action_to(space: SearchSpace, parent: int, state: int, shortest: bool) -> Action:
+    """The first of ``parent``'s successors (``shortest``: A*'s) that leads to ``state``."""
+    return next(action for action, after in space.successors(parent, shortest=shortest) if after == state)
 
 
 def _line_back(space: SearchSpace, reached: dict[int, int], state: int, start: int) -> list[Action]:
@@ -490,7 +491,7 @@ def _line_back(space: SearchSpace, reached: dict[int, int], state: int, start: i
     line: list[Action] = []
     while state != start:
         parent = reached[state] >> G_BITS
-        line.append(next(action for action, after in space.successors(parent, shortest=True) if after == state))
+        line.append(_action_to(space, parent, state, shortest=True))
         state = parent
     line.reverse()
     return line
