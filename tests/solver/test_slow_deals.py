@@ -45,3 +45,27 @@ def test_slow_deal(row: dict[str, object]) -> None:
             game.push(move)
         assert 28 - game.pyramid_left == result.max_pyramid_removed
         assert (game.status == "won") == bool(result.winnable)
+
+
+def test_a_won_deal_the_verdict_wanders_on_gets_its_shortest_line_from_a_star_early() -> None:
+    """AACFTHA: the verdict's depth-first search passes 1.8 M positions before its first win, A* finds
+    the shortest line in under 40 k.  solve(shortest=True) stops the verdict at its budget and lets A*
+    try first, so it expands a small share of what the verdict alone does, and finds the same length."""
+    row = next(row for row in SLOW if str(row["code"]).endswith("AACFTHA"))
+    deal = Deal.from_code(str(row["code"]))
+    verdict = solve(deal)
+    shortest = solve(deal, shortest=True)
+    assert verdict.nodes > 1_000_000
+    assert shortest.nodes < 200_000
+    assert shortest.length == row["length"]
+
+
+def test_a_budget_stops_a_search_past_it_and_not_before() -> None:
+    from pyramid_solitaire.solver.search import BudgetSpent, Counter
+
+    counter = Counter(budget=1_000)
+    with pytest.raises(BudgetSpent):
+        counter.advance(1_024)
+    counter = Counter(budget=10_000)
+    counter.advance(1_024)
+    assert counter.nodes == 1_024

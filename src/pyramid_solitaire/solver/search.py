@@ -55,6 +55,10 @@ class SearchTimeout(Exception):
     """The time limit ran out before the search could answer."""
 
 
+class BudgetSpent(Exception):
+    """The search expanded the positions it was allowed (``Counter.budget``) without an answer."""
+
+
 @dataclass
 class Counter:
     """Positions expanded, and the deadline if any, in seconds of ``clock``: ``time.monotonic`` (wall
@@ -68,10 +72,15 @@ class Counter:
     clock: Callable[[], float] = time.monotonic
 
     polls: int = 0
+    #: raise BudgetSpent once ``nodes`` passes it (looked at as often as the deadline); None: no budget
+    budget: int | None = None
 
     def tick(self) -> None:
-        """Count one expanded position; raise SearchTimeout past the deadline."""
+        """Count one expanded position; raise SearchTimeout past the deadline (BudgetSpent past the
+        budget)."""
         self.nodes += 1
+        if self.budget is not None and self.nodes % CHECK_EVERY == 0 and self.nodes > self.budget:
+            raise BudgetSpent
         if self.deadline is not None and self.nodes % CHECK_EVERY == 0 and self.clock() > self.deadline:
             raise SearchTimeout
 
@@ -81,6 +90,8 @@ class Counter:
         every CHECK_EVERY positions, and once at the end, instead of :meth:`tick` for each."""
         before = self.nodes
         self.nodes += count
+        if self.budget is not None and self.nodes > self.budget:
+            raise BudgetSpent
         if (
             self.deadline is not None
             and self.nodes // CHECK_EVERY != before // CHECK_EVERY
