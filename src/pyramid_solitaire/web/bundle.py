@@ -55,6 +55,7 @@ WEB_MODULES: Final = (
     "web/apierror.py",
     "web/play.py",
     "web/shapes.py",
+    "web/watch.py",
 )
 #: Time zones the daily deal may turn in: Pyodide's Python has no zone database, so the engine carries
 #: the ``tzdata`` package's files for these (Japan's day by default).

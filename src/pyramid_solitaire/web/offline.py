@@ -45,6 +45,7 @@ from ..stats import stats_for
 from .answering import move_entry, new_deal, record_headers, rules_catalogue
 from .apierror import ApiError, refused
 from .play import BadCell, Session
+from .watch import watched
 
 #: The id of every game dealt offline starts so: the page sends requests about it to the worker.
 PREFIX: Final = "off-"
@@ -217,6 +218,8 @@ class OfflineApi:
                 "pyramid_size": session.game.table.board_size,
             }
             return 200, best, None
+        if action == "watch" and method == "GET":
+            return 200, watched(kept.session, _step(query.get("step")), lang), None
         if method != "POST":
             raise ApiError(405, "method-not-allowed")
         if action == "move":
@@ -389,6 +392,15 @@ def _summary(kept: Kept) -> dict[str, Any]:
         "moves": kept.moves,
         "daily": session.daily,
     }
+
+
+def _step(text: str | None) -> int:
+    """A watch's ``step`` (0 .. 10,000, as the server's route takes it)."""
+    if text is None:
+        return 0
+    if not text.isdigit() or int(text) > 10_000:
+        raise ApiError(422, "bad-request", Problem("request.field", field="step"))
+    return int(text)
 
 
 def _object(body: Any) -> dict[str, Any]:

@@ -33,6 +33,7 @@ from ..http import Answer
 from ..pars import PARS
 from ..play import BadCell, Session
 from ..shapes import Daily, EventAnswer, GameState
+from ..watch import watched
 
 router = APIRouter()
 
@@ -223,6 +224,22 @@ def best(game_id: str, games: GamesDep, player: Player) -> dict[str, Any]:
         "best_exact": session.best_exact,
         "pyramid_size": session.game.table.board_size,
     }
+
+
+@router.get("/api/games/{game_id}/watch", response_class=Answer)
+def watch(
+    game_id: str,
+    request: Request,
+    games: GamesDep,
+    player: Player,
+    lang: Lang,
+    step: Annotated[int, Query(ge=0, le=10_000)] = 0,
+) -> Answer:
+    """The solver's line on a finished game's table: the table after its first ``step`` moves (web/watch.py).
+    Nothing of the game changes; a game still being played is refused (409 ``not-over``)."""
+    with games.lock(game_id):
+        session = load(games, game_id, player)
+    return Answer(watched(session, step, lang), request=request)
 
 
 @router.get("/api/games/{game_id}/record")

@@ -64,6 +64,8 @@ export const api = {
     cell === undefined ? { move } : { move, cell }, lang),
   command: (id, name, lang, version) => call("POST", `${game(id)}/${name}?version=${version}`, undefined, lang),
   best: (id, lang) => call("GET", `${game(id)}/best`, undefined, lang),
+  // The solver's line on a finished game's table, after its first `step` moves (watch.js).
+  watch: (id, step, lang) => call("GET", `${game(id)}/watch?step=${step}`, undefined, lang),
   replay: (id, step, lang) => call("GET", `${game(id)}/replay?step=${step}`, undefined, lang),
   me: (lang) => call("GET", "/api/me", undefined, lang),
   setName: (name, lang) => call("PUT", "/api/me", { name }, lang),

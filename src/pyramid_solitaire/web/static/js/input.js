@@ -3,7 +3,7 @@
 // redo, rewind, hint, coach, resign) one request whose answer state.js applies.
 import { api, ApiError } from "./api.js";
 import { lang, t } from "./i18n.js";
-import { replayMode } from "./records.js";
+import { replayMode } from "./mode.js";
 import { elementOf } from "./board.js";
 import { confirmDialog } from "./dialogs.js";
 import { wireDrag } from "./drag.js";

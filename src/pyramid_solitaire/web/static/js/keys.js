@@ -3,6 +3,7 @@
 import { navigable } from "./board.js";
 import { command, deselect, tapCell, tapStock } from "./input.js";
 import { app } from "./state.js";
+import { watchKey } from "./watch.js";
 
 const MOVES = ["ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp", "Home", "End"];
 
@@ -22,6 +23,7 @@ function moveFocus(event, key) {
 
 export function onKey(event) {
   if (document.querySelector("dialog[open]")) return;
+  if (watchKey(event)) return;
   const typing = event.target.closest && event.target.closest("input, textarea, select");
   if (typing) return;
   const key = event.key;

@@ -23,6 +23,7 @@ import { onKey } from "./keys.js";
 import { openSettings, useSettings, wireSettings } from "./settingsdialog.js";
 import { openFirstGame, resume, startGame } from "./start.js";
 import { DAILY_RULES, playDaily, wireDaily } from "./daily.js";
+import { wireWatch } from "./watch.js";
 // Nothing of board.js is used here, but importing it with the rest has the browser ask for it (and so
 // for layout.js) one round trip sooner: the module graph stays as deep as it was before main.js was split.
 import "./board.js";
@@ -66,6 +67,7 @@ function wire() {
   });
   wireRules();
   wireSettings();
+  wireWatch();
   $("result-new").addEventListener("click", () => { $("dlg-result").close(); openNewDialog(); });
   $("result-again").addEventListener("click", () => { $("dlg-result").close(); startGame({ code: app.game.code }); });
   $("btn-copy").addEventListener("click", async () => {

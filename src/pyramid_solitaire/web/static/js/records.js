@@ -4,16 +4,15 @@
 import { api, ApiError } from "./api.js";
 import { lang, rulesName, t } from "./i18n.js";
 import { figure } from "./result.js";
+import { viewing } from "./mode.js";
 
 const $ = (id) => document.getElementById(id);
 const NS = "http://www.w3.org/2000/svg";
-const replay = { on: false, id: null, step: 0, steps: 0, back: null };
+const replay = { id: null, step: 0, steps: 0, back: null };
 // Games the chart shows, newest on the right.
 const CHART_GAMES = 30;
 
-export function replayMode() {
-  return replay.on;
-}
+export { replayMode } from "./mode.js";
 
 function percent(rate) {
   return rate === null ? "—" : `${Math.round(rate * 100)}%`;
@@ -149,7 +148,7 @@ async function showStep(step, ctx) {
 async function startReplay(id, ctx) {
   const current = ctx.current();
   replay.back = current ? current.id : null;
-  replay.on = true;
+  viewing.replay = true;
   replay.id = id;
   document.body.classList.add("replaying");
   $("replay-bar").hidden = false;
@@ -159,7 +158,7 @@ async function startReplay(id, ctx) {
 }
 
 async function stopReplay(ctx) {
-  replay.on = false;
+  viewing.replay = false;
   document.body.classList.remove("replaying");
   $("replay-bar").hidden = true;
   ctx.say("");

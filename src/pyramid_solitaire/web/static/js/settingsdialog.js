@@ -3,6 +3,7 @@
 // the game shown fetched again in it.
 import { api } from "./api.js";
 import { applyTexts, loadLocale, t } from "./i18n.js";
+import { relabelWatch, watching } from "./watch.js";
 import { applySettings, saveSettings } from "./settings.js";
 import { refreshRules } from "./newgame.js";
 import { retextDaily } from "./daily.js";
@@ -52,7 +53,8 @@ async function changeSetting() {
     showKeys();
     refreshRules();
     retextDaily();
-    if (app.game) {
+    if (watching()) await relabelWatch();
+    else if (app.game) {
       try { app.game = (await api.get(app.game.id, newLang)).game; } catch (error) { showError(error); }
       app.selection = select.keep(app.game, app.selection);
     }

@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { lang, t } from "./i18n.js";
 import { loadSettings } from "./settings.js";
-import { replayMode } from "./records.js";
+import { replayMode } from "./mode.js";
 import { navigable, removedPile, render } from "./board.js";
 import { animate, before } from "./animate.js";
 import * as motion from "./motion.js";

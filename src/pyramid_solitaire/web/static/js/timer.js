@@ -1,6 +1,6 @@
 // timer.js: the game clock in the header — the seconds the server counted for the game shown, plus
 // those since its answer came while the game is played (not over a finished one nor during a replay).
-import { replayMode } from "./records.js";
+import { replayMode } from "./mode.js";
 import { clock } from "./result.js";
 
 const timer = document.getElementById("timer");

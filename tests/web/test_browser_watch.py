@@ -1,0 +1,137 @@
+"""Watching the solver's line in the browser: the result screen's button plays it on the table with the
+table's own motion (motion is on, as players have it), pauses, steps back and on, changes speed, and
+stops, which puts the player's finished game and its result back unchanged."""
+
+from __future__ import annotations
+
+from browser import PHONE, Errors, open_context, screenshot
+from pages import GamePage
+from playwright.sync_api import Browser, Page
+
+from pyramid_solitaire import Deal
+from pyramid_solitaire.rules import PRESETS
+from pyramid_solitaire.solver import solve
+
+#: A verified classic deal (as the records tests use) and a deal the solver proves lost.
+VERIFIED = "CL1-N-AAAAAAD"
+LOST = Deal.from_number(17, PRESETS["classic"])
+
+
+def resign(game: GamePage) -> None:
+    page = game.page
+    page.click("#btn-resign")
+    game.button("confirm-yes")
+    page.locator("#dlg-result").wait_for(state="visible")
+
+
+def label(page: Page) -> str:
+    return str(page.text_content("#watch-label"))
+
+
+def wait_for_step(page: Page, text: str) -> None:
+    page.wait_for_function("text => document.getElementById('watch-label').textContent === text", arg=text)
+
+
+def pyramid_count(page: Page) -> int:
+    return int(page.locator("#pyramid .card[data-card]").count())
+
+
+def test_a_resigned_verified_deal_is_emptied_by_the_solvers_line(desktop: tuple[Page, Errors], server: str) -> None:
+    page, errors = desktop
+    shortest = solve(Deal.from_code(VERIFIED), shortest=True)
+    assert shortest.solution is not None
+    steps = len(shortest.solution)
+    game = GamePage(page, server).open(f"/play/{VERIFIED}")
+    resign(game)
+    player_id = page.evaluate("() => document.body.dataset.game")
+    # note whether any motion runs while the line plays (the table's own: cards flying to the pile)
+    page.evaluate("""() => { window.sawMotion = false;
+        setInterval(() => { if (document.getAnimations().length) window.sawMotion = true; }, 15); }""")
+    page.click("#btn-watch")
+    page.wait_for_function("() => document.getElementById('watch-note').textContent !== ''")
+    note = page.text_content("#watch-note") or ""
+    assert f"ソルバーの最短手順（{steps} 手）" in note and "山札の順番" in note
+    assert page.is_hidden("#dlg-result") and page.is_visible("#watch-bar")
+    assert page.is_hidden(".controls #btn-hint") or not page.is_visible("#btn-hint")
+    # it plays by itself, two moves a second at first; the table empties move by move with motion
+    page.wait_for_function("() => /^[1-9]/.test(document.getElementById('watch-label').textContent)", timeout=5000)
+    page.select_option("#watch-speed", "4")
+    wait_for_step(page, f"{steps} / {steps} 手")
+    game.settle()
+    assert pyramid_count(page) == 0
+    assert page.evaluate("() => window.sawMotion") is True
+    assert "ソルバーがピラミッドを取り切りました" in game.message()
+    screenshot(page, "watch-won-end")
+    # step back: the table one move earlier, and forward again
+    page.click("#watch-prev")
+    wait_for_step(page, f"{steps - 1} / {steps} 手")
+    assert page.evaluate("() => document.body.dataset.version") == str(steps - 1)
+    page.click("#watch-next")
+    wait_for_step(page, f"{steps} / {steps} 手")
+    # stop: the player's resigned game is back, with its result, and nothing of it changed
+    page.click("#watch-stop")
+    page.locator("#dlg-result").wait_for(state="visible")
+    assert page.evaluate("() => document.body.dataset.game") == player_id
+    assert game.text("#result-title") == "ゲーム終了 — 投了しました"
+    assert page.is_hidden("#watch-bar")
+    assert page.evaluate("() => document.activeElement.id") == "btn-watch"
+    me = page.request.get(f"{server}/api/me").json()
+    mine = next(g for g in me["finished"] if g["id"] == player_id)
+    assert mine["result"] == "resigned" and mine["moves"] == 0
+    assert list(errors) == []
+
+
+def test_a_lost_deals_watch_ends_with_the_most_cards_removed(desktop: tuple[Page, Errors], server: str) -> None:
+    page, errors = desktop
+    best = solve(LOST)
+    assert best.winnable is False and best.best_line is not None
+    game = GamePage(page, server).open(f"/play/{LOST.code}")
+    resign(game)
+    page.click("#btn-watch")
+    page.wait_for_function("() => document.getElementById('watch-note').textContent !== ''")
+    note = page.text_content("#watch-note") or ""
+    assert f"この配札はクリアできません。ピラミッドを最も多く取る手順（28 枚中 {best.max_pyramid_removed} 枚）" in note
+    steps = len(best.best_line)
+    # by keyboard: Space pauses, → steps on one move at a time
+    page.evaluate("() => document.activeElement.blur()")
+    page.keyboard.press(" ")
+    page.wait_for_function("() => document.getElementById('watch-play').getAttribute('aria-label') === '再生'")
+    shown = int(label(page).split(" ")[0])
+    page.keyboard.press("ArrowRight")
+    wait_for_step(page, f"{shown + 1} / {steps} 手")
+    page.keyboard.press("ArrowLeft")
+    wait_for_step(page, f"{shown} / {steps} 手")
+    page.select_option("#watch-speed", "4")
+    page.click("#watch-play")
+    wait_for_step(page, f"{steps} / {steps} 手")
+    game.settle()
+    assert 28 - pyramid_count(page) - page.locator("#pyramid .card:not([data-card])").count() == (
+        best.max_pyramid_removed
+    )
+    assert f"ピラミッドを {best.max_pyramid_removed} 枚取りました" in game.message()
+    page.keyboard.press("Escape")
+    page.locator("#dlg-result").wait_for(state="visible")
+    assert list(errors) == []
+
+
+def test_watching_on_a_phone_in_english(browser: Browser, server: str) -> None:
+    context, errors = open_context(browser, locale="en-GB", **PHONE)
+    page = context.new_page()
+    game = GamePage(page, server).open("/play/" + Deal.from_number(1, PRESETS["thirteen"]).code)
+    resign(game)
+    page.click("#btn-watch")
+    page.wait_for_function("() => document.getElementById('watch-note').textContent !== ''")
+    note = page.text_content("#watch-note") or ""
+    assert "The solver's shortest line (" in note
+    assert "knowing the face-down cards and the order of the stock" in note
+    page.wait_for_function("() => document.getElementById('watch-label').textContent.startsWith('Move 2 of')")
+    # the whole table and the bar are in view on the phone
+    bar = page.locator("#watch-bar").bounding_box()
+    board = page.locator("#board").bounding_box()
+    assert bar is not None and board is not None
+    assert bar["y"] >= 0 and board["y"] + board["height"] <= 740 + 1
+    screenshot(page, "watch-phone-en")
+    page.click("#watch-stop")
+    page.locator("#dlg-result").wait_for(state="visible")
+    assert errors == []
+    context.close()
