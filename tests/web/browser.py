@@ -31,10 +31,20 @@ class Errors(list[str]):
     """Errors the page reported (uncaught exceptions, console errors)."""
 
 
-def open_context(browser: Browser, **options: Any) -> tuple[BrowserContext, Errors]:
+#: Run before a page's own scripts: the first-game guide counts as skipped, as after a player's first
+#: visit (the guide's own tests open a context with ``guide=True``).
+GUIDE_SKIPPED = (
+    "try { if (!localStorage.getItem('pyramid.guide')) localStorage.setItem('pyramid.guide', 'skipped'); } catch (e) {}"
+)
+
+
+def open_context(browser: Browser, guide: bool = False, **options: Any) -> tuple[BrowserContext, Errors]:
     """A fresh context (its own storage, like a new browser profile) that records page errors; a Japanese
-    browser unless ``locale`` says otherwise (a first visit follows the browser's language)."""
+    browser unless ``locale`` says otherwise (a first visit follows the browser's language).  The
+    first-game guide starts skipped unless ``guide``."""
     context = browser.new_context(**{"locale": "ja-JP", **options})
+    if not guide:
+        context.add_init_script(GUIDE_SKIPPED)
     errors = Errors()
     context.on("weberror", lambda error: errors.append(str(error.error)))
     context.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)

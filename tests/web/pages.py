@@ -19,7 +19,11 @@ TIMEOUT_MS = 15_000
 #: What tells one drawn answer from the next: the game, its version, and the page's count of answers drawn.
 ANSWERED = "`${document.body.dataset.game}/${document.body.dataset.version}/${document.body.dataset.drawn}`"
 #: True when no animation is running on the page.
-SETTLED = "() => document.getAnimations().every(a => a.playState !== 'running')"
+#: No animation runs but the ones that loop for as long as they are shown (the guide's glow).
+SETTLED = (
+    "() => document.getAnimations().every(a => a.playState !== 'running'"
+    " || (a.effect && a.effect.getTiming().iterations === Infinity))"
+)
 
 
 class GamePage:

@@ -134,7 +134,17 @@ def test_a_new_release_replaces_the_kept_app(browser: Browser, second_release: t
         names = page.evaluate(check)
         return new in names and first[0] not in names
 
-    eventually(released, 60)
+    try:
+        eventually(released, 60)
+    except AssertionError:  # say what the browser holds, to tell a slow update from a failed install
+        seen = page.evaluate(
+            """async () => { const r = await navigator.serviceWorker.getRegistration();
+                const state = (w) => w && `${w.state} ${new URL(w.scriptURL).pathname}`;
+                return { caches: await caches.keys(), estimate: await navigator.storage.estimate(),
+                  active: state(r && r.active), waiting: state(r && r.waiting),
+                  installing: state(r && r.installing) }; }"""
+        )
+        raise AssertionError(f"the new release did not take over within 60 s: {seen}") from None
     page.reload()
     page.wait_for_selector("body[data-ready=true]")
     served = page.evaluate("fetch('/static/css/app.css').then((r) => r.text())")

@@ -49,7 +49,18 @@ from ..messages import Problem
 from ..vocabulary import RESULTS as FINISHED
 from ..vocabulary import Outcome
 from .direct import DirectPool, Statement
-from .schema import CODE_LENGTH, RULES_LENGTH, SchemaTooNew, actions, games, meta, migrate, pars, players
+from .schema import (
+    CODE_LENGTH,
+    RULES_LENGTH,
+    SchemaTooNew,
+    actions,
+    challenge_days,
+    games,
+    meta,
+    migrate,
+    pars,
+    players,
+)
 
 #: Results a finished game may have.
 RESULTS: Final = tuple(str(result) for result in FINISHED)
@@ -225,6 +236,8 @@ class GameRow:
     #: The day of the daily deal this game is (``YYYY-MM-DD``), and 1 when it counts for that day.
     daily: str | None = None
     daily_counted: int = 0
+    #: The daily challenge this game was started for (``YYYY-MM-DD-<kind>``), if any.
+    challenge: str | None = None
 
 
 @dataclass(frozen=True)
@@ -595,6 +608,35 @@ class Store:
             select(games)
             .where(and_(games.c.player_id == player_id, games.c.daily.is_not(None), games.c.rules == rules))
             .order_by(games.c.started_ms, games.c.id)
+        )
+        with self._tx() as connection:
+            return [GameRow(**r) for r in connection.execute(query).mappings().all()]
+
+    # --- daily challenges ----------------------------------------------------------------------------
+
+    def challenge_day(self, day: str) -> str | None:
+        """A day's set of challenges as made (JSON text), or None before anyone asked for it."""
+        with self._tx() as connection:
+            found = connection.execute(select(challenge_days.c.payload).where(challenge_days.c.day == day)).scalar()
+        return None if found is None else str(found)
+
+    def save_challenge_day(self, day: str, payload: str) -> str:
+        """Keep a day's set; the first one kept stays (another process may have made the same set at the
+        same time) and is returned."""
+        try:
+            with self._tx() as connection:
+                connection.execute(challenge_days.insert().values(day=day, payload=payload, computed_ms=now_ms()))
+        except IntegrityError:
+            pass
+        kept = self.challenge_day(day)
+        return payload if kept is None else kept
+
+    def challenge_games(self, player_id: str, challenge_ids: list[str] | None) -> list[GameRow]:
+        """The player's games started for any of ``challenge_ids`` (None: for any challenge), in the
+        order they started."""
+        chosen = games.c.challenge.is_not(None) if challenge_ids is None else games.c.challenge.in_(challenge_ids)
+        query = (
+            select(games).where(and_(games.c.player_id == player_id, chosen)).order_by(games.c.started_ms, games.c.id)
         )
         with self._tx() as connection:
             return [GameRow(**r) for r in connection.execute(query).mappings().all()]

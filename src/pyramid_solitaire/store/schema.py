@@ -26,6 +26,10 @@ A game of the daily deal (schema 3) carries its day in ``daily`` (``YYYY-MM-DD``
 1 when it was started on that day through the daily deal, so it counts for that day's leaderboard and
 the player's streak; a missed day played later has 0.
 
+A game started for a daily challenge (schema 4) carries the challenge's id in ``challenge``
+(``YYYY-MM-DD-<kind>``); ``challenge_days`` keeps each day's set of challenges with their proofs, as
+JSON, made once by whichever process first needs it (:mod:`pyramid_solitaire.challenges`).
+
 Schema 1 kept taps there instead (selections and refused taps too) and needed the web page's tap
 behaviour of that version to be rebuilt; migration 2 turns them into moves and events
 (:mod:`.taps`), keeping each entry's time and every game's figures.
@@ -104,6 +108,7 @@ games = Table(
     Column("imported", Integer, nullable=False, server_default="0"),
     Column("daily", String(10), nullable=True),
     Column("daily_counted", Integer, nullable=False, server_default="0"),
+    Column("challenge", String(40), nullable=True),
 )
 Index("games_player", games.c.player_id, games.c.ended_ms)
 Index("games_code", games.c.code, games.c.result)
@@ -186,8 +191,29 @@ def _v3(connection: Connection) -> None:
     pars.create(connection, checkfirst=True)
 
 
+challenge_days = Table(
+    "challenge_days",
+    metadata,
+    Column("day", String(10), primary_key=True),
+    Column("payload", Text, nullable=False),
+    Column("computed_ms", BigInteger, nullable=False),
+)
+CHALLENGE_INDEX: Final = Index("games_challenge", games.c.player_id, games.c.challenge)
+
+
+def _v4(connection: Connection) -> None:
+    """Daily challenges: ``games.challenge`` (the challenge a game was started for) with its index, and
+    ``challenge_days`` (each day's set with its proofs, made once)."""
+    present = {column["name"] for column in inspect(connection).get_columns("games")}
+    if "challenge" not in present:
+        connection.execute(text("ALTER TABLE games ADD COLUMN challenge VARCHAR(40)"))
+    if "games_challenge" not in {index["name"] for index in inspect(connection).get_indexes("games")}:
+        CHALLENGE_INDEX.create(connection)
+    challenge_days.create(connection, checkfirst=True)
+
+
 #: Migration n (1-based) brings the schema from version n-1 to n.  Append, never edit.
-MIGRATIONS: Final[list[Callable[[Connection], None]]] = [_v1, _v2, _v3]
+MIGRATIONS: Final[list[Callable[[Connection], None]]] = [_v1, _v2, _v3, _v4]
 LATEST: Final = len(MIGRATIONS)
 
 

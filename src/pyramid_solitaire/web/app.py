@@ -31,7 +31,7 @@ from .guard import MAX_BODY, MAX_IMPORT, Guard
 from .http import COMPRESS_FROM, SAFE_METHODS, SECURITY_HEADERS, Answer
 from .limits import Limiter
 from .metrics import Metered
-from .routes import daily, games, health, offline, pages, records
+from .routes import challenges, daily, games, health, offline, pages, records
 from .routes.games import MoveBody, NewGame
 from .routes.pages import LOCALES, STATIC
 from .shared_limits import SharedRateLimiter
@@ -98,6 +98,7 @@ def create_app(
     app.include_router(games.router)
     app.include_router(records.router)
     app.include_router(daily.router)
+    app.include_router(challenges.router)
     app.include_router(health.router)
     app.include_router(pages.router)
     app.include_router(offline.router)

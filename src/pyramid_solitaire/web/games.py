@@ -105,9 +105,12 @@ class Games:
         """Run ``work`` on one game with the game's lock held, on the thread pool (a search may take seconds)."""
         return await run_in_threadpool(_holding, self.lock(game_id), work)
 
-    def create(self, deal: Deal, player_id: str, daily: str | None = None, counted: bool = False) -> Session:
-        """Start and record a new game (of the daily deal of day ``daily``, counted for it or not)."""
-        session = Session(Game(deal), player_id=player_id, daily=daily, daily_counted=counted)
+    def create(
+        self, deal: Deal, player_id: str, daily: str | None = None, counted: bool = False, challenge: str | None = None
+    ) -> Session:
+        """Start and record a new game (of the daily deal of day ``daily``, counted for it or not; for the
+        daily challenge ``challenge``)."""
+        session = Session(Game(deal), player_id=player_id, daily=daily, daily_counted=counted, challenge=challenge)
         session.started = time.time()
         self.store.create_game(
             GameRow(
@@ -128,6 +131,7 @@ class Games:
                 version=0,
                 daily=daily,
                 daily_counted=int(counted),
+                challenge=challenge,
             )
         )
         self._keep(session)
@@ -215,6 +219,7 @@ def rebuild(row: GameRow, store: Store, steps: int | None = None) -> Session:
         player_id=row.player_id,
         daily=row.daily,
         daily_counted=bool(row.daily_counted),
+        challenge=row.challenge,
     )
     session.started = row.started_ms / 1000
     recorded = store.actions(row.id)

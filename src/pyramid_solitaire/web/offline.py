@@ -58,7 +58,15 @@ MAX_TEXT: Final = {"rules": 200, "preset": 40, "code": 200, "deal": 2000, "move"
 _GAME_PATH: Final = re.compile(r"^/api/games/(?P<id>[^/]+)(?:/(?P<action>[a-z]+))?$")
 #: Answers of what only the server has (other players, the records it keeps).
 SERVER_ONLY: Final = frozenset(
-    {"/api/me/export", "/api/me/import", "/api/stats/reset", "/api/daily/me", "/api/daily/board"}
+    {
+        "/api/me/export",
+        "/api/me/import",
+        "/api/stats/reset",
+        "/api/daily/me",
+        "/api/daily/board",
+        "/api/challenges",
+        "/api/badges",
+    }
 )
 
 
@@ -200,7 +208,7 @@ class OfflineApi:
             return 200, self._about(_rules_of(query.get("rules")), self._day(query.get("date"))), None
         if path == "/api/daily/games" and method == "POST":
             return self._daily_game(_object(body), lang)
-        if path in SERVER_ONLY or path.startswith("/api/leaderboard/"):
+        if path in SERVER_ONLY or path.startswith(("/api/leaderboard/", "/api/challenges/")):
             raise ApiError(503, "offline")
         match = _GAME_PATH.match(path)
         if match is None:
@@ -312,7 +320,7 @@ class OfflineApi:
             if session.daily is None
             else {"date": session.daily, "counted": False, "rules": session.deal.rules.preset}
         )
-        state: dict[str, Any] = {**session.state(lang), "daily": daily, "offline": True}
+        state: dict[str, Any] = {**session.state(lang), "daily": daily, "challenge": None, "offline": True}
         result = state.get("result")
         if session.over and result is not None:
             finished = sorted(

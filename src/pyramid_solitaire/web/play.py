@@ -89,6 +89,8 @@ class Session:
     #: The day of the daily deal this game is (``YYYY-MM-DD``), and whether it counts for that day.
     daily: str | None = None
     daily_counted: bool = False
+    #: The daily challenge this game was started for (``YYYY-MM-DD-<kind>``), if any.
+    challenge: str | None = None
     #: The cards removed so far, and with each step of the history how many of them it had taken:
     #: kept so that a state does not walk the whole history (:meth:`_removed`).
     _counted: list[tuple[Step, int]] = field(default_factory=list, repr=False, compare=False)

@@ -216,6 +216,22 @@ class Daily(TypedDict):
     rules: str
 
 
+class ChallengeShown(TypedDict):
+    """A daily challenge as the API answers it (``GET /api/challenges``, and a challenge's game):
+    ``progress`` of ``needed`` (moves and clears: 0 or 1; points: the most scored; deals in a row: how
+    many so far), the title in the answer's language."""
+
+    id: str
+    kind: str
+    title: str
+    rules: str
+    codes: list[str]
+    target: int
+    progress: int
+    needed: int
+    done: bool
+
+
 class SessionState(PlayerView, SessionFacts, Choices):
     """A session's state (``Session.state``, and the replay's ``game``): the player's view, the web
     app's facts and what every tap would do."""
@@ -223,14 +239,16 @@ class SessionState(PlayerView, SessionFacts, Choices):
 
 class GameState(SessionState):
     """The game's state, as every game route answers it (``{"game": state, "event": …}``): the session's
-    state and the daily deal it is (``None``: none)."""
+    state, the daily deal it is and the daily challenge it was started for (``None``: none)."""
 
     daily: Daily | None
+    challenge: ChallengeShown | None
 
 
 __all__ = [
     "CellCard",
     "CellsShown",
+    "ChallengeShown",
     "Choices",
     "Daily",
     "EventAnswer",

@@ -19,6 +19,7 @@ import re
 import secrets
 from typing import Any, Final
 
+from ..daily import DailyError, daily_deal, parse_day
 from ..deal import Deal, DealError
 from ..game import Game
 from ..messages import Problem
@@ -28,6 +29,7 @@ from ..record import Entry, RecordError, format_record, play_entry, read_record
 from ..store import FROM_FILE, PLAYED_OFFLINE, RESULTS, Action, GameRow, Store, unrecordable
 from ..store.taps import entries_of
 from .answering import record_headers
+from .badges import badges_of
 from .games import entry_of, rebuild
 from .play import Session
 
@@ -49,6 +51,8 @@ ARGUMENT_KINDS: Final = frozenset({"tap", "move", "cell"})
 MAX_MS: Final = 2**63 - 1
 #: Games one sync may send (a browser sends what it finished offline since it last reached the server).
 MAX_SYNC: Final = 200
+#: A daily challenge's id (challenges.Challenge).
+CHALLENGE_ID: Final = re.compile(r"^\d{4}-\d{2}-\d{2}-[a-z_]{1,29}$", re.ASCII)
 #: The id the browser's engine gives a game it dealt (web/offline.py).
 OFFLINE_ID: Final = re.compile(r"^off-[0-9a-f]{8,64}$")
 
@@ -106,9 +110,19 @@ def export_records(store: Store, player_id: str) -> dict[str, Any]:
                 "moves": row.moves,
                 "record": format_record(record_headers(session), [entry_of(a) for a in recorded]),
                 "times": [a.at_ms for a in recorded],
+                "daily": row.daily,
+                "daily_counted": bool(row.daily_counted),
+                "challenge": row.challenge,
             }
         )
-    return {"format": FORMAT, "version": FORMAT_VERSION, "name": player.get("name"), "games": out}
+    return {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "name": player.get("name"),
+        "games": out,
+        # read again from the games on import (never taken from the file): here for a reader of the file
+        "badges": badges_of(store, player_id),
+    }
 
 
 def _field(game: dict[str, Any], key: str, kind: type | tuple[type, ...], nth: int) -> Any:
@@ -227,6 +241,7 @@ def _check_game(
         raise RecordsImportError("import.end", game=nth, final=_outcome(final), result=_outcome(result))
     if game.get("moves") not in (None, session.game.moves):
         raise RecordsImportError("import.moves", game=nth, made=session.game.moves, moves=str(game.get("moves")))
+    daily, counted, challenge = _daily_fields(game, nth, deal)
     summary = session.summary()
     row = GameRow(
         id=session.id,
@@ -245,8 +260,30 @@ def _check_game(
         pyramid_removed=summary["pyramid_removed"],
         version=len(actions),
         imported=origin,
+        daily=daily,
+        daily_counted=counted,
+        challenge=challenge,
     )
     return row, actions
+
+
+def _daily_fields(game: dict[str, Any], nth: int, deal: Deal) -> tuple[str | None, int, str | None]:
+    """A game's daily deal day (which must be the day whose deal it is), whether it counted for that day,
+    and the daily challenge it was started for (files written before these fields have none)."""
+    day = game.get("daily")
+    counted = game.get("daily_counted", False)
+    challenge = game.get("challenge")
+    if day is not None:
+        try:
+            if not isinstance(day, str) or daily_deal(deal.rules.preset, parse_day(day)).code != deal.code:
+                raise RecordsImportError("import.daily", game=nth, day=str(day)[:20], code=deal.code)
+        except DailyError:
+            raise RecordsImportError("import.daily", game=nth, day=str(day)[:20], code=deal.code) from None
+    if not isinstance(counted, bool) or (counted and day is None):
+        raise RecordsImportError("import.field", game=nth, key="daily_counted")
+    if challenge is not None and (not isinstance(challenge, str) or not CHALLENGE_ID.match(challenge)):
+        raise RecordsImportError("import.field", game=nth, key="challenge")
+    return day, int(counted), challenge
 
 
 def import_records(store: Store, player_id: str, data: Any) -> tuple[int, int]:

@@ -32,7 +32,7 @@ from ..games import GameConflict, GameNotFound, Games, entry_of
 from ..http import Answer
 from ..pars import PARS
 from ..play import BadCell, Session
-from ..shapes import Daily, EventAnswer, GameState
+from ..shapes import ChallengeShown, Daily, EventAnswer, GameState
 from ..watch import watched
 
 router = APIRouter()
@@ -89,10 +89,21 @@ def game_state(games: Games, session: Session, lang: str) -> GameState:
         if session.daily is None
         else {"date": session.daily, "counted": session.daily_counted, "rules": session.deal.rules.preset}
     )
-    state: GameState = {**session.state(lang), "daily": daily}
+    challenge = None if session.challenge is None else challenge_of(games, session, lang)
+    state: GameState = {**session.state(lang), "daily": daily, "challenge": challenge}
     if session.over:
         add_records(games, state, session)
     return state
+
+
+def challenge_of(games: Games, session: Session, lang: str) -> ChallengeShown | None:
+    """The daily challenge the game was started for, with the player's progress."""
+    from ..challenges import find, shown
+
+    assert session.challenge is not None
+    day = date.fromisoformat(session.challenge[:10])
+    challenge = find(games.store, session.challenge, day)
+    return None if challenge is None else shown(games.store, challenge, session.player_id, lang)
 
 
 def add_records(games: Games, state: GameState, session: Session) -> None:

@@ -75,6 +75,12 @@ export const api = {
   importRecords: (data, lang) => call("POST", "/api/me/import", data, lang),
   // Games played offline, sent once the network is back (sync.js); the server replays each one.
   sync: (games, lang) => call("POST", "/api/me/sync", { games }, lang),
+  // Today's challenges with the player's progress, starting one, and the monthly badges (challenges.js).
+  challenges: {
+    list: (lang) => call("GET", "/api/challenges", undefined, lang),
+    play: (id, lang) => call("POST", `/api/challenges/${encodeURIComponent(id)}/games`, undefined, lang),
+    badges: (lang) => call("GET", "/api/badges", undefined, lang),
+  },
   // The daily deal: a day's deal and par, playing it, the player's streak and calendar, the day's leaderboard.
   daily: {
     get: (rules, lang) => call("GET", `/api/daily?rules=${encodeURIComponent(rules)}`, undefined, lang),

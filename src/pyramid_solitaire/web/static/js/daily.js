@@ -117,15 +117,35 @@ function showCalendar(record) {
     });
     grid.append(button);
   }
+  showMonthBadge();
   $("cal-prev").disabled = view.month <= record.days[record.days.length - 1].date.slice(0, 7);
   $("cal-next").disabled = view.month >= record.today.slice(0, 7);
 }
 
+// Under the calendar: the badge of the month it shows (docs/challenges.md), or that it has none yet.
+function showMonthBadge() {
+  const entry = (view.badges || []).find((month) => month.month === view.month)
+    || { month: view.month, days: 0, challenges: 0, badge: null };
+  const [year, month] = view.month.split("-").map(Number);
+  const name = new Intl.DateTimeFormat(lang(), { year: "numeric", month: "long", timeZone: "UTC" })
+    .format(new Date(Date.UTC(year, month - 1, 1)));
+  const medal = document.createElement("span");
+  medal.className = `medal ${entry.badge || "none"}`;
+  medal.setAttribute("aria-hidden", "true");
+  medal.textContent = entry.badge === "crown" ? "♛" : entry.badge ? "★" : "·";
+  const text = document.createElement("span");
+  text.textContent = t("badge_month", { month: name, days: entry.days, challenges: entry.challenges,
+    badge: entry.badge ? t(`badge_${entry.badge}`) : t("badge_none") });
+  $("daily-month-badge").replaceChildren(medal, text);
+}
+
 async function refresh() {
   const rules = view.rules;
-  const [day, record, board] = await Promise.all([
+  const [day, record, board, badges] = await Promise.all([
     api.daily.get(rules, lang()), api.daily.me(rules, lang()), api.daily.board(rules, lang()),
+    api.challenges.badges(lang()).catch(() => ({ months: [] })),
   ]);
+  view.badges = badges.months;
   if (rules !== view.rules) return;
   view.today = record.today;
   view.month = view.month || record.today.slice(0, 7);

@@ -24,6 +24,8 @@ import { openSettings, useSettings, wireSettings } from "./settingsdialog.js";
 import { openFirstGame, resume, startGame } from "./start.js";
 import { DAILY_RULES, playDaily, wireDaily } from "./daily.js";
 import { wireWatch } from "./watch.js";
+import { wireChallenges } from "./challenges.js";
+import { offerGuide, wireGuide } from "./guide.js";
 // Nothing of board.js is used here, but importing it with the rest has the browser ask for it (and so
 // for layout.js) one round trip sooner: the module graph stays as deep as it was before main.js was split.
 import "./board.js";
@@ -68,6 +70,8 @@ function wire() {
   wireRules();
   wireSettings();
   wireWatch();
+  wireChallenges({ accept, showError });
+  wireGuide({ start: startGame });
   $("result-new").addEventListener("click", () => { $("dlg-result").close(); openNewDialog(); });
   $("result-again").addEventListener("click", () => { $("dlg-result").close(); startGame({ code: app.game.code }); });
   $("btn-copy").addEventListener("click", async () => {
@@ -90,8 +94,9 @@ async function boot() {
   wireInstall(document.getElementById("btn-install"));
   addEventListener("pyramid-offline", () => say(t("offline_playing")));
   try { app.rules = await api.rules(lang()); } catch (error) { showError(error); }
-  await openFirstGame();
+  const fresh = await openFirstGame();
   document.body.dataset.ready = "true";
+  if (fresh) offerGuide(); // a first visit to the front page: the guided deal is offered, once
   performance.mark("game-ready"); // the first game is drawn (benchmarks/page.py reads it)
   keepForOffline();
 }

@@ -5,6 +5,7 @@ import { api, ApiError } from "./api.js";
 import { lang, rulesName, t } from "./i18n.js";
 import { figure } from "./result.js";
 import { viewing } from "./mode.js";
+import { fillBadges } from "./challenges.js";
 
 const $ = (id) => document.getElementById(id);
 const NS = "http://www.w3.org/2000/svg";
@@ -110,7 +111,9 @@ function listGames(list, items) {
 
 export async function openRecords(ctx) {
   try {
-    const [me, stats] = await Promise.all([api.me(lang()), api.stats(lang())]);
+    const [me, stats, badges] = await Promise.all([api.me(lang()), api.stats(lang()),
+      api.challenges.badges(lang()).catch(() => ({ months: [] }))]);
+    fillBadges($("records-badges"), badges.months);
     $("records-name").value = me.player && me.player.name ? me.player.name : "";
     $("records-name-status").textContent = "";
     fillChart(me.finished, ctx);

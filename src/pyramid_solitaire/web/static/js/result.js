@@ -2,6 +2,7 @@
 // difficulty, the deal, the player's figures at this rule set and difficulty, and the deal's
 // leaderboard (seed 001's list), all from the state the server sent.
 import { rulesName, t } from "./i18n.js";
+import { challengeLine } from "./challenges.js";
 
 // A par as the page shows it (beside a result's moves, in the Daily dialog): a number, being worked out,
 // or unknown.
@@ -61,6 +62,8 @@ export function showResult(game) {
   const title = result.won ? t("result_won") : `${t("result_lost")} — ${game.status_message}`;
   $("result-title").textContent = game.daily ? `${t("daily")} ${game.daily.date} — ${title}` : title;
   showBest(result);
+  $("result-challenge").hidden = !game.challenge;
+  $("result-challenge").textContent = challengeLine(game);
   const figures = $("result-figures");
   figures.replaceChildren();
   figure(figures, t("time"), clock(result.seconds));

@@ -94,7 +94,8 @@ async function openDaily(asked) {
   say(reason, { error: true });
 }
 
-// The first game, of the page's address (/play/<code>, /daily…) or none: see opening().
+// The first game, of the page's address (/play/<code>, /daily…) or none: see opening().  Resolves true
+// when the front page dealt a new game (nothing to resume: perhaps a first visit).
 export async function openFirstGame() {
   const asked = dailyOf(location);
   if (asked) return openDaily(asked);
@@ -111,7 +112,9 @@ export async function openFirstGame() {
     say(reason, { error: true });
   } else if (!code) {
     await startSavedGame();
+    return true;
   }
+  return false;
 }
 
 // A game of the saved rule set and difficulty.  Saved settings the server refuses (a rule set this

@@ -62,6 +62,12 @@ export function draw() {
     daily.textContent = t(game.daily.counted ? "daily_badge" : "daily_badge_late", { date });
     daily.title = game.daily.counted ? game.daily.date : `${game.daily.date} — ${t("daily_late_note")}`;
   }
+  const challenge = $("challenge-badge");
+  challenge.hidden = !game.challenge;
+  if (game.challenge) {
+    challenge.textContent = `${game.challenge.done ? "✓ " : ""}${t("challenge_badge", { title: game.challenge.title })}`;
+    challenge.title = challenge.textContent;
+  }
   const playing = game.status === "playing" && !replayMode();
   $("btn-undo").disabled = !game.can_undo || replayMode();
   $("btn-redo").disabled = !game.can_redo || replayMode();
@@ -72,6 +78,7 @@ export function draw() {
   $("btn-resign").disabled = !playing;
   showKeys();
   showTime(app.game);
+  dispatchEvent(new Event("pyramid-drawn")); // the table's cards are new elements (guide.js marks them again)
 }
 
 // The key legend: the keys this game has (no D without a stock, as in Giza; C only with free cells);
@@ -126,7 +133,11 @@ export function accept(answer, { dealt = false } = {}) {
   // table keep saying it, and the message line is left to what each answer says (a hint, the coach).
   const newlyDead = app.game.dead.length && (!same || same.dead.join() !== app.game.dead.join());
   if (newlyDead) say(t("dead_notice"), { error: true });
-  if (app.game.result) finish();
+  // A move that completes a daily challenge is celebrated (with the win, when it is the winning move).
+  const completed = same && same.challenge && !same.challenge.done && app.game.challenge && app.game.challenge.done;
+  if (app.game.result) finish(completed);
+  else if (completed) celebrateChallenge();
+  dispatchEvent(new CustomEvent("pyramid-answer", { detail: { event, game: app.game } })); // guide.js
   drawn();
 }
 
@@ -162,13 +173,20 @@ function waitForPar(id, left) {
   }, PAR_POLL_MS);
 }
 
-function finish() {
+function celebrateChallenge() {
+  sound("win");
+  say(t("challenge_completed_msg", { title: app.game.challenge.title }));
+  motion.celebrate(dom.board, removedPile(), t("challenge_completed"), () => {});
+}
+
+function finish(completed = false) {
   const game = app.game;
   if (app.shownResult === game.id) return;
   app.shownResult = game.id;
+  if (completed && !game.result.won) celebrateChallenge();
   if (game.result.won) {
     sound("win");
-    motion.celebrate(dom.board, removedPile(), t("result_won"), () => {
+    motion.celebrate(dom.board, removedPile(), t(completed ? "challenge_completed" : "result_won"), () => {
       if (app.game && app.game.id === game.id) showResult(app.game);
     });
   } else {

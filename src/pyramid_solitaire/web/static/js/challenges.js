@@ -1,0 +1,108 @@
+// challenges.js: today's challenges — the dialog listing them with the player's progress, from which one
+// starts; the line on a challenge game's result; and the monthly badges (in this dialog and in Records).
+// Every goal, title and figure comes from the server (web/challenges.py); nothing here knows a rule.
+import { api, ApiError } from "./api.js";
+import { lang, rulesName, t } from "./i18n.js";
+import { dayName } from "./daily.js";
+
+const $ = (id) => document.getElementById(id);
+// What the dialog may use: apply a game answer, show an error.
+let ctx = { accept: () => {}, showError: () => {} };
+
+// A month as the player reads it: 「2026年12月」, "December 2026".
+function monthName(month) {
+  const [year, number] = month.split("-").map(Number);
+  return new Intl.DateTimeFormat(lang(), { year: "numeric", month: "long", timeZone: "UTC" })
+    .format(new Date(Date.UTC(year, number - 1, 1)));
+}
+
+// Each month's badge as a list: a medal and what earned it (or that there is none yet).
+export function fillBadges(list, months) {
+  if (!months.length) {
+    const none = document.createElement("li");
+    none.textContent = t("badges_empty");
+    list.replaceChildren(none);
+    return;
+  }
+  list.replaceChildren(...[...months].reverse().map((entry) => {
+    const item = document.createElement("li");
+    item.dataset.month = entry.month;
+    const medal = document.createElement("span");
+    medal.className = `medal ${entry.badge || "none"}`;
+    medal.setAttribute("aria-hidden", "true");
+    medal.textContent = entry.badge === "crown" ? "♛" : entry.badge ? "★" : "·";
+    const text = document.createElement("span");
+    text.textContent = t("badge_month", { month: monthName(entry.month), days: entry.days,
+      challenges: entry.challenges, badge: entry.badge ? t(`badge_${entry.badge}`) : t("badge_none") });
+    item.append(medal, text);
+    return item;
+  }));
+}
+
+function challengeItem(challenge) {
+  const item = document.createElement("li");
+  item.dataset.challenge = challenge.id;
+  item.classList.toggle("done", challenge.done);
+  const what = document.createElement("span");
+  what.className = "what";
+  what.textContent = challenge.title;
+  const how = document.createElement("span");
+  how.className = "how";
+  const progress = t("challenge_progress", { progress: challenge.progress, needed: challenge.needed });
+  how.textContent = `${rulesName(challenge.rules)} · ${progress}`;
+  if (challenge.done) {
+    const mark = document.createElement("span");
+    mark.className = "mark";
+    mark.textContent = ` ✓ ${t("challenge_done")}`;
+    how.append(mark);
+  }
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = challenge.done ? "secondary" : "primary";
+  button.textContent = t(challenge.done ? "challenge_again" : "challenge_play");
+  button.setAttribute("aria-label", `${button.textContent}: ${challenge.title}`);
+  button.addEventListener("click", () => play(challenge.id));
+  item.append(what, button, how);
+  return item;
+}
+
+async function play(id) {
+  try {
+    const answer = await api.challenges.play(id, lang());
+    $("dlg-challenges").close();
+    ctx.accept(answer, { dealt: answer.event.kind === "dealt" });
+    history.replaceState(null, "", `/play/${answer.game.code}`);
+  } catch (error) {
+    $("challenges-error").textContent = error instanceof ApiError ? error.message : String(error);
+  }
+}
+
+export async function openChallenges() {
+  $("challenges-error").textContent = "";
+  try {
+    const [listed, badges] = await Promise.all([api.challenges.list(lang()), api.challenges.badges(lang())]);
+    $("challenges-date").textContent = dayName(listed.date);
+    $("challenges-list").replaceChildren(...listed.challenges.map(challengeItem));
+    fillBadges($("challenges-badges"), badges.months);
+  } catch (error) {
+    if (error instanceof ApiError) $("challenges-error").textContent = error.code === "network" ? t("network_error") : error.message;
+    else throw error;
+    $("challenges-list").replaceChildren();
+  }
+  if (!$("dlg-challenges").open) $("dlg-challenges").showModal();
+  $("dlg-challenges-title").focus();
+}
+
+// The line a challenge game's result shows: done, or how far it got.
+export function challengeLine(game) {
+  const challenge = game.challenge;
+  if (!challenge) return "";
+  if (challenge.done) return t("challenge_completed_msg", { title: challenge.title });
+  return `${t("challenge_badge", { title: challenge.title })} — ${t("challenge_progress",
+    { progress: challenge.progress, needed: challenge.needed })}`;
+}
+
+export function wireChallenges(context) {
+  ctx = context;
+  $("btn-challenges").addEventListener("click", openChallenges);
+}

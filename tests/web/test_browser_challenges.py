@@ -1,0 +1,68 @@
+"""Today's challenges in the browser: the dialog lists them with their proven goals, one is started
+and played by tapping cards until its goal is met, the move that meets it is celebrated, the result
+says so, and the dialog then marks it done; the monthly badges show in the dialog and in Records."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from browser import Errors, screenshot
+from pages import GamePage
+from playwright.sync_api import Page
+
+from pyramid_solitaire import Deal, Game
+from pyramid_solitaire.challenges import day_set
+
+
+def test_a_challenge_is_listed_played_celebrated_and_marked_done(desktop: tuple[Page, Errors], server: str) -> None:
+    page, errors = desktop
+    game = GamePage(page, server).open("/")
+    page.click("#btn-challenges")
+    page.locator("#dlg-challenges").wait_for(state="visible")
+    page.wait_for_function("() => document.querySelectorAll('#challenges-list li').length >= 4")
+    listed = page.request.get(f"{server}/api/challenges?lang=ja").json()
+    items = page.locator("#challenges-list li")
+    assert items.count() == len(listed["challenges"]) >= 4
+    titles = [items.nth(i).locator(".what").inner_text() for i in range(items.count())]
+    assert titles == [c["title"] for c in listed["challenges"]]
+    assert "山札を1周だけでクリア" in titles
+    assert "どの目標もソルバーが達成できることを確かめてあります。" in game.text("#dlg-challenges")
+    assert page.locator("#challenges-badges li").count() >= 1
+    screenshot(page, "challenges-dialog")
+    # the one-pass challenge, played by tapping its proof line on the page
+    challenge = next(c for c in day_set(date.fromisoformat(listed["date"])) if c.kind == "one_pass")
+    assert challenge.id == next(c["id"] for c in listed["challenges"] if c["kind"] == "one_pass")
+    before = game.answered()
+    page.click(f'#challenges-list li[data-challenge="{challenge.id}"] button')
+    page.wait_for_function("before => `${document.body.dataset.game}` !== before.split('/')[0]", arg=before)
+    game.settle()
+    assert page.is_hidden("#dlg-challenges")
+    assert game.text("#challenge-badge") == "チャレンジ：山札を1周だけでクリア"
+    replay = Game(Deal.from_code(challenge.codes[0]))
+    page.evaluate("""() => { window.banners = [];
+        new MutationObserver(() => document.querySelectorAll('.confetti .banner').forEach(
+            (b) => window.banners.push(b.textContent))).observe(document.body, {subtree: true, childList: true}); }""")
+    for notation in challenge.proofs[0]:
+        game.play(replay.push(notation))
+    page.locator("#dlg-result").wait_for(state="visible")
+    assert "チャレンジ達成！" in page.evaluate("() => window.banners")
+    assert game.text("#result-challenge") == "チャレンジ「山札を1周だけでクリア」を達成しました"
+    screenshot(page, "challenge-result")
+    page.click("#dlg-result button[value=close]")
+    page.click("#btn-challenges")
+    done = page.locator(f'#challenges-list li[data-challenge="{challenge.id}"]')
+    done.wait_for(state="visible")
+    assert "done" in (done.get_attribute("class") or "") and "✓ 達成" in done.inner_text()
+    page.keyboard.press("Escape")
+    # the month's badge: none yet, with the completed challenge counted, in Records and under the calendar
+    month = "2026年12月" if listed["date"].startswith("2026-12") else ""
+    page.click("#btn-records")
+    page.wait_for_function("() => document.querySelectorAll('#records-badges li').length > 0")
+    shown = game.text("#records-badges")
+    assert "まだなし（デイリー 0 日・チャレンジ 1 個）" in shown and month in shown
+    page.click("#records-close")
+    page.click("#btn-daily")
+    page.wait_for_function("() => document.getElementById('daily-month-badge').textContent !== ''")
+    assert "チャレンジ 1 個" in game.text("#daily-month-badge")
+    page.keyboard.press("Escape")
+    assert list(errors) == []

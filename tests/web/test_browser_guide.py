@@ -1,0 +1,117 @@
+"""The first-game guide: offered on a first visit to the front page and never again once skipped or
+done; played step by step on its verified deal (pairs, a king, a covered card, the stock and the
+waste, hint, undo), each step pointing at real cards of the state and going on when the player has done
+it; ended at any step; started again from Rules; in English too."""
+
+from __future__ import annotations
+
+from browser import Errors, open_context, screenshot
+from pages import GamePage
+from playwright.sync_api import Browser, Page
+
+GUIDE_CODE = "CL1-E-AAAAABT"
+
+
+def first_visit(browser: Browser, server: str, locale: str = "ja-JP") -> tuple[Page, Errors, GamePage]:
+    context, errors = open_context(browser, guide=True, locale=locale, viewport={"width": 1280, "height": 860})
+    page = context.new_page()
+    game = GamePage(page, server).open("/")
+    page.locator("#dlg-guide").wait_for(state="visible")
+    return page, errors, game
+
+
+def glowing(page: Page) -> list[str]:
+    return sorted(
+        page.eval_on_selector_all(".guide-target", "els => els.map(e => e.dataset.card || e.id)")  # type: ignore[arg-type]
+    )
+
+
+def step_text(page: Page) -> str:
+    return str(page.text_content("#guide-count"))
+
+
+def wait_step(page: Page, text: str) -> None:
+    page.wait_for_function("t => document.getElementById('guide-count').textContent === t", arg=text)
+
+
+def test_the_offer_comes_once_and_skipping_it_is_kept(browser: Browser, server: str) -> None:
+    page, errors, _ = first_visit(browser, server)
+    assert page.text_content("#guide-offer-title") == "はじめてのピラミッド"
+    page.click("#guide-skip")
+    assert page.is_hidden("#dlg-guide")
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    page.wait_for_timeout(300)
+    assert page.is_hidden("#dlg-guide") and page.is_hidden("#guide")
+    assert errors == []
+    page.context.close()
+
+
+def test_the_guided_deal_step_by_step(browser: Browser, server: str) -> None:
+    page, errors, game = first_visit(browser, server)
+    screenshot(page, "guide-offer")
+    page.click("#guide-start")
+    page.wait_for_function("code => document.getElementById('deal-link').textContent === code", arg=GUIDE_CODE)
+    game.settle()
+    wait_step(page, "ガイド 1/8")
+    assert "合計が13になる2枚" in (page.text_content("#guide-text") or "")
+    assert glowing(page) == ["3d", "Tc"]
+    screenshot(page, "guide-pairs")
+    game.tap("Tc")
+    assert glowing(page) == ["3d", "Tc"]  # choosing a card draws the table again: still pointed at
+    game.tap("3d")
+    wait_step(page, "ガイド 2/8")
+    assert glowing(page) == ["Kd"]
+    game.tap("Kd")
+    wait_step(page, "ガイド 3/8")
+    (covered,) = glowing(page)
+    game.tap(covered)  # the page says why it cannot be chosen
+    assert "覆われて" in game.message() or "重なって" in game.message() or game.message()
+    page.click("#guide-next")
+    wait_step(page, "ガイド 4/8")
+    assert glowing(page) == ["stock-area"]
+    game.tap_stock()
+    wait_step(page, "ガイド 5/8")
+    assert glowing(page) == ["Ac", "Qs"]
+    game.tap("Ac")
+    game.tap("Qs")
+    wait_step(page, "ガイド 6/8")
+    assert glowing(page) == ["btn-hint"]
+    game.button("btn-hint")
+    wait_step(page, "ガイド 7/8")
+    game.button("btn-undo")
+    wait_step(page, "ガイド 8/8")
+    assert page.is_hidden("#guide-end")
+    page.click("#guide-next")
+    assert page.is_hidden("#guide") and glowing(page) == []
+    assert page.evaluate("() => localStorage.getItem('pyramid.guide')") == "done"
+    page.goto(f"{server}/")
+    page.wait_for_selector("body[data-ready=true]")
+    page.wait_for_timeout(300)
+    assert page.is_hidden("#dlg-guide")
+    assert errors == []
+    page.context.close()
+
+
+def test_the_guide_ends_at_any_step_and_starts_again_from_rules_in_english(browser: Browser, server: str) -> None:
+    page, errors, game = first_visit(browser, server, "en-GB")
+    assert page.text_content("#guide-offer-title") == "New to Pyramid?"
+    page.click("#guide-start")
+    wait_step(page, "Guide 1/8")
+    game.settle()
+    game.tap("Tc")
+    game.tap("3d")
+    wait_step(page, "Guide 2/8")
+    page.click("#guide-end")
+    assert page.is_hidden("#guide") and glowing(page) == []
+    assert page.evaluate("() => localStorage.getItem('pyramid.guide')") == "skipped"
+    page.click("#btn-rules")
+    page.locator("#dlg-rules").wait_for(state="visible")
+    assert page.text_content("#rules-guide") == "Play the guided deal"
+    page.click("#rules-guide")
+    wait_step(page, "Guide 1/8")
+    game.settle()
+    assert glowing(page) == ["3d", "Tc"]
+    assert "Remove two cards that add up to 13" in (page.text_content("#guide-text") or "")
+    assert errors == []
+    page.context.close()
