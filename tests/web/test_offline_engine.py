@@ -166,7 +166,12 @@ class Block(importlib.abc.MetaPathFinder):
 sys.meta_path.insert(0, Block())
 """
 ENGINE = (
+    "messages",
+    "vocabulary",
     "cards",
+    "layout",
+    "reasons",
+    "analysis",
     "rules",
     "deal",
     "table",
@@ -178,9 +183,11 @@ ENGINE = (
     "solver.difficulty",
     "catalog",
     "daily",
+    "challenges",
     "record",
-    "messages",
     "stats",
+    "study",
+    "winnability",
     "web.offline",
 )
 
