@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from datetime import UTC, date, datetime
 from typing import Any
 
 import httpx
@@ -221,3 +222,34 @@ def eventually(check: Any, seconds: float, every: float = 0.5) -> None:
     while not check():
         assert time.monotonic() < deadline, f"not within {seconds} s"
         time.sleep(every)
+
+
+class TokyoClock:
+    """An app's clock that a test moves from day to day: always 12:00 in Tokyo (03:00 UTC) of ``day``."""
+
+    def __init__(self, day: date) -> None:
+        self.day = day
+
+    def __call__(self) -> float:
+        return datetime(self.day.year, self.day.month, self.day.day, 3, 0, tzinfo=UTC).timestamp()
+
+
+@contextmanager
+def browsers(app: Any) -> Iterator[Any]:
+    """A maker of test clients on one app, each its own browser (its own cookies: its own player),
+    all closed at the end."""
+    from fastapi.testclient import TestClient
+
+    clients: list[TestClient] = []
+
+    def browser() -> TestClient:
+        client = TestClient(app)
+        client.__enter__()
+        clients.append(client)
+        return client
+
+    try:
+        yield browser
+    finally:
+        for client in clients:
+            client.__exit__(None, None, None)

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Iterator
-from datetime import UTC, date, datetime
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from helpers import TokyoClock as Clock
+from helpers import browsers
 from pyramid_solitaire.challenges import day_set
 from pyramid_solitaire.web.app import create_app
 from pyramid_solitaire.web.daily import DailyDesk
@@ -25,16 +27,6 @@ Json = dict[str, Any]
 DAY = date(2026, 12, 4)
 
 
-class Clock:
-    """The app's clock, moved on by the test: noon in Tokyo of a day."""
-
-    def __init__(self, day: date) -> None:
-        self.day = day
-
-    def __call__(self) -> float:
-        return datetime(self.day.year, self.day.month, self.day.day, 3, 0, tzinfo=UTC).timestamp()
-
-
 @pytest.fixture
 def clock() -> Clock:
     return Clock(DAY)
@@ -46,17 +38,8 @@ def players(tmp_path: Path, clock: Clock) -> Iterator[Callable[[], TestClient]]:
     roomy = Limit(rate=10_000, burst=10_000)
     app = create_app(f"sqlite:///{tmp_path / 'challenges.sqlite3'}", RateLimiter(player=roomy, address=roomy))
     app.state.daily = DailyDesk("Asia/Tokyo", clock=clock)
-    clients: list[TestClient] = []
-
-    def browser() -> TestClient:
-        client = TestClient(app)
-        client.__enter__()
-        clients.append(client)
-        return client
-
-    yield browser
-    for client in clients:
-        client.__exit__(None, None, None)
+    with browsers(app) as browser:
+        yield browser
 
 
 def challenges(client: TestClient, lang: str = "ja") -> dict[str, Json]:

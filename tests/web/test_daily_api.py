@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Iterator
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from helpers import TokyoClock as Clock
+from helpers import browsers
 from pyramid_solitaire.daily import EPOCH, daily_deal
 from pyramid_solitaire.deal import Deal
 from pyramid_solitaire.solver import solve
@@ -24,16 +26,6 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 Json = dict[str, Any]
-
-
-class Clock:
-    """The app's clock, moved on by the test: noon in Tokyo of a day."""
-
-    def __init__(self, day: date) -> None:
-        self.day = day
-
-    def __call__(self) -> float:
-        return datetime(self.day.year, self.day.month, self.day.day, 3, 0, tzinfo=UTC).timestamp()
 
 
 @pytest.fixture
@@ -51,17 +43,8 @@ def players(db: str, clock: Clock) -> Iterator[Callable[[], TestClient]]:
     """Browsers (each its own player) on one app whose day is the clock's."""
     app = create_app(db)
     app.state.daily = DailyDesk("Asia/Tokyo", clock=clock)
-    clients: list[TestClient] = []
-
-    def browser() -> TestClient:
-        client = TestClient(app)
-        client.__enter__()
-        clients.append(client)
-        return client
-
-    yield browser
-    for client in clients:
-        client.__exit__(None, None, None)
+    with browsers(app) as browser:
+        yield browser
 
 
 def win(client: TestClient, game: Json, extra_undo: bool = False) -> Json:

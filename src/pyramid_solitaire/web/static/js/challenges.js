@@ -4,17 +4,11 @@
 import { api, ApiError } from "./api.js";
 import { lang, rulesName, t } from "./i18n.js";
 import { dayName } from "./daily.js";
+import { badgeLine } from "./badges.js";
 
 const $ = (id) => document.getElementById(id);
 // What the dialog may use: apply a game answer, show an error.
 let ctx = { accept: () => {}, showError: () => {} };
-
-// A month as the player reads it: 「2026年12月」, "December 2026".
-function monthName(month) {
-  const [year, number] = month.split("-").map(Number);
-  return new Intl.DateTimeFormat(lang(), { year: "numeric", month: "long", timeZone: "UTC" })
-    .format(new Date(Date.UTC(year, number - 1, 1)));
-}
 
 // Each month's badge as a list: a medal and what earned it (or that there is none yet).
 export function fillBadges(list, months) {
@@ -27,14 +21,7 @@ export function fillBadges(list, months) {
   list.replaceChildren(...[...months].reverse().map((entry) => {
     const item = document.createElement("li");
     item.dataset.month = entry.month;
-    const medal = document.createElement("span");
-    medal.className = `medal ${entry.badge || "none"}`;
-    medal.setAttribute("aria-hidden", "true");
-    medal.textContent = entry.badge === "crown" ? "♛" : entry.badge ? "★" : "·";
-    const text = document.createElement("span");
-    text.textContent = t("badge_month", { month: monthName(entry.month), days: entry.days,
-      challenges: entry.challenges, badge: entry.badge ? t(`badge_${entry.badge}`) : t("badge_none") });
-    item.append(medal, text);
+    item.append(...badgeLine(entry));
     return item;
   }));
 }

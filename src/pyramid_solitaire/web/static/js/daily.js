@@ -5,6 +5,7 @@
 import { api } from "./api.js";
 import { lang, rulesName, t } from "./i18n.js";
 import { clock, figure, fillLeaderboard, parShown } from "./result.js";
+import { badgeLine } from "./badges.js";
 
 const $ = (id) => document.getElementById(id);
 export const DAILY_RULES = ["classic", "pyramide", "thirteen"];
@@ -126,17 +127,7 @@ function showCalendar(record) {
 function showMonthBadge() {
   const entry = (view.badges || []).find((month) => month.month === view.month)
     || { month: view.month, days: 0, challenges: 0, badge: null };
-  const [year, month] = view.month.split("-").map(Number);
-  const name = new Intl.DateTimeFormat(lang(), { year: "numeric", month: "long", timeZone: "UTC" })
-    .format(new Date(Date.UTC(year, month - 1, 1)));
-  const medal = document.createElement("span");
-  medal.className = `medal ${entry.badge || "none"}`;
-  medal.setAttribute("aria-hidden", "true");
-  medal.textContent = entry.badge === "crown" ? "♛" : entry.badge ? "★" : "·";
-  const text = document.createElement("span");
-  text.textContent = t("badge_month", { month: name, days: entry.days, challenges: entry.challenges,
-    badge: entry.badge ? t(`badge_${entry.badge}`) : t("badge_none") });
-  $("daily-month-badge").replaceChildren(medal, text);
+  $("daily-month-badge").replaceChildren(...badgeLine(entry));
 }
 
 async function refresh() {
