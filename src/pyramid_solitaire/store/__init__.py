@@ -15,13 +15,9 @@ itself said is kept as its own words (``reason``), which are English whatever th
 from __future__ import annotations
 
 import errno
-import hashlib
-import re
 import secrets
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
@@ -37,30 +33,27 @@ from sqlalchemy import (
     bindparam,
     create_engine,
     event,
-    func,
     select,
     text,
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError, SQLAlchemyError
 
-from ..daily import Par
 from ..messages import Problem
 from ..vocabulary import RESULTS as FINISHED
-from ..vocabulary import Outcome
+from .boards import BoardRows
+from .days import DayRows
 from .direct import DirectPool, Statement
+from .rows import FROM_FILE, PLAYED_HERE, PLAYED_OFFLINE, Action, GameRow, now_ms, unrecordable
 from .schema import (
-    CODE_LENGTH,
-    RULES_LENGTH,
     SchemaTooNew,
     actions,
-    challenge_days,
     games,
     meta,
     migrate,
-    pars,
     players,
 )
+from .urls import _safe_url, _unsecret_url, hide_password
 
 #: Results a finished game may have.
 RESULTS: Final = tuple(str(result) for result in FINISHED)
@@ -76,7 +69,6 @@ CONNECTIONS_PER_PROCESS: Final = POOL_SIZE + POOL_OVERFLOW + POOL_SIZE
 #: How PostgreSQL connections are made: a server that does not answer is given up after 5 s.
 PG_CONNECT_ARGS: Final = {"connect_timeout": 5}
 #: The password of a URL written ``scheme://user:password@host``.
-_PASSWORD_RE: Final = re.compile(r"(://[^:/@]*:)[^@]*@")
 
 
 #: The game's figures written with each action (what ``Session.summary`` gives).
@@ -119,44 +111,7 @@ _RECORD_ONE: Final = (
 #: The reads a finished game's result makes, and a new game's row, built once with named parameters: on
 #: PostgreSQL they are sent straight (store/direct.py) — through SQLAlchemy each cost 0.5-1 ms of
 #: processor time, and a won game's answer made three of them (docs/performance.md, issue 24).
-_WIN_SECONDS: Final = games.c.ended_ms - games.c.started_ms
-#: Where a game came from (the ``imported`` column): played on this server, read from a records file (an
-#: export of this or another server's games, their times as that server measured them), or played offline
-#: in a browser's engine and sent with ``POST /api/me/sync``.  The last one's times are the browser's word,
-#: so those games are in no rank by time (docs/daily.md); all count in statistics.
-PLAYED_HERE: Final = 0
-FROM_FILE: Final = 1
-PLAYED_OFFLINE: Final = 2
-_LEADERBOARD: Final = (
-    select(games.c.id, games.c.player_id, players.c.name, _WIN_SECONDS.label("ms"), games.c.moves, games.c.ended_ms)
-    .join(players, players.c.id == games.c.player_id)
-    .where(
-        and_(
-            games.c.code == bindparam("code", type_=String),
-            games.c.result == Outcome.WON.value,
-            games.c.imported != PLAYED_OFFLINE,
-        )
-    )
-    .order_by(_WIN_SECONDS, games.c.moves, games.c.ended_ms)
-    .limit(bindparam("limit", type_=Integer))
-)
-_PAR: Final = select(pars.c.moves, pars.c.seconds).where(pars.c.code == bindparam("code", type_=String))
 _NEW_GAME: Final = games.insert().values({column.name: bindparam(column.name, type_=column.type) for column in games.c})
-
-
-def _finished_query(since_reset: bool, rules: bool, difficulty: bool) -> Select[Any]:
-    """The player's finished games (parameters ``player_id`` and, when asked for, ``rules`` and
-    ``difficulty``), in the order they ended."""
-    player = bindparam("player_id", type_=String)
-    query = select(games).where(and_(games.c.player_id == player, games.c.result.is_not(None)))
-    if rules:
-        query = query.where(games.c.rules == bindparam("rules", type_=String))
-    if difficulty:
-        query = query.where(games.c.difficulty == bindparam("difficulty", type_=String))
-    if since_reset:
-        reset = select(players.c.stats_reset_ms).where(players.c.id == player).scalar_subquery()
-        query = query.where(games.c.ended_ms > reset)
-    return query.order_by(games.c.ended_ms, games.c.id)
 
 
 class StoreError(Problem, RuntimeError):
@@ -178,80 +133,7 @@ class Conflict(RuntimeError):
     """An action was applied to a version of the game that is no longer the latest."""
 
 
-def now_ms() -> int:
-    """Wall-clock time in milliseconds (what the records keep)."""
-    return int(time.time() * 1000)
-
-
-def hide_password(url: str) -> str:
-    """``url`` with the password of ``scheme://user:password@host`` shown as ``***`` (nothing else changed)."""
-    return _PASSWORD_RE.sub(r"\1***@", url)
-
-
-def _unsecret_url(url: str) -> str:
-    """The URL without its password (a message quotes it as a detail, which keeps it on one line)."""
-    try:
-        return make_url(url).render_as_string(hide_password=True)
-    except (ArgumentError, ValueError):  # not a URL SQLAlchemy reads, but it may still hold a password
-        return hide_password(url)
-
-
-def _safe_url(url: str) -> str:
-    """The URL as messages show it: without its password, and on one line."""
-    shown = _unsecret_url(url)
-    return shown if shown.isprintable() else repr(shown)
-
-
-def unrecordable(rules: str, code: str) -> Problem | None:
-    """Why a game of this rule set and deal code cannot be recorded, or None.  A few valid option combinations
-    are written longer than the columns (PostgreSQL refuses them; SQLite would keep them): they are refused
-    alike on both, naming the length."""
-    if len(rules) > RULES_LENGTH:
-        return Problem("store.too-long-rules", rules=rules[:40], length=len(rules), most=RULES_LENGTH)
-    if len(code) > CODE_LENGTH:
-        return Problem("store.too-long-code", code=code[:40], length=len(code), most=CODE_LENGTH)
-    return None
-
-
-@dataclass(frozen=True)
-class GameRow:
-    """A game as recorded."""
-
-    id: str
-    player_id: str
-    rules: str
-    preset: str
-    difficulty: str
-    code: str
-    deal: str
-    started_ms: int
-    ended_ms: int | None
-    result: str | None
-    moves: int
-    undos: int
-    hints: int
-    pyramid_removed: int
-    version: int
-    imported: int = 0
-    #: The day of the daily deal this game is (``YYYY-MM-DD``), and 1 when it counts for that day.
-    daily: str | None = None
-    daily_counted: int = 0
-    #: The daily challenge this game was started for (``YYYY-MM-DD-<kind>``), if any.
-    challenge: str | None = None
-
-
-@dataclass(frozen=True)
-class Action:
-    """One recorded entry: ``kind`` ``move`` with the move's notation as ``arg``, or an event (undo, redo,
-    rewind, hint, coach, resign) with no argument."""
-
-    seq: int
-    kind: str
-    arg: str | None
-    at_ms: int
-
-
-class Store:
+class Store(DayRows, BoardRows):
     """The records of one database."""
 
     def __init__(self, url: str) -> None:
@@ -519,152 +401,6 @@ class Store:
             )
         return [GameRow(**r) for r in rows]
 
-    # --- statistics and leaderboards ---------------------------------------------------------------------
-
-    def finished_games(
-        self, player_id: str, since_reset: bool = True, rules: str | None = None, difficulty: str | None = None
-    ) -> list[GameRow]:
-        """The player's finished games in the order they ended (counted since the last reset); only those
-        of one rule set and difficulty when they are given (a result screen's figures)."""
-        shape = (since_reset, rules is not None, difficulty is not None)
-        values = {"player_id": player_id, "rules": rules, "difficulty": difficulty}
-        rows = self._read(("finished", *shape), lambda: _finished_query(*shape), values)
-        return [GameRow(**r) for r in rows]
-
-    def reset_stats(self, player_id: str) -> None:
-        """Start the statistics afresh (the games stay, for replays)."""
-        with self._tx() as connection:
-            connection.execute(players.update().where(players.c.id == player_id).values(stats_reset_ms=now_ms()))
-
-    def leaderboard(self, code: str, limit: int = 20) -> list[dict[str, Any]]:
-        """Everyone's wins of one deal code, fastest first, then fewest moves (seed 000)."""
-        if "\x00" in code:  # as in game(): no code holds NUL
-            return []
-        return self._read("leaderboard", lambda: _LEADERBOARD, {"code": code, "limit": limit})
-
-    # --- the daily deal and par -----------------------------------------------------------------------
-
-    def par(self, code: str) -> Par | None:
-        """The stored par of a deal code, or None when it was never computed."""
-        if "\x00" in code:  # as in game(): no code holds NUL
-            return None
-        rows = self._read("par", lambda: _PAR, {"code": code})
-        if not rows:
-            return None
-        moves = rows[0]["moves"]
-        return Par(None if moves is None else int(moves), float(rows[0]["seconds"]))
-
-    @contextmanager
-    def computing_par(self, code: str) -> Iterator[bool]:
-        """Whether this process may compute ``code``'s par now: on PostgreSQL, False while another process
-        is computing it (an advisory lock held as long as the block lasts, released if that process
-        dies), so that the workers of ``serve --workers N`` do not each run the same search; on SQLite
-        (one process) always True."""
-        if self.engine.dialect.name != "postgresql":
-            yield True
-            return
-        key = int.from_bytes(hashlib.sha256(code.encode()).digest()[:4], "big", signed=True)
-        with self._told(), self.engine.connect() as connection:
-            locked = bool(connection.execute(text("SELECT pg_try_advisory_lock(:k1, :k2)"), _lock(key)).scalar())
-            connection.commit()
-            try:
-                yield locked
-            finally:
-                if locked:
-                    connection.execute(text("SELECT pg_advisory_unlock(:k1, :k2)"), _lock(key))
-                    connection.commit()
-
-    def save_par(self, code: str, par: Par) -> None:
-        """Keep a deal code's par (the first one kept stays: it is the same for everyone)."""
-        try:
-            with self._tx() as connection:
-                connection.execute(
-                    pars.insert().values(code=code, moves=par.moves, seconds=par.seconds, computed_ms=now_ms())
-                )
-        except IntegrityError:
-            pass  # another process computed it too
-
-    def daily_finished(self, day: str, rules: str) -> list[GameRow]:
-        """The finished games of one day's daily deal under ``rules`` that count for it, in the order
-        they ended (a day's leaderboard keeps each player's first)."""
-        query = (
-            select(games)
-            .where(
-                and_(
-                    games.c.daily == day,
-                    games.c.daily_counted == 1,
-                    games.c.rules == rules,
-                    games.c.result.is_not(None),
-                )
-            )
-            .order_by(games.c.ended_ms, games.c.id)
-        )
-        with self._tx() as connection:
-            return [GameRow(**r) for r in connection.execute(query).mappings().all()]
-
-    def daily_games_of(self, player_id: str, rules: str) -> list[GameRow]:
-        """The player's games of daily deals under ``rules``, in the order they started."""
-        query = (
-            select(games)
-            .where(and_(games.c.player_id == player_id, games.c.daily.is_not(None), games.c.rules == rules))
-            .order_by(games.c.started_ms, games.c.id)
-        )
-        with self._tx() as connection:
-            return [GameRow(**r) for r in connection.execute(query).mappings().all()]
-
-    # --- daily challenges ----------------------------------------------------------------------------
-
-    def challenge_day(self, day: str) -> str | None:
-        """A day's set of challenges as made (JSON text), or None before anyone asked for it."""
-        with self._tx() as connection:
-            found = connection.execute(select(challenge_days.c.payload).where(challenge_days.c.day == day)).scalar()
-        return None if found is None else str(found)
-
-    def save_challenge_day(self, day: str, payload: str) -> str:
-        """Keep a day's set; the first one kept stays (another process may have made the same set at the
-        same time) and is returned."""
-        try:
-            with self._tx() as connection:
-                connection.execute(challenge_days.insert().values(day=day, payload=payload, computed_ms=now_ms()))
-        except IntegrityError:
-            pass
-        kept = self.challenge_day(day)
-        return payload if kept is None else kept
-
-    def challenge_games(self, player_id: str, challenge_ids: list[str] | None) -> list[GameRow]:
-        """The player's games started for any of ``challenge_ids`` (None: for any challenge), in the
-        order they started."""
-        chosen = games.c.challenge.is_not(None) if challenge_ids is None else games.c.challenge.in_(challenge_ids)
-        query = (
-            select(games).where(and_(games.c.player_id == player_id, chosen)).order_by(games.c.started_ms, games.c.id)
-        )
-        with self._tx() as connection:
-            return [GameRow(**r) for r in connection.execute(query).mappings().all()]
-
-    def names(self, player_ids: list[str]) -> dict[str, str | None]:
-        """The display names of players (a leaderboard's)."""
-        if not player_ids:
-            return {}
-        with self._tx() as connection:
-            rows = connection.execute(select(players.c.id, players.c.name).where(players.c.id.in_(player_ids))).all()
-        return {str(r.id): r.name for r in rows}
-
-    def count_games(self) -> int:
-        """Games recorded in all (for tools and tests)."""
-        with self._tx() as connection:
-            return int(connection.execute(select(func.count()).select_from(games)).scalar_one())
-
-    def players(self) -> list[dict[str, Any]]:
-        """Every player with the number of games (the ``stats`` command lists them)."""
-        query = (
-            select(players.c.id, players.c.name, func.count(games.c.id).label("games"))
-            .select_from(players.outerjoin(games, games.c.player_id == players.c.id))
-            .group_by(players.c.id, players.c.name)
-            .order_by(players.c.created_ms)
-        )
-        with self._tx() as connection:
-            return [dict(r) for r in connection.execute(query).mappings().all()]
-
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
@@ -675,15 +411,6 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
     cursor.close()
-
-
-#: The first key of the advisory locks on pars (the second is from the code); schema.py's migrations
-#: and web/shared_limits.py use 734901 and 734902.
-PAR_LOCK: Final = 734903
-
-
-def _lock(key: int) -> dict[str, int]:
-    return {"k1": PAR_LOCK, "k2": key}
 
 
 def _reason(exc: SQLAlchemyError | psycopg.Error) -> str:
