@@ -83,11 +83,8 @@ def shown(store: Store, challenge: Challenge, player_id: str | None, lang: str) 
     }
 
 
-def next_code(store: Store, challenge: Challenge, player_id: str) -> str:
-    """The deal the player plays next for ``challenge``: the first, or for deals in a row the one the
-    run has reached (after a completed run, the first again)."""
-    if len(challenge.codes) == 1:
-        return challenge.codes[0]
-    rows = store.challenge_games(player_id, [challenge.id])
-    reached, done = progress(challenge, games_played(store, rows))
-    return challenge.codes[0 if done else reached]
+def next_code(challenge: Challenge, games: list[Played]) -> str:
+    """The deal the player plays next for ``challenge``, given their games of it (``games_played``): the
+    first, or for deals in a row the one the run has reached (after a completed run, the first again)."""
+    reached, done = progress(challenge, games)
+    return challenge.codes[0 if done or len(challenge.codes) == 1 else reached]

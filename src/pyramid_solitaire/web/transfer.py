@@ -267,18 +267,22 @@ def _check_game(
     return row, actions
 
 
+def _daily_code(day: object, deal: Deal) -> str | None:
+    """The code of the daily deal of ``day`` under ``deal``'s preset, or None (no such day or preset)."""
+    try:
+        return daily_deal(deal.rules.preset, parse_day(day)).code if isinstance(day, str) else None
+    except DailyError:
+        return None
+
+
 def _daily_fields(game: dict[str, Any], nth: int, deal: Deal) -> tuple[str | None, int, str | None]:
     """A game's daily deal day (which must be the day whose deal it is), whether it counted for that day,
     and the daily challenge it was started for (files written before these fields have none)."""
     day = game.get("daily")
     counted = game.get("daily_counted", False)
     challenge = game.get("challenge")
-    if day is not None:
-        try:
-            if not isinstance(day, str) or daily_deal(deal.rules.preset, parse_day(day)).code != deal.code:
-                raise RecordsImportError("import.daily", game=nth, day=str(day)[:20], code=deal.code)
-        except DailyError:
-            raise RecordsImportError("import.daily", game=nth, day=str(day)[:20], code=deal.code) from None
+    if day is not None and _daily_code(day, deal) != deal.code:
+        raise RecordsImportError("import.daily", game=nth, day=str(day)[:20], code=deal.code)
     if not isinstance(counted, bool) or (counted and day is None):
         raise RecordsImportError("import.field", game=nth, key="daily_counted")
     if challenge is not None and (not isinstance(challenge, str) or not CHALLENGE_ID.match(challenge)):

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Request
 
 from ...deal import Deal
 from ..badges import BadgesAnswer, badges_of
-from ..challenges import ChallengesAnswer, challenges_of, find, next_code, shown
+from ..challenges import ChallengesAnswer, challenges_of, find, games_played, next_code, shown
 from ..deps import GamesDep, Lang, Player
 from ..errors import ApiError
 from ..http import Answer
@@ -42,13 +42,14 @@ def play_challenge(challenge_id: str, request: Request, games: GamesDep, player:
     if challenge is None:
         raise ApiError(404, "unknown-challenge", details={"id": challenge_id[:64]})
     player_id = player or games.store.new_player()
-    unfinished = [row for row in games.store.challenge_games(player_id, [challenge.id]) if row.result is None]
+    rows = games.store.challenge_games(player_id, [challenge.id])
+    unfinished = [row for row in rows if row.result is None]
     if unfinished:
         with games.lock(unfinished[-1].id):
             session = games.load(unfinished[-1].id, player_id)
             state = game_state(games, session, lang)
         return Answer({"game": state, "event": {"kind": "state", "cards": []}}, request=request)
-    deal = Deal.from_code(next_code(games.store, challenge, player_id))
+    deal = Deal.from_code(next_code(challenge, games_played(games.store, rows)))
     session = games.create(deal, player_id, challenge=challenge.id)
     return dealt(games, session, made=player is None, lang=lang, request=request)
 
