@@ -14,28 +14,33 @@
 //                   current page; offline, the shell's page, which reads its own address.
 //   /api/           never cached and never answered here: a game's state and a player's records are
 //                   that player's, and live on the server (or, offline, in the page's engine worker).
+// `self`, typed for the type check (tsconfig.worker.json) as what it is here, a service worker's global
+// scope (its install/activate/fetch events, skipWaiting, clients): the webworker library types it as a
+// dedicated worker's, which TypeScript does not let be cast to a service worker's but through unknown.
+const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
+
 const RELEASE = "{{RELEASE}}";
 const SHELL_FILES = JSON.parse('{{SHELL}}');
 const SHELL = `pyramid-shell-${RELEASE}`;
 const BUNDLE = "pyramid-bundle";
 const BUNDLE_PATH = /^\/(pyodide\/|offline\/)/;
-const SHELL_PATHS = new Set(SHELL_FILES.map((url) => new URL(url, self.location.origin).href));
+const SHELL_PATHS = new Set(SHELL_FILES.map((url) => new URL(url, worker.location.origin).href));
 
-self.addEventListener("install", (event) => {
+worker.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(SHELL);
     await cache.addAll(SHELL_FILES.map((url) => new Request(url, { cache: "reload" })));
-    await self.skipWaiting();
+    await worker.skipWaiting();
   })());
 });
 
-self.addEventListener("activate", (event) => {
+worker.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
     for (const name of await caches.keys()) {
       if (name.startsWith("pyramid-shell-") && name !== SHELL) await caches.delete(name);
     }
     await pruneBundle();
-    await self.clients.claim();
+    await worker.clients.claim();
   })());
 });
 
@@ -56,10 +61,10 @@ async function pruneBundle() {
   }
 }
 
-self.addEventListener("fetch", (event) => {
+worker.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
-  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (request.method !== "GET" || url.origin !== worker.location.origin) return;
   if (url.pathname.startsWith("/api/")) return; // the network's, always
   if (request.mode === "navigate") {
     event.respondWith(page(request));

@@ -373,7 +373,9 @@ export function removedPile() {
 }
 
 // Usable cards and the stock, in reading order: what the arrow keys move between.
+/** @returns {HTMLElement[]} */
 export function navigable() {
-  return [...document.querySelectorAll("#pyramid .card.usable, #jokers .card, #stock-area .stock-btn, "
-    + "#stock-area .card.usable, #cells .card, #cells .cell-slot")];
+  const items = document.querySelectorAll("#pyramid .card.usable, #jokers .card, #stock-area .stock-btn, "
+    + "#stock-area .card.usable, #cells .card, #cells .cell-slot");
+  return [.../** @type {NodeListOf<HTMLElement>} */ (items)];
 }

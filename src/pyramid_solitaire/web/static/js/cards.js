@@ -36,7 +36,7 @@ let art = null;
 // Fetch the card art once and put its symbols in the page, so every card can <use> them.
 export async function loadArt() {
   if (art) return art;
-  const link = document.getElementById("card-art");
+  const link = /** @type {HTMLLinkElement} */ (document.getElementById("card-art"));
   art = fetch(link ? link.href : "/static/art/cards.svg").then((response) => response.text()).then((text) => {
     const holder = document.createElement("div");
     holder.className = "art-symbols";

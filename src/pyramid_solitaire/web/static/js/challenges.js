@@ -6,8 +6,10 @@ import { lang, rulesName, t } from "./i18n.js";
 import { dayName } from "./daily.js";
 import { badgeLine } from "./badges.js";
 
-const $ = (id) => document.getElementById(id);
+/** @type {PageLookup} */
+const $ = (id) => /** @type {PageElement<typeof id>} */ (document.getElementById(id));
 // What the dialog may use: apply a game answer, show an error.
+/** @type {{ accept: (answer: object, how?: { dealt?: boolean }) => void, showError: (error: Error) => void }} */
 let ctx = { accept: () => {}, showError: () => {} };
 
 // Each month's badge as a list: a medal and what earned it (or that there is none yet).

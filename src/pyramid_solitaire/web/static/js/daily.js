@@ -7,7 +7,8 @@ import { lang, rulesName, t } from "./i18n.js";
 import { clock, figure, fillLeaderboard, parShown } from "./result.js";
 import { badgeLine } from "./badges.js";
 
-const $ = (id) => document.getElementById(id);
+/** @type {PageLookup} */
+const $ = (id) => /** @type {PageElement<typeof id>} */ (document.getElementById(id));
 export const DAILY_RULES = ["classic", "pyramide", "thirteen"];
 let ctx = null;
 // The dialog's view: the rule set shown, the ordering of the leaderboard, the month of the calendar.
@@ -27,6 +28,10 @@ export function dailyOf(location) {
 }
 
 // A date as the page's language writes it: 「12月3日（木）」, "Thu, Dec 3".
+/**
+ * @param {string} iso  the date, "2024-12-03"
+ * @param {Intl.DateTimeFormatOptions} [options]  which of its parts are written, and how
+ */
 export function dayName(iso, options = { month: "long", day: "numeric", weekday: "short" }) {
   const [year, month, day] = iso.split("-").map(Number);
   return new Intl.DateTimeFormat(lang(), { ...options, timeZone: "UTC" }).format(new Date(Date.UTC(year, month - 1, day)));

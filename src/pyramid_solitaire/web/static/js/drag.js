@@ -10,9 +10,10 @@ function targetAt(x, y, dragged) {
   for (const element of document.elementsFromPoint(x, y)) {
     if (element === dragged || dragged.contains(element) || element.closest(".ghost")) continue;
     if (element.closest("#removed")) return { kind: "removed" };
-    const cell = element.closest(".cell-slot");
+    const cell = /** @type {HTMLElement} */ (element.closest(".cell-slot"));
     if (cell) return { kind: "cell", cell: Number(cell.dataset.cell), element: cell };
-    const card = element.closest("#pyramid .card, #jokers .card, #stock-area .card, #cells .card");
+    const card = /** @type {HTMLElement} */ (
+      element.closest("#pyramid .card, #jokers .card, #stock-area .card, #cells .card"));
     if (card) return { kind: "card", key: card.dataset.card || `#${card.dataset.slot}`, element: card };
     if (element.id === "board") return null;
   }

@@ -7,7 +7,8 @@
 import { t } from "./i18n.js";
 import { app } from "./state.js";
 
-const $ = (id) => document.getElementById(id);
+/** @type {PageLookup} */
+const $ = (id) => /** @type {PageElement<typeof id>} */ (document.getElementById(id));
 // Whether the guide was done or skipped ("done" / "skipped"): then it is never offered again.
 export const GUIDE_KEY = "pyramid.guide";
 // The guided deal: classic deal 45, verified winnable, whose first position has one pair of pyramid
@@ -50,6 +51,15 @@ const removed = (count) => (event) => event.kind === "removed" && event.cards.le
 
 // The steps: the text, what it points at (cards by token, or element ids), and the answer that ends it
 // (none: the player reads it and goes on with "next").
+/**
+ * @typedef {object} Step
+ * @property {string} key  its text's message key
+ * @property {(game: object) => string[]} [cards]  the cards it points at, by token
+ * @property {string[]} [ids]  the elements it points at
+ * @property {(event: { kind: string, cards?: string[] }, game: object) => boolean} [until]  whether an
+ *   answer's event (and the game it left) ends it
+ */
+/** @type {Step[]} */
 const STEPS = [
   { key: "tour_pairs", cards: pyramidPair, until: removed(2) },
   { key: "tour_kings", cards: king, until: removed(1) },

@@ -36,6 +36,8 @@ export function list(items) {
 
 // Fill every [data-t] element's text and every [data-t-aria] element's label.
 export function applyTexts(root = document) {
-  for (const element of root.querySelectorAll("[data-t]")) element.textContent = t(element.dataset.t);
-  for (const element of root.querySelectorAll("[data-t-aria]")) element.setAttribute("aria-label", t(element.dataset.tAria));
+  const texts = /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-t]"));
+  for (const element of texts) element.textContent = t(element.dataset.t);
+  const labels = /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-t-aria]"));
+  for (const element of labels) element.setAttribute("aria-label", t(element.dataset.tAria));
 }

@@ -144,7 +144,7 @@ export function wireTable() {
       return;
     }
     motion.skip();
-    const target = event.target.closest("button");
+    const target = /** @type {Element} */ (event.target).closest("button");
     if (!target || !dom.board.contains(target)) return;
     if (target.classList.contains("stock-btn")) tapStock();
     else if (target.classList.contains("cell-slot")) tapCell(Number(target.dataset.cell));

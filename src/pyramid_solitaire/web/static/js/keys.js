@@ -10,7 +10,7 @@ const MOVES = ["ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp", "Home", "End"]
 // The focus moved on the table by `key` (one of MOVES).
 function moveFocus(event, key) {
   const items = navigable();
-  const index = items.indexOf(document.activeElement);
+  const index = items.indexOf(/** @type {HTMLElement} */ (document.activeElement));
   if (!items.length) return;
   event.preventDefault();
   let next = index;

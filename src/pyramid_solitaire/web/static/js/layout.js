@@ -28,6 +28,38 @@ const STACKED_BETWEEN = 0.4;
 // The room between the side columns and the pyramid, in card widths.
 const SIDE_ROOM = 0.35;
 
+/** A place on the board, in pixels from its top left corner. @typedef {{ x: number, y: number }} Point */
+
+/**
+ * What the layout needs of a state (shapeOf).
+ * @typedef {ReturnType<typeof shapeOf>} Shape
+ */
+
+/**
+ * Where everything on the table goes (layout): the card size, and where each part is.
+ * @typedef {object} Layout
+ * @property {"stacked" | "side"} arrangement  which of the two arrangements was drawn
+ * @property {number} width  the table's size, in pixels
+ * @property {number} height
+ * @property {number} left  the table's top left corner on the board
+ * @property {number} top
+ * @property {number} cw  a card's width and height
+ * @property {number} ch
+ * @property {number} gap  the gap between cards
+ * @property {number} step  how far a pyramid row is below the row it covers
+ * @property {ReturnType<typeof heights>} h  the heights of the table's parts
+ * @property {(entry: { row: number | null, col: number | null, pile: number | null, level: number | null })
+ *   => Point & { z: number }} slot  where a pyramid entry of the state goes, and its stacking order
+ * @property {Point} removed  the removed pile
+ * @property {Point[]} jokers  one for each joker
+ * @property {Point | null} stock  the stock (null: a game without one)
+ * @property {Record<string, Point>} spots  the stock side's spots, by the state's key ("waste", "drawn"…)
+ * @property {Point} [fanAt]  where the waste's fan starts (only with a waste)
+ * @property {Point[]} cells  the free cells
+ * @property {Point | null} cellsLabel  the free cells' label (null: none, or not drawn)
+ * @property {number | null} labelsY  the stock's line's labels (null: the side arrangement's own)
+ */
+
 // What the layout needs of a state: counts and kinds of things, never cards.
 export function shapeOf(game) {
   const inPyramid = game.pyramid.filter((entry) => entry.row !== null);
@@ -123,6 +155,14 @@ function sideSize(shape, cw) {
 
 // Where everything goes: card size, and x/y of each part, for a board of width x height pixels.
 // `origin`: the room kept free around the table, in pixels (the table is drawn inside it).
+/**
+ * @param {Shape} shape
+ * @param {number} width
+ * @param {number} height
+ * @param {boolean} large
+ * @param {number} [origin]
+ * @returns {Layout}
+ */
 export function layout(shape, width, height, large, origin = 0) {
   const limit = large ? MAX_LARGE_CARD : MAX_CARD;
   const stackedCw = fit((cw) => { const s = stackedSize(shape, cw); return [s.width, s.height]; }, width, height, limit);
@@ -161,7 +201,9 @@ function stackedLayout(shape, cw, width, height, origin) {
   const top = origin + Math.floor(spare * STACKED_TOP);
   const right = left + size.width;
   const centre = left + size.width / 2;
-  const out = { ...m, arrangement: "stacked", width: size.width, height: size.height, left, top };
+  // the rest of its parts are added below
+  const out = /** @type {Layout} */ (
+    { ...m, arrangement: "stacked", width: size.width, height: size.height, left, top });
   out.slot = pyramidAt(shape, m, centre, top);
   const lineY = top + m.h.pyramid + m.h.reserve + m.gap * 3 + Math.floor(spare * STACKED_BETWEEN);
   // the removed pile at the top right, beside the pyramid's upper rows (on the stock's line in Triangle,
@@ -196,7 +238,7 @@ function sideLayout(shape, cw, width, height, origin) {
   const size = sideSize(shape, cw);
   const left = origin + Math.max(0, Math.floor((width - size.width) / 2));
   const top = origin + Math.max(0, Math.floor((height - size.height) / 2));
-  const out = { ...m, arrangement: "side", width: size.width, height: size.height, left, top };
+  const out = /** @type {Layout} */ ({ ...m, arrangement: "side", width: size.width, height: size.height, left, top });
   const room = Math.round(cw * SIDE_ROOM);
   const fan = shape.fan * Math.round(cw * FAN_STEP);
   const slotHeight = m.ch + m.h.labels + m.gap * 2;

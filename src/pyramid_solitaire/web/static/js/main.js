@@ -30,7 +30,8 @@ import { offerGuide, wireGuide } from "./guide.js";
 // for layout.js) one round trip sooner: the module graph stays as deep as it was before main.js was split.
 import "./board.js";
 
-const $ = (id) => document.getElementById(id);
+/** @type {PageLookup} */
+const $ = (id) => /** @type {PageElement<typeof id>} */ (document.getElementById(id));
 
 // What records.js may use: drawing a state, resuming a game, messages.
 const recordsContext = {

@@ -5,7 +5,8 @@ import { list, t } from "./i18n.js";
 import { elementOf, stockButton } from "./board.js";
 import { play as sound } from "./sound.js";
 
-const $ = (id) => document.getElementById(id);
+/** @type {PageLookup} */
+const $ = (id) => /** @type {PageElement<typeof id>} */ (document.getElementById(id));
 const message = $("message");
 const live = $("live");
 const HINT_MS = 3000;

@@ -4,7 +4,8 @@ import { t } from "./i18n.js";
 import { optionValue } from "./rules.js";
 import { saveSettings } from "./settings.js";
 
-const $ = (id) => document.getElementById(id);
+/** @type {PageLookup} */
+const $ = (id) => /** @type {PageElement<typeof id>} */ (document.getElementById(id));
 let ctx = null;
 
 function fillRules() {
@@ -67,8 +68,9 @@ function presetDefaults() {
 function chosenOptions() {
   const chosen = {};
   for (const option of preset().options.filter((o) => o.offered)) {
-    const element = $(optionId(option));
-    if (option.kind === "flag") chosen[option.key] = element.checked;
+    // a box for a flag, a list of values for the others (control)
+    const element = /** @type {HTMLInputElement | HTMLSelectElement} */ ($(optionId(option)));
+    if (option.kind === "flag") chosen[option.key] = /** @type {HTMLInputElement} */ (element).checked;
     else chosen[option.key] = element.value === "unlimited" ? null : Number(element.value);
   }
   return chosen;
@@ -79,7 +81,8 @@ export function openNewDialog() {
   fillRules();
   presetDefaults();
   $("new-error").textContent = "";
-  for (const radio of document.querySelectorAll('input[name="difficulty"]')) {
+  const radios = /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input[name="difficulty"]'));
+  for (const radio of radios) {
     radio.checked = radio.value === ctx.settings().difficulty;
   }
   $("dlg-new").showModal();
@@ -89,7 +92,8 @@ async function submitNew(event) {
   event.preventDefault();
   const code = $("new-code").value.trim();
   const deal = $("new-deal").value.trim();
-  const difficulty = document.querySelector('input[name="difficulty"]:checked').value;
+  const checked = /** @type {HTMLInputElement} */ (document.querySelector('input[name="difficulty"]:checked'));
+  const difficulty = checked.value;
   const rules = { preset: preset().id, options: chosenOptions() };
   const request = code ? { code } : deal ? { ...rules, deal } : { ...rules, difficulty };
   $("new-start").disabled = true;

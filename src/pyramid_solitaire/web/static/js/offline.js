@@ -108,7 +108,7 @@ export function offlineReady() {
 
 // The manifest in the page's language (its name is what a phone's home screen shows).
 export function pointManifest(lang) {
-  const link = document.getElementById("manifest");
+  const link = /** @type {HTMLLinkElement} */ (document.getElementById("manifest"));
   if (link) link.href = `/manifest.webmanifest?lang=${lang}`;
 }
 

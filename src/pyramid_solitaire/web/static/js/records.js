@@ -7,7 +7,8 @@ import { figure } from "./result.js";
 import { viewing } from "./mode.js";
 import { fillBadges } from "./challenges.js";
 
-const $ = (id) => document.getElementById(id);
+/** @type {PageLookup} */
+const $ = (id) => /** @type {PageElement<typeof id>} */ (document.getElementById(id));
 const NS = "http://www.w3.org/2000/svg";
 const replay = { id: null, step: 0, steps: 0, back: null };
 // Games the chart shows, newest on the right.
@@ -197,7 +198,8 @@ export function wireRecords(ctx) {
     }
   });
   $("records-import").addEventListener("change", async (event) => {
-    const file = event.target.files[0];
+    const input = /** @type {HTMLInputElement} */ (event.target);
+    const file = input.files[0];
     if (!file) return;
     try {
       const data = JSON.parse(await file.text());
@@ -208,7 +210,7 @@ export function wireRecords(ctx) {
     } catch (error) {
       $("records-error").textContent = error instanceof ApiError ? error.message : t("import_unreadable");
     } finally {
-      event.target.value = "";
+      input.value = "";
     }
   });
 }

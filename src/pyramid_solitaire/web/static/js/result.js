@@ -17,7 +17,8 @@ export function movesText(result) {
   return t("moves_vs_par", { moves: result.moves, par: parShown(result.par) });
 }
 
-const $ = (id) => document.getElementById(id);
+/** @type {PageLookup} */
+const $ = (id) => /** @type {PageElement<typeof id>} */ (document.getElementById(id));
 
 export function clock(seconds) {
   const whole = Math.floor(seconds);

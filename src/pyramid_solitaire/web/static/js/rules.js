@@ -3,7 +3,8 @@
 // sentence is a locale string.  Nothing here decides what is legal: it only says what the rules are.
 import { t } from "./i18n.js";
 
-const $ = (id) => document.getElementById(id);
+/** @type {PageLookup} */
+const $ = (id) => /** @type {PageElement<typeof id>} */ (document.getElementById(id));
 let opener = null;
 
 // An option's value in words: on/off, unlimited (null), or the number.

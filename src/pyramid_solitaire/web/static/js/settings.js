@@ -1,5 +1,23 @@
 // settings.js: the player's settings, kept in this browser (localStorage).
 const KEY = "pyramid.settings";
+/**
+ * The player's settings: every one is in DEFAULTS.
+ * @typedef {object} Settings
+ * @property {string} lang  "ja" or "en"
+ * @property {boolean} badges  the values shown on A, J, Q, K
+ * @property {boolean} assist  a refused tap explained
+ * @property {boolean} animations
+ * @property {boolean} fourColour  four-colour suits
+ * @property {boolean} largeCards  the cards grow to fill the screen
+ * @property {boolean} coach  the solver's hint offered
+ * @property {boolean} sound
+ * @property {string} cardBack  one of CHOICES.cardBack
+ * @property {string} table  one of CHOICES.table
+ * @property {string} rules  the rule set of a new game
+ * @property {string} difficulty  "E", "N" or "R"
+ * @property {boolean} offline  this device keeps the engine, to play without a network
+ */
+/** @type {Readonly<Settings>} */
 export const DEFAULTS = Object.freeze({
   lang: "ja", badges: true, assist: false, animations: true, fourColour: false, largeCards: false, coach: false,
   sound: false, cardBack: "blue", table: "green", rules: "classic", difficulty: "N", offline: true,
@@ -23,6 +41,7 @@ function preferredLanguages() {
   return navigator.languages && navigator.languages.length ? [...navigator.languages] : [navigator.language];
 }
 
+/** @returns {Settings} */
 export function loadSettings() {
   let saved = {};
   try {

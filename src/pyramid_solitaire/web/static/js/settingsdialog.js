@@ -13,9 +13,12 @@ import { setSound } from "./sound.js";
 import { forgetOffline, offlineReady, pointManifest, prepareOffline } from "./offline.js";
 import { app, draw, drawn, showKeys } from "./state.js";
 
-const $ = (id) => document.getElementById(id);
-const SETTING_BOXES = ["badges", "assist", "animations", "sound", "fourColour", "largeCards", "coach", "offline"];
-const SETTING_CHOICES = ["cardBack", "table"];
+/** @type {PageLookup} */
+const $ = (id) => /** @type {PageElement<typeof id>} */ (document.getElementById(id));
+// (as constants, so that `$(`set-${name}`)` is typed as the box or the list index.html has under that id)
+const SETTING_BOXES = /** @type {const} */ (
+  ["badges", "assist", "animations", "sound", "fourColour", "largeCards", "coach", "offline"]);
+const SETTING_CHOICES = /** @type {const} */ (["cardBack", "table"]);
 
 export function openSettings() {
   $("set-lang").value = app.settings.lang;

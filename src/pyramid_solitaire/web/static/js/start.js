@@ -41,7 +41,9 @@ export async function resume(id) {
 // None: a new game (of the link's deal, or of the saved rule set).
 async function opening(code) {
   const wanted = (answer, unfinished) => (!code || answer.game.code === code) && (!unfinished || !answer.game.result);
-  for (const [storage, unfinished] of [[sessionStorage, false], [localStorage, true]]) {
+  /** @type {[Storage, boolean][]} */
+  const stores = [[sessionStorage, false], [localStorage, true]];
+  for (const [storage, unfinished] of stores) {
     const saved = storage.getItem(GAME_KEY);
     if (!saved) continue;
     try {

@@ -15,7 +15,8 @@ import * as select from "./select.js";
 import { play as sound } from "./sound.js";
 import { restartClock, showTime } from "./timer.js";
 
-const $ = (id) => document.getElementById(id);
+/** @type {PageLookup} */
+const $ = (id) => /** @type {PageElement<typeof id>} */ (document.getElementById(id));
 // The table's parts board.js draws into.
 export const dom = {
   board: $("board"), pyramid: $("pyramid"), jokers: $("jokers"), removed: $("removed"), stockArea: $("stock-area"),
@@ -99,11 +100,11 @@ export function drawn() {
 // --- answers from the server ---------------------------------------------------------------------------
 
 function focusIndex() {
-  return navigable().indexOf(document.activeElement);
+  return navigable().indexOf(/** @type {HTMLElement} */ (document.activeElement));
 }
 
 function keepFocus(index) {
-  const active = document.activeElement;
+  const active = /** @type {HTMLElement} */ (document.activeElement);
   if (active && active !== document.body && document.body.contains(active) && active.tabIndex >= 0) return;
   if (index < 0) return;
   const items = navigable();

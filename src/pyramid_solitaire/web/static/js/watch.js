@@ -12,7 +12,8 @@ import { describe, say, showError } from "./narrate.js";
 import { app, dom, show } from "./state.js";
 import { showResult } from "./result.js";
 
-const $ = (id) => document.getElementById(id);
+/** @type {PageLookup} */
+const $ = (id) => /** @type {PageElement<typeof id>} */ (document.getElementById(id));
 // Moves a second the speed menu offers; the first watch plays at DEFAULT_SPEED.
 const SPEEDS = [1, 2, 4];
 const DEFAULT_SPEED = 2;
