@@ -12,8 +12,18 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from starlette.testclient import TestClient
+
+from conformance import checking, checking_offline
 from pg_server import PostgresServer
 from pyramid_solitaire.store import Store
+from pyramid_solitaire.web.offline import OfflineApi
+
+# Every answer any test's client receives is checked against what /api/openapi.json declares for it
+# (tests/conformance.py): the API's description is checked by the whole API suite, not by one test.
+# The offline engine's answers too (tests/web/test_offline_engine.py, test_sync.py, test_watch.py).
+TestClient.request = checking(TestClient.request)  # type: ignore[method-assign]
+OfflineApi.handle = checking_offline(OfflineApi.handle)  # type: ignore[method-assign]
 
 #: Files of whole-system checks, kept out of the quick subset: searches checked against a slow exhaustive
 #: search, golden verdicts of every preset, the compiled build against pure Python, property and fuzz

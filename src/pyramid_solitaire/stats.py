@@ -5,8 +5,8 @@ they always equal the recorded games."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
-from typing import Any, Protocol
+from dataclasses import dataclass, field
+from typing import Protocol, TypedDict
 
 from .vocabulary import Outcome
 
@@ -33,6 +33,24 @@ class Finished(Protocol):
     def undos(self) -> int: ...
     @property
     def hints(self) -> int: ...
+
+
+class StatsShown(TypedDict):
+    """One rule set's figures at one difficulty (``None``: nothing to average yet)."""
+
+    rules: str
+    difficulty: str
+    played: int
+    won: int
+    streak: int
+    best_streak: int
+    undos: int
+    hints: int
+    win_rate: float | None
+    average_seconds: float | None
+    best_seconds: float | None
+    average_moves: float | None
+    best_moves: int | None
 
 
 @dataclass
@@ -65,21 +83,24 @@ class Stats:
         else:
             self.streak = 0
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> StatsShown:
         """The figures as the API, the page and ``stats --json`` show them."""
-        data = asdict(self)
-        del data["win_seconds"], data["win_moves"]
         seconds, moves = self.win_seconds, self.win_moves
-        data.update(
-            {
-                "win_rate": round(self.won / self.played, 4) if self.played else None,
-                "average_seconds": round(sum(seconds) / len(seconds), 1) if seconds else None,
-                "best_seconds": round(min(seconds), 1) if seconds else None,
-                "average_moves": round(sum(moves) / len(moves), 1) if moves else None,
-                "best_moves": min(moves) if moves else None,
-            }
-        )
-        return data
+        return {
+            "rules": self.rules,
+            "difficulty": self.difficulty,
+            "played": self.played,
+            "won": self.won,
+            "streak": self.streak,
+            "best_streak": self.best_streak,
+            "undos": self.undos,
+            "hints": self.hints,
+            "win_rate": round(self.won / self.played, 4) if self.played else None,
+            "average_seconds": round(sum(seconds) / len(seconds), 1) if seconds else None,
+            "best_seconds": round(min(seconds), 1) if seconds else None,
+            "average_moves": round(sum(moves) / len(moves), 1) if moves else None,
+            "best_moves": min(moves) if moves else None,
+        }
 
 
 def compute(finished: Iterable[Finished]) -> list[Stats]:

@@ -1,12 +1,16 @@
 """What the browser tests share: Chromium's flags, viewport sizes, fresh contexts that record page
-errors, screenshots saved as test artefacts, and where axe-core is installed."""
+errors and check every API answer the page receives, screenshots saved as test artefacts, and where
+axe-core is installed."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Error, Page, Response
+
+from conformance import NotConforming, check
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -31,6 +35,26 @@ class Errors(list[str]):
     """Errors the page reported (uncaught exceptions, console errors)."""
 
 
+#: API answers a page received that are not what /api/openapi.json declares (tests/conformance.py);
+#: tests/web/conftest.py fails the test that saw one.
+NOT_CONFORMING: list[str] = []
+
+
+def check_answer(response: Response) -> None:
+    """Check one answer the page received, if it is the API's."""
+    path = urlsplit(response.url).path
+    if not path.startswith("/api/"):
+        return
+    try:
+        body = response.body()
+    except Error:  # the page went away before the body was read: nothing to check
+        return
+    try:
+        check(response.request.method, path, response.status, response.headers.get("content-type", ""), body)
+    except NotConforming as exc:
+        NOT_CONFORMING.append(str(exc))
+
+
 #: Run before a page's own scripts: the first-game guide counts as skipped, as after a player's first
 #: visit (the guide's own tests open a context with ``guide=True``).
 GUIDE_SKIPPED = (
@@ -46,6 +70,7 @@ def open_context(browser: Browser, guide: bool = False, **options: Any) -> tuple
     if not guide:
         context.add_init_script(GUIDE_SKIPPED)
     errors = Errors()
+    context.on("response", check_answer)
     context.on("weberror", lambda error: errors.append(str(error.error)))
     context.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
     return context, errors

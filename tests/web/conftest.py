@@ -18,9 +18,20 @@ from pyramid_solitaire.web.app import create_app
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, Errors, open_context
+from browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, NOT_CONFORMING, Errors, open_context
 
 from helpers import serving
+
+
+@pytest.fixture(autouse=True)
+def answers_conform() -> Iterator[None]:
+    """Every API answer a page received during the test is what /api/openapi.json declares (the test
+    clients' answers are checked as they arrive, tests/conftest.py)."""
+    NOT_CONFORMING.clear()
+    yield
+    assert not NOT_CONFORMING, "answers the page received are not what the API declares:\n" + "\n".join(
+        NOT_CONFORMING[:10]
+    )
 
 
 @pytest.fixture(scope="session")

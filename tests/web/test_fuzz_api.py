@@ -1,5 +1,7 @@
 """The HTTP API fuzzed from its own OpenAPI description (schemathesis): whatever a client sends, the
-answer is never a server error, and every refusal is the documented ``{code, message, details}``."""
+answer is never a server error, its status, content type and body are what the description declares for
+that route (schemathesis' own conformance checks), and every refusal is the documented
+``{code, message, details}``."""
 
 from __future__ import annotations
 
@@ -8,6 +10,12 @@ from typing import Any
 
 import schemathesis
 from hypothesis import HealthCheck, settings
+from schemathesis.checks import (
+    content_type_conformance,
+    not_a_server_error,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from pyramid_solitaire.web.app import create_app
 
@@ -21,8 +29,14 @@ schema = schemathesis.openapi.from_asgi("/api/openapi.json", APP)
 GAME = TestClient(APP).post("/api/games", json={"code": "CL1-R-AAAAAAB"}).json()["game"]["id"]
 
 
+#: Schemathesis' checks of an answer against the description: no 5xx, a declared status, the declared
+#: content type, and a body valid against the declared schema (every object of it closed).
+CONFORMANCE = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
+
+
 def check(case: Any) -> None:
     response = case.call()
+    case.validate_response(response, checks=CONFORMANCE)
     assert response.status_code < 500, (case.method, case.formatted_path, response.text[:300])
     if response.status_code >= 400:
         body = response.json()

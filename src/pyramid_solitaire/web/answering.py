@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 from functools import cache
-from typing import Any
+from typing import cast
 
 from ..catalog import NoVerifiedDeal, earned, pick_deal
 from ..deal import CodeError, Deal, DealError, parse_deal
@@ -14,8 +14,10 @@ from ..messages import Problem
 from ..moves import PARK, MoveError
 from ..record import Entry, Parked, parse_entry
 from ..rules import OPTIONS, PRESET_ALIASES, PRESETS, RulesError, choose_rules, find_rules
+from .answers import OptionShown, PresetShown, RulesCatalogue
 from .apierror import ApiError
 from .play import Session
+from .shapes import FieldValue
 
 
 def new_deal(
@@ -61,18 +63,18 @@ def new_deal(
 
 
 @cache
-def rules_catalogue() -> dict[str, Any]:
+def rules_catalogue() -> RulesCatalogue:
     """The presets, each with its rule fields and the options the New Game dialog shows for it, all
     read from the options' own facts (rules.Option): the browser builds its controls from this and
     posts ``{preset, options}`` back, so it never writes a rule string or decides what a preset offers.
     Built once: the presets do not change while the app runs (callers must not change the answer)."""
-    presets = []
+    presets: list[PresetShown] = []
     for name, rules in PRESETS.items():
-        options = []
+        options: list[OptionShown] = []
         for field, option in OPTIONS.items():
             if not option.label:
                 continue
-            value = getattr(rules, field)
+            value: FieldValue = getattr(rules, field)
             choices = list(option.choices) + ([] if value in option.choices or isinstance(value, bool) else [value])
             options.append(
                 {
@@ -90,7 +92,8 @@ def rules_catalogue() -> dict[str, Any]:
                 "id": name,
                 "rules": str(rules),
                 "aliases": sorted(a for a, p in PRESET_ALIASES.items() if p == name),
-                "fields": dataclasses.asdict(rules),
+                # every field of Rules is a bool, an int, a str or None (rules.py)
+                "fields": cast(dict[str, FieldValue], dataclasses.asdict(rules)),
                 "has_stock": rules.stock_size > 0,
                 "options": options,
             }

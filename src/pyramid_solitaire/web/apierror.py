@@ -7,13 +7,23 @@ refuses a request with the very answer the server gives; :mod:`.errors` turns on
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final, TypedDict, cast
 
 from ..messages import Problem, text
 from ..reasons import IllegalMoveError, Refusal
+from .answers import ErrorAnswer, ErrorDetails
+
+
+class Invalid(TypedDict):
+    """One validation error of a request as FastAPI reports it: where, pydantic's kind, its context."""
+
+    where: str
+    type: str
+    ctx: dict[str, object]
+
 
 #: The kinds of reason an answer's message may give after the error's own words.
-Reason = Problem | Refusal | list[dict[str, Any]] | None
+Reason = Problem | Refusal | list[Invalid] | None
 
 
 class ApiError(Exception):
@@ -22,7 +32,7 @@ class ApiError(Exception):
     language: a :class:`~..messages.Problem` (a bad code, deal, rule set, move…), or the request's
     validation errors — or, for a move the engine refuses, the :class:`~..reasons.Refusal` itself."""
 
-    def __init__(self, status: int, code: str, reason: Reason = None, details: dict[str, Any] | None = None) -> None:
+    def __init__(self, status: int, code: str, reason: Reason = None, details: dict[str, object] | None = None) -> None:
         super().__init__(code)
         self.status = status
         self.code = code
@@ -49,16 +59,17 @@ class ApiError(Exception):
             )
         return error
 
-    def body(self, lang: str) -> dict[str, Any]:
+    def body(self, lang: str) -> ErrorAnswer:
         """The answer's JSON body, ``{code, message, details}``; a reason's facts are JSON values of their
         own types, and any words among them are in ``lang`` like the message."""
         details = self.details
         if isinstance(self.reason, Problem) and "facts" not in details:
             details = {**details, "facts": {key: fact(value, lang) for key, value in self.reason.details.items()}}
-        return {"code": self.code, "message": self.message(lang), "details": details}
+        # the declared keys, and a refused move's own facts beside them (ErrorDetails is open to those)
+        return {"code": self.code, "message": self.message(lang), "details": cast(ErrorDetails, details)}
 
 
-def fact(value: Any, lang: str) -> Any:  # Any: a problem's facts are whatever its raiser named
+def fact(value: object, lang: str) -> object:
     """One fact of a problem as JSON: numbers, text, booleans and null as they are, a list as an array, a
     nested problem or refusal as its words in ``lang``, anything else (a card) as its text."""
     if value is None or isinstance(value, (bool, int, float, str)):
@@ -101,7 +112,7 @@ VALIDATION_TYPES: Final = frozenset(
 )
 
 
-def invalid_part(lang: str, error: dict[str, Any]) -> str:
+def invalid_part(lang: str, error: Invalid) -> str:
     """One validation error in words: where in the request, and what is wrong there."""
     kind = error["type"] if error["type"] in VALIDATION_TYPES else "other"
     context = {key: value for key, value in error.get("ctx", {}).items() if isinstance(value, (int, float, str))}

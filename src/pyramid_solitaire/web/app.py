@@ -34,6 +34,7 @@ from .metrics import Metered
 from .routes import challenges, daily, games, health, offline, pages, records
 from .routes.games import MoveBody, NewGame
 from .routes.pages import LOCALES, STATIC
+from .schema import install_openapi
 from .shared_limits import SharedRateLimiter
 from .shortcut import Shortcut
 
@@ -95,6 +96,7 @@ def create_app(
     app.add_middleware(Guard, limiter=limiter)
     app.add_middleware(Metered)  # added last, so outermost: it counts the guard's refusals too
     install_error_handlers(app)
+    install_openapi(app)
     app.include_router(games.router)
     app.include_router(records.router)
     app.include_router(daily.router)

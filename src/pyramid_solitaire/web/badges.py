@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from datetime import date
-from typing import Final, Literal, TypedDict
+from typing import Final, Literal
 
 from ..challenges import progress
 from ..daily import MAIN_RULES
 from ..rules import PRESETS
 from ..store import GameRow, Store
+from .answers import MonthBadge
 from .challenges import challenges_of, games_played
 
 Badge = Literal["bronze", "silver", "gold", "crown"]
@@ -24,21 +25,6 @@ Badge = Literal["bronze", "silver", "gold", "crown"]
 DAY_BADGES: Final[tuple[tuple[Badge, int], ...]] = (("bronze", 5), ("silver", 10), ("gold", 20))
 #: Challenges completed that the crown needs beside gold.
 CROWN_CHALLENGES: Final = 20
-
-
-class MonthBadge(TypedDict):
-    """One month: ``YYYY-MM``, its days cleared and challenges completed, and the badge they earn."""
-
-    month: str
-    days: int
-    challenges: int
-    badge: Badge | None
-
-
-class BadgesAnswer(TypedDict):
-    """``GET /api/badges``."""
-
-    months: list[MonthBadge]
 
 
 def badge_for(days: int, challenges: int) -> Badge | None:

@@ -55,6 +55,8 @@ WEB_MODULES: Final = (
     "web/apierror.py",
     "web/play.py",
     "web/shapes.py",
+    "web/answers.py",
+    "web/taps.py",
     "web/watch.py",
 )
 #: Time zones the daily deal may turn in: Pyodide's Python has no zone database, so the engine carries

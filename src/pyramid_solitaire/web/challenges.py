@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import threading
 from datetime import date
-from typing import Final, TypedDict
+from typing import Final
 
 from ..challenges import KIND_BY_NAME, Challenge, Played, day_set, played, progress
 from ..messages import text
@@ -17,13 +17,6 @@ from .shapes import ChallengeShown
 
 #: Days whose set this process has read, so that a day's set is read from the database once.
 KEPT_DAYS: Final = 8
-
-
-class ChallengesAnswer(TypedDict):
-    """``GET /api/challenges``: the day (the daily deal's, Asia/Tokyo unless configured) and its set."""
-
-    date: str
-    challenges: list[ChallengeShown]
 
 
 _days: dict[str, list[Challenge]] = {}

@@ -17,16 +17,20 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Any, Final
+from typing import Final, Literal
 
 from ..daily import DEFAULT_TIMEZONE, EPOCH, day_asked, timezone, today
 from ..rules import PRESETS
 from ..store import GameRow, Store
 from ..vocabulary import Outcome
+from .answers import CalendarAnswer, CalendarDay, DayBoard
+from .shapes import LeaderEntry
 
 #: Entries of each ordering of a day's leaderboard.
 BOARD_SIZE: Final = 10
 WON: Final = Outcome.WON.value
+#: A day's status in the calendar.
+Status = Literal["won", "lost", "playing", "late", "unplayed"]
 
 
 @dataclass(frozen=True)
@@ -63,7 +67,7 @@ def _seconds(row: GameRow) -> float:
     return (row.ended_ms - row.started_ms) / 1000
 
 
-def board(store: Store, day: date, rules: str, player_id: str | None) -> dict[str, Any]:
+def board(store: Store, day: date, rules: str, player_id: str | None) -> DayBoard:
     """A day's leaderboard: ``by_time`` and ``by_moves`` (each ``BOARD_SIZE`` entries at most), the
     number of players who finished, and the asking player's ranks (None when they have no counted win)."""
     rule_string = str(PRESETS[rules])
@@ -73,7 +77,7 @@ def board(store: Store, day: date, rules: str, player_id: str | None) -> dict[st
     by_moves = sorted(wins, key=lambda r: (r.moves, _seconds(r), r.ended_ms))
     names = store.names([row.player_id for row in wins])
 
-    def entries(ordered: list[GameRow]) -> list[dict[str, Any]]:
+    def entries(ordered: list[GameRow]) -> list[LeaderEntry]:
         return [
             {
                 "rank": rank,
@@ -103,14 +107,14 @@ def board(store: Store, day: date, rules: str, player_id: str | None) -> dict[st
     }
 
 
-def statuses(rows: list[GameRow]) -> dict[str, str]:
+def statuses(rows: list[GameRow]) -> dict[str, Status]:
     """The calendar status of each day a player played (see the module's description)."""
     counted: dict[str, list[GameRow]] = {}
     late: dict[str, list[GameRow]] = {}
     for row in rows:
         assert row.daily is not None
         (counted if row.daily_counted else late).setdefault(row.daily, []).append(row)
-    out: dict[str, str] = {}
+    out: dict[str, Status] = {}
     for day in set(counted) | set(late):
         finished = sorted((r for r in counted.get(day, []) if r.result is not None), key=lambda r: r.ended_ms or 0)
         if finished:
@@ -124,7 +128,7 @@ def statuses(rows: list[GameRow]) -> dict[str, str]:
     return out
 
 
-def streaks(status: dict[str, str], current: date) -> tuple[int, int]:
+def streaks(status: dict[str, Status], current: date) -> tuple[int, int]:
     """``(streak, best)``: the run of days won up to today (or yesterday while today is undecided), and
     the longest run of days won."""
     best = run = 0
@@ -143,12 +147,12 @@ def streaks(status: dict[str, str], current: date) -> tuple[int, int]:
     return streak, best
 
 
-def calendar(store: Store, player_id: str | None, rules: str, current: date) -> dict[str, Any]:
+def calendar(store: Store, player_id: str | None, rules: str, current: date) -> CalendarAnswer:
     """A player's daily record under ``rules``: streak, best streak and every day's status (newest first)."""
     rows = [] if player_id is None else store.daily_games_of(player_id, str(PRESETS[rules]))
     status = statuses(rows)
     streak, best = streaks(status, current)
-    days = []
+    days: list[CalendarDay] = []
     day = current
     while day >= EPOCH:
         days.append({"date": day.isoformat(), "status": status.get(day.isoformat(), "unplayed")})

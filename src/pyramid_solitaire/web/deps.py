@@ -11,7 +11,7 @@ rather than handed to a worker thread like the handlers.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Final, Literal
 
 from fastapi import Depends, Query, Request, Response
 
@@ -19,6 +19,7 @@ from ..store import Store
 from .assets import Assets
 from .games import COOKIE, COOKIE_MAX_AGE, Games
 from .http import negotiated
+from .shapes import LeaderEntry
 
 #: Entries of a deal's leaderboard shown with a result.
 LEADERBOARD_SIZE: Final = 5
@@ -79,7 +80,7 @@ def set_player_cookie(request: Request, response: Response, games: Games, player
     )
 
 
-def leaderboard(store: Store, code: str, player_id: str | None, limit: int = LEADERBOARD_SIZE) -> list[dict[str, Any]]:
+def leaderboard(store: Store, code: str, player_id: str | None, limit: int = LEADERBOARD_SIZE) -> list[LeaderEntry]:
     """A deal's fastest wins, ranked, marking the player's own."""
     return [
         {

@@ -14,7 +14,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..store import StoreError
-from .apierror import VALIDATION_TYPES, ApiError, Reason, invalid_part, refused
+from .apierror import VALIDATION_TYPES, ApiError, Invalid, Reason, invalid_part, refused
 
 __all__ = ["VALIDATION_TYPES", "ApiError", "Reason", "install_error_handlers", "invalid_part", "refused", "respond"]
 from .assets import browser_lang, not_found_page
@@ -45,7 +45,7 @@ async def store_down(request: Request, exc: StoreError) -> JSONResponse:
 
 
 async def internal(request: Request, exc: Exception) -> JSONResponse:
-    """Any other failure: the generic 500 in the player's language, never the exception's text.
+    """Every other failure: the generic 500 in the player's language, never the exception's text.
     Starlette answers this outside the middleware, so the security headers are put on here; it then
     re-raises the exception, and the server logs its traceback."""
     LOG.error("internal error answering %s %s: %s", request.method, request.url.path, type(exc).__name__)
@@ -56,7 +56,7 @@ async def internal(request: Request, exc: Exception) -> JSONResponse:
 
 async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
     lang = lang_of(request)
-    errors = [
+    errors: list[Invalid] = [
         {"where": ".".join(str(p) for p in e.get("loc", ())), "type": e.get("type", ""), "ctx": e.get("ctx", {})}
         for e in exc.errors()
     ]

@@ -47,7 +47,9 @@ class Guard:
             response = respond(refusal, lang_of(request))
             response.headers.update(SECURITY_HEADERS)
             if refusal.status == 429:
-                response.headers["Retry-After"] = str(max(1, round(refusal.details["retry_after"])))
+                wait = refusal.details["retry_after"]
+                assert isinstance(wait, (int, float))  # _rate_refusal gives seconds
+                response.headers["Retry-After"] = str(max(1, round(wait)))
             await response(scope, receive, send)
             return
 

@@ -5,7 +5,7 @@ answer is written in."""
 from __future__ import annotations
 
 import json
-from typing import Any, Final
+from typing import Final
 
 import orjson
 from fastapi import Request
@@ -75,7 +75,7 @@ class Answer(Response):
 
     media_type = "application/json"
 
-    def __init__(self, content: Any, status_code: int = 200, request: Request | None = None) -> None:
+    def __init__(self, content: object, status_code: int = 200, request: Request | None = None) -> None:
         self.gzip = request is not None and "gzip" in request.headers.get("accept-encoding", "")
         self.compressed = False
         super().__init__(content, status_code=status_code)
@@ -84,7 +84,7 @@ class Answer(Response):
         if request is not None:
             self.headers["Vary"] = "Accept-Encoding"
 
-    def render(self, content: Any) -> bytes:
+    def render(self, content: object) -> bytes:
         try:
             body = orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS)
         except TypeError:  # an integer beyond 64 bits (a rule option may be written that long): JSON has it

@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any, Final
+from typing import Final, Literal, TypedDict, cast
 
 from ..daily import DEFAULT_TIMEZONE, DailyError, daily_deal, day_asked, today
 from ..deal import Deal
@@ -43,8 +43,10 @@ from ..reasons import IllegalMoveError
 from ..record import Entry, RecordError, format_record, read_record
 from ..stats import stats_for
 from .answering import move_entry, new_deal, record_headers, rules_catalogue
+from .answers import BestAnswer, DailyAnswer, GameAnswer, GameSummary, MeAnswer, StatsAnswer
 from .apierror import ApiError, refused
 from .play import BadCell, Session
+from .shapes import Daily, GameState
 from .watch import watched
 
 #: The id of every game dealt offline starts so: the page sends requests about it to the worker.
@@ -68,6 +70,35 @@ SERVER_ONLY: Final = frozenset(
         "/api/badges",
     }
 )
+
+
+#: A JSON object as a request or the browser's store gives it, its fields checked as they are read.
+Fields = dict[str, object]
+
+
+class KeptRecord(TypedDict):
+    """An offline game as the browser keeps it and ``POST /api/me/sync`` takes it: the records export's
+    fields (:class:`.answers.ExportedGame`), its id, and its daily day."""
+
+    id: str
+    code: str
+    rules: str
+    difficulty: str
+    started_ms: int
+    ended_ms: int | None
+    result: str | None
+    moves: int
+    record: str
+    times: list[int]
+    daily: str | None
+
+
+class Handled(TypedDict):
+    """One request answered: its status, its JSON answer, and the record of the game it changed (None)."""
+
+    status: int
+    body: object
+    kept: KeptRecord | None
 
 
 @dataclass
@@ -109,7 +140,7 @@ class Kept:
     def hints(self) -> int:
         return self.session.hints_used
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> KeptRecord:
         """The game as the records export writes it, with its id and daily day: what the browser keeps
         and what ``POST /api/me/sync`` takes."""
         session = self.session
@@ -136,33 +167,35 @@ class OfflineApi:
         self.zone = zone
         self.games: dict[str, Kept] = {}
         #: Records given back by :meth:`restore`, rebuilt when first asked for.
-        self._stored: dict[str, dict[str, Any]] = {}
+        self._stored: dict[str, Fields] = {}
 
     # --- what the worker keeps ----------------------------------------------------------------------------
 
-    def restore(self, records: list[dict[str, Any]]) -> list[str]:
+    def restore(self, records: list[object]) -> list[str]:
         """Take back the games the browser kept; returns the ids taken.  A record that does not read is
         left out (the server would refuse it too)."""
         taken = []
         for record in records:
+            if not isinstance(record, dict):
+                continue
             game_id = record.get("id")
             if isinstance(game_id, str) and game_id.startswith(PREFIX) and isinstance(record.get("record"), str):
                 self._stored[game_id] = record
                 taken.append(game_id)
         return taken
 
-    def kept(self, game_id: str) -> dict[str, Any]:
+    def kept(self, game_id: str) -> KeptRecord:
         """The record of an offline game, to keep in the browser."""
         return self._game(game_id).record()
 
-    def latest_unfinished(self) -> list[dict[str, Any]]:
+    def latest_unfinished(self) -> list[GameSummary]:
         """The unfinished offline games, latest first, as ``/api/me`` lists games."""
         games = sorted(self._all(), key=lambda kept: kept.session.started, reverse=True)
         return [_summary(kept) for kept in games if not kept.session.over]
 
     # --- the API ------------------------------------------------------------------------------------------
 
-    def handle(self, method: str, path: str, query: dict[str, str], body: Any, lang: str) -> dict[str, Any]:
+    def handle(self, method: str, path: str, query: dict[str, str], body: object, lang: str) -> Handled:
         """Answer one request as the server would: ``{"status", "body", "kept"}``, where ``kept`` is the
         record of the game the request changed (to store in the browser), or None."""
         lang = lang if lang in ("ja", "en") else "ja"
@@ -193,17 +226,18 @@ class OfflineApi:
         return self.restore(loaded if isinstance(loaded, list) else [])
 
     def _route(
-        self, method: str, path: str, query: dict[str, str], body: Any, lang: str
-    ) -> tuple[int, Any, str | None]:
+        self, method: str, path: str, query: dict[str, str], body: object, lang: str
+    ) -> tuple[int, object, str | None]:
         if path == "/api/rules" and method == "GET":
             return 200, rules_catalogue(), None
         if path == "/api/games" and method == "POST":
             return self._new_game(_object(body), lang)
         if path == "/api/me" and method == "GET":
-            return 200, {"player": None, "unfinished": self.latest_unfinished(), "finished": []}, None
+            me: MeAnswer = {"player": None, "unfinished": self.latest_unfinished(), "finished": []}
+            return 200, me, None
         if path == "/api/stats" and method == "GET":
-            finished = [kept for kept in self._all() if kept.session.over]
-            return 200, {"stats": [], "offline_games": len(finished)}, None
+            stats: StatsAnswer = {"stats": []}  # the player's figures are the server's to count
+            return 200, stats, None
         if path == "/api/daily" and method == "GET":
             return 200, self._about(_rules_of(query.get("rules")), self._day(query.get("date"))), None
         if path == "/api/daily/games" and method == "POST":
@@ -216,11 +250,11 @@ class OfflineApi:
         game_id, action = match.group("id"), match.group("action")
         kept = self._game(game_id)
         if action is None and method == "GET":
-            return 200, {"game": self._state(kept, lang), "event": {"kind": "state", "cards": []}}, None
+            return 200, self._answer(kept, lang, "state"), None
         if action == "best" and method == "GET":
             session = kept.session
             session.find_best()
-            best = {
+            best: BestAnswer = {
                 "best_removed": session.best_removed,
                 "best_exact": session.best_exact,
                 "pyramid_size": session.game.table.board_size,
@@ -246,7 +280,7 @@ class OfflineApi:
 
     # --- games ---------------------------------------------------------------------------------------------
 
-    def _new_game(self, fields: dict[str, Any], lang: str) -> tuple[int, Any, str]:
+    def _new_game(self, fields: Fields, lang: str) -> tuple[int, GameAnswer, str]:
         options = fields.get("options") or {}
         if not isinstance(options, dict):
             raise ApiError(422, "bad-request", Problem("request.field", field="options"))
@@ -262,7 +296,10 @@ class OfflineApi:
             _text(fields, "deal"),
         )
         kept = self._deal(deal)
-        return 201, {"game": self._state(kept, lang), "event": {"kind": "dealt", "cards": []}}, kept.session.id
+        return 201, self._answer(kept, lang, "dealt"), kept.session.id
+
+    def _answer(self, kept: Kept, lang: str, kind: Literal["state", "dealt"]) -> GameAnswer:
+        return {"game": self._state(kept, lang), "event": {"kind": kind, "cards": []}}
 
     def _deal(self, deal: Deal, daily: str | None = None) -> Kept:
         session = Session(Game(deal), id=PREFIX + secrets.token_hex(12), daily=daily)
@@ -293,7 +330,7 @@ class OfflineApi:
                 continue
         return list(self.games.values())
 
-    def _act(self, kept: Kept, entry: Entry, version: str | None, lang: str) -> dict[str, Any]:
+    def _act(self, kept: Kept, entry: Entry, version: str | None, lang: str) -> GameAnswer:
         session = kept.session
         was_over = session.over
         if version is not None and version != str(session.version):
@@ -311,17 +348,17 @@ class OfflineApi:
         kept.times.append(int(self.clock() * 1000))
         return {"game": self._state(kept, lang), "event": event}
 
-    def _state(self, kept: Kept, lang: str) -> dict[str, Any]:
+    def _state(self, kept: Kept, lang: str) -> GameState:
         """The state the page draws, as :func:`.routes.games.game_state` gives it, with this browser's
         figures for a finished game."""
         session = kept.session
-        daily = (
+        daily: Daily | None = (
             None
             if session.daily is None
             else {"date": session.daily, "counted": False, "rules": session.deal.rules.preset}
         )
-        state: dict[str, Any] = {**session.state(lang), "daily": daily, "challenge": None, "offline": True}
-        result = state.get("result")
+        state: GameState = {**session.state(lang), "daily": daily, "challenge": None, "offline": True}
+        result = state["result"]
         if session.over and result is not None:
             finished = sorted(
                 (other for other in self._all() if other.session.over), key=lambda other: other.ended_ms or 0
@@ -339,7 +376,7 @@ class OfflineApi:
         except DailyError as exc:
             raise ApiError(400, "bad-date", exc) from None
 
-    def _about(self, rules: str, day: date) -> dict[str, Any]:
+    def _about(self, rules: str, day: date) -> DailyAnswer:
         """What the server's ``/api/daily`` says of a day's deal; the par is the server's to know."""
         deal = daily_deal(rules, day)
         current = today(self.zone, self.clock())
@@ -353,7 +390,7 @@ class OfflineApi:
             "timezone": self.zone,
         }
 
-    def _daily_game(self, fields: dict[str, Any], lang: str) -> tuple[int, Any, str | None]:
+    def _daily_game(self, fields: Fields, lang: str) -> tuple[int, GameAnswer, str | None]:
         """A day's deal: this browser's unfinished offline game of it, else a new one.  A daily deal
         played offline is kept as practice: whether it counts for the day is the server's to say."""
         rules = _rules_of(fields.get("rules", "classic"))
@@ -364,41 +401,44 @@ class OfflineApi:
         wanted = str(daily_deal(rules, day).rules)
         for kept in self._all():
             if kept.session.daily == day.isoformat() and kept.rules == wanted and not kept.session.over:
-                return 200, {"game": self._state(kept, lang), "event": {"kind": "state", "cards": []}}, None
+                return 200, self._answer(kept, lang, "state"), None
         kept = self._deal(daily_deal(rules, day), daily=day.isoformat())
-        return 201, {"game": self._state(kept, lang), "event": {"kind": "dealt", "cards": []}}, kept.session.id
+        return 201, self._answer(kept, lang, "dealt"), kept.session.id
 
 
-def _rebuild(stored: dict[str, Any]) -> Kept:
+def _rebuild(stored: Fields) -> Kept:
     """A kept game rebuilt by replaying its record through the engine."""
-    record = read_record(stored["record"])
+    text, started, times_kept = stored["record"], stored["started_ms"], stored.get("times", [])
+    if not isinstance(text, str) or not isinstance(started, int) or not isinstance(times_kept, list):
+        raise TypeError("a kept game's record, start or times are not what the engine wrote")
+    record = read_record(text)
     deal = Deal.from_code(str(stored["code"]))
     daily = stored.get("daily")
     session = Session(Game(deal), id=str(stored["id"]), daily=daily if isinstance(daily, str) else None)
-    session.started = int(stored["started_ms"]) / 1000
+    session.started = started / 1000
     session.replay(record.entries)
     ended = stored.get("ended_ms")
     if session.over:
-        session.finished = (int(ended) if isinstance(ended, int) else int(stored["started_ms"])) / 1000
-    times = [int(t) for t in stored.get("times", [])][: len(record.entries)]
+        session.finished = (ended if isinstance(ended, int) else started) / 1000
+    times = [int(t) for t in times_kept if isinstance(t, (int, str))][: len(record.entries)]
     difficulty = stored.get("difficulty")
     return Kept(session, difficulty if isinstance(difficulty, str) else deal.difficulty, record.entries, times)
 
 
-def _summary(kept: Kept) -> dict[str, Any]:
+def _summary(kept: Kept) -> GameSummary:
     """An offline game as ``/api/me`` lists a game."""
     session = kept.session
     return {
         "id": session.id,
         "code": session.deal.code,
         "rules": kept.rules,
-        "preset": session.deal.rules.preset,
         "difficulty": kept.difficulty,
         "started_ms": kept.started_ms,
         "ended_ms": kept.ended_ms,
         "result": kept.result,
         "moves": kept.moves,
-        "daily": session.daily,
+        "pyramid_removed": session.pyramid_removed,
+        "steps": session.version,
     }
 
 
@@ -411,15 +451,15 @@ def _step(text: str | None) -> int:
     return int(text)
 
 
-def _object(body: Any) -> dict[str, Any]:
+def _object(body: object) -> Fields:
     if body is None:
         return {}
     if not isinstance(body, dict):
         raise ApiError(422, "bad-request", Problem("request.field", field="body"))
-    return body
+    return cast(Fields, body)  # a JSON object: text keys
 
 
-def _text(fields: dict[str, Any], key: str, required: bool = False) -> str | None:
+def _text(fields: Fields, key: str, required: bool = False) -> str | None:
     value = fields.get(key)
     if value is None and not required:
         return None
@@ -428,7 +468,7 @@ def _text(fields: dict[str, Any], key: str, required: bool = False) -> str | Non
     return value
 
 
-def _rules_of(value: Any) -> str:
+def _rules_of(value: object) -> str:
     if value is None:
         return "classic"
     if value not in DAILY_RULES:

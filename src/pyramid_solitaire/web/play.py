@@ -26,9 +26,9 @@ import secrets
 import time
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import combinations
-from typing import Any, Final, Literal, cast
+from typing import Final, cast
 
+from ..board import WON
 from ..deal import Deal
 from ..game import Game, Step
 from ..layout import bits
@@ -37,19 +37,19 @@ from ..moves import DRAW, PARK, RECYCLE, REMOVE, Move
 from ..reasons import IllegalMoveError, Refusal
 from ..record import COACH, Entry, Parked, play_entry
 from ..rules import manner
-from ..table import RECYCLE_ACTION, WON
 from ..vocabulary import Event
 from .shapes import (
     Choices,
     EventAnswer,
     EventKind,
-    Partners,
+    FieldValue,
     PlayerView,
-    RefusalShown,
     Result,
     SessionFacts,
     SessionState,
+    Summary,
 )
+from .taps import choices
 
 #: How long the solver may think about the best a lost deal could have done, in seconds.
 BEST_REACHABLE_SECONDS: Final = 3.0
@@ -109,9 +109,9 @@ class Session:
         return {token: place for place, token in enumerate(self.tokens)}
 
     @cached_property
-    def rule_fields(self) -> dict[str, object]:
+    def rule_fields(self) -> dict[str, FieldValue]:
         """Every field of the game's rules, for the Rules dialog (the rules never change)."""
-        return dataclasses.asdict(self.game.rules)
+        return cast(dict[str, FieldValue], dataclasses.asdict(self.game.rules))  # each a bool, int, str or None
 
     @property
     def deal(self) -> Deal:
@@ -194,7 +194,7 @@ class Session:
             "uses_hidden_cards": advice.uses_hidden_cards,
         }
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> Summary:
         """What the store keeps of the game besides its entries: counters and, once over, the result."""
         game = self.game
         return {
@@ -313,99 +313,7 @@ class Session:
 
     def _choices(self, lang: str, view: PlayerView, visible: set[str], coverers: dict[int, list[int]]) -> Choices:
         """``pairs``, ``selectable``, ``refusals`` and ``stock_move``: what every tap would do now."""
-        game = self.game
-        table = game.table
-        pos = game.position
-        if game.over:
-            return {
-                "pairs": {},
-                "selectable": [],
-                "stock_move": None,
-                "refusals": {"game-over": _refusal(lang, Refusal("game-over"), [])},
-            }
-        token = self.tokens
-        removals = table.removals(pos)
-        pairs = _pairs(token, removals)
-        chosen = sorted(set(table.usable(pos)) | {p for removal in removals for p in removal})
-        refusals = self._card_refusals(lang, view, visible, coverers, set(chosen))
-        refusals.update(self._pair_refusals(lang, removals, chosen))
-        # the stock: what a tap plays, or why it plays nothing
-        stock_move: Literal["draw", "recycle"] | None = None
-        if table.can_draw(pos):
-            stock_move = "draw"
-        else:
-            why = table.refusal(pos, RECYCLE_ACTION)
-            if why is None:
-                stock_move = "recycle"
-            else:
-                refusals["stock"] = _refusal(lang, why, [])
-        if game.rules.cells:
-            refusals["cell"] = _refusal(lang, Refusal("cell-choose-one"), [])
-            for place in chosen:
-                card = table.cards[place]
-                why = None if card.is_joker else game.check(Move.park(card))
-                if card.is_joker:
-                    why = Refusal("joker-cell")
-                if why is not None:
-                    refusals[f"{token[place]}>cell"] = _refusal(lang, why, [token[place]])
-        return {
-            "pairs": pairs,
-            "selectable": [token[p] for p in chosen],
-            "refusals": refusals,
-            "stock_move": stock_move,
-        }
-
-    def _card_refusals(
-        self,
-        lang: str,
-        view: PlayerView,
-        visible: set[str],
-        coverers: dict[int, list[int]],
-        chosen: set[int],
-    ) -> dict[str, RefusalShown]:
-        """The refusals of tapping one card that cannot be chosen (``chosen``: the places that can)."""
-        game = self.game
-        table = game.table
-        pos = game.position
-        quiet = manner(game.rules).quiet_covered
-        refusals: dict[str, RefusalShown] = {}
-        # a face-up card that cannot be chosen, and a face-down one: only public facts are told
-        for entry in view["pyramid"]:
-            slot = entry["slot"]  # a pyramid (or reserve) slot is the card's place
-            if entry["removed"] or slot in chosen:
-                continue
-            covering = tuple(table.cards[place] for place in coverers.get(slot, ()))
-            reason = Refusal("covered", {"covering": covering}) if covering else Refusal("not-usable")
-            key = entry["card"] or f"#{slot}"
-            refusals[key] = _refusal(
-                lang,
-                reason,
-                [entry["card"]] if entry["card"] else [],
-                slot=slot,
-                quiet=quiet and reason.code == "covered",
-            )
-        for shown in sorted((visible | set(self.waste_fan())) - set(refusals)):
-            place = self.places[shown]
-            if place not in chosen and not table.is_pyramid(place):
-                spent = table.spent_waste(pos, place)  # a face-up waste card whose uses are spent: public
-                refusals[shown] = _refusal(lang, spent or Refusal("not-usable"), [shown] if spent else [])
-        return refusals
-
-    def _pair_refusals(self, lang: str, removals: list[tuple[int, ...]], chosen: list[int]) -> dict[str, RefusalShown]:
-        """The refusals of choosing two cards that make no removal and start none (a triple under way is
-        no refusal)."""
-        table = self.game.table
-        token = self.tokens
-        legal = {frozenset(r) for r in removals}
-        started = {frozenset(two) for r in removals if len(r) == 3 for two in combinations(r, 2)}
-        refusals: dict[str, RefusalShown] = {}
-        for a, b in combinations(chosen, 2):
-            both = frozenset((a, b))
-            if both in legal or both in started:
-                continue
-            reason = table.refusal(self.game.position, (a, b)) or Refusal("not-usable")
-            refusals["+".join(sorted((token[a], token[b])))] = _refusal(lang, reason, [token[a], token[b]])
-        return refusals
+        return choices(self.game, self.tokens, self.places, self.waste_fan(), lang, view, visible, coverers)
 
     def waste_fan(self) -> list[str]:
         """The waste's top cards as a draw of several cards (``draw=3``) leaves them fanned, bottom first;
@@ -430,49 +338,6 @@ class Session:
             "best_exact": self.best_exact,
             "score": game.score,
         }
-
-
-def _refusal(
-    lang: str, reason: Refusal, cards: list[str], slot: int | None = None, quiet: bool = False
-) -> RefusalShown:
-    """One refusal as the page gets it: its code, its message in ``lang``, the cards it names."""
-    shown = RefusalShown(code=reason.code, message=_message(lang, reason), cards=cards, quiet=quiet)
-    if slot is not None:
-        shown["slot"] = slot
-    return shown
-
-
-#: Refusal messages already written, by language, code and facts: a state carries a dozen or more, and
-#: the same ones come back move after move (writing them was a tenth of a move's processor time).
-_MESSAGES: dict[tuple[str, str, tuple[tuple[str, Any], ...]], str] = {}
-_MESSAGES_KEPT: Final = 20_000
-
-
-def _message(lang: str, reason: Refusal) -> str:
-    key = (lang, reason.code, tuple(reason.details.items()))
-    try:
-        return _MESSAGES[key]
-    except KeyError:
-        pass
-    except TypeError:  # a fact that cannot be a key (none is today): written each time
-        return reason.message(lang)
-    if len(_MESSAGES) >= _MESSAGES_KEPT:
-        _MESSAGES.clear()
-    message = _MESSAGES[key] = reason.message(lang)
-    return message
-
-
-def _pairs(token: tuple[str, ...], removals: list[tuple[int, ...]]) -> dict[str, Partners]:
-    """The view's ``pairs``: for each card of a removal, whether it goes alone and with which partners."""
-    pairs: dict[str, Partners] = {}
-    for removal in removals:
-        for place in removal:
-            entry = pairs.setdefault(token[place], {"alone": False, "with": []})
-            if len(removal) == 1:
-                entry["alone"] = True
-            else:
-                entry["with"].append([token[p] for p in removal if p != place])
-    return pairs
 
 
 def _visible_coverers(game: Game) -> dict[int, list[int]]:

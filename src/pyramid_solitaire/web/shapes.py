@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Literal, NotRequired, TypedDict
 
+from ..stats import StatsShown
+
 #: What an answer reports was done: a move (``removed``, ``parked``, ``draw``, ``recycle``), an event
 #: (``undone``, ``redone``, ``rewound``, ``hint``, ``coach``, ``resigned``), or nothing (``dealt``: a new
 #: game; ``state``: the state asked for).
@@ -157,6 +159,31 @@ class Choices(TypedDict):
     stock_move: Literal["draw", "recycle"] | None
 
 
+class LeaderEntry(TypedDict):
+    """One win on a leaderboard: its rank, the player's name (``None``: anonymous), and whether it is yours."""
+
+    rank: int
+    name: str | None
+    seconds: float
+    moves: int
+    you: bool
+
+
+class Summary(TypedDict):
+    """What the store keeps of a game besides its entries: counters and, once over, the result."""
+
+    moves: int
+    undos: int
+    hints: int
+    pyramid_removed: int
+    result: str | None
+    ended_ms: int | None
+
+
+#: A value of a rule field (``Rules``' own types: an on/off option, a number, a word; ``None``: unlimited).
+FieldValue = bool | int | str | None
+
+
 class Par(TypedDict):
     """A verified deal's par: the fewest moves that win it, once ``known`` (``pending`` while it is
     being worked out, ``unknown`` when the search ran out of time)."""
@@ -179,8 +206,8 @@ class Result(TypedDict):
     best_removed: int | None
     best_exact: bool
     score: int | None
-    stats: NotRequired[dict[str, object]]
-    leaderboard: NotRequired[list[dict[str, object]]]
+    stats: NotRequired[StatsShown]
+    leaderboard: NotRequired[list[LeaderEntry]]
     par: NotRequired[Par | None]
 
 
@@ -195,7 +222,7 @@ class SessionFacts(TypedDict):
     preset: str
     drawn_spot: bool
     has_stock: bool
-    rule_fields: dict[str, object]
+    rule_fields: dict[str, FieldValue]
     waste_fan: list[str]
     number: int | None
     difficulty: str
@@ -243,6 +270,8 @@ class GameState(SessionState):
 
     daily: Daily | None
     challenge: ChallengeShown | None
+    #: a game of the offline engine (played in the browser's worker, kept there until it syncs)
+    offline: bool
 
 
 __all__ = [
@@ -253,7 +282,9 @@ __all__ = [
     "Daily",
     "EventAnswer",
     "EventKind",
+    "FieldValue",
     "GameState",
+    "LeaderEntry",
     "Manners",
     "Par",
     "Partners",
@@ -265,6 +296,8 @@ __all__ = [
     "SessionFacts",
     "SessionState",
     "SlotShown",
+    "StatsShown",
     "StockShown",
+    "Summary",
     "WasteShown",
 ]

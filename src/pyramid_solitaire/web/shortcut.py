@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
-from typing import Any, Final
+from typing import Final
 
 import orjson
 from starlette.requests import Request, cookie_parser
@@ -140,7 +140,7 @@ def _move_body(scope: Scope, messages: list[Message]) -> tuple[str, int | None] 
     if content_type.split(b";", 1)[0].strip().lower() != b"application/json" or messages[-1]["type"] != "http.request":
         return None
     try:
-        data: Any = orjson.loads(b"".join(m.get("body", b"") for m in messages))
+        data: object = orjson.loads(b"".join(m.get("body", b"") for m in messages))
     except orjson.JSONDecodeError:
         return None
     if type(data) is not dict or "move" not in data or not data.keys() <= {"move", "cell"}:

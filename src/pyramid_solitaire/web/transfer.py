@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from typing import Any, Final
+from typing import Final, TypeVar, cast
 
 from ..daily import DailyError, daily_deal, parse_day
 from ..deal import Deal, DealError
@@ -29,6 +29,7 @@ from ..record import Entry, RecordError, format_record, play_entry, read_record
 from ..store import FROM_FILE, PLAYED_OFFLINE, RESULTS, Action, GameRow, Store, unrecordable
 from ..store.taps import entries_of
 from .answering import record_headers
+from .answers import ExportedGame, RecordsExport, SyncAnswer
 from .badges import badges_of
 from .games import entry_of, rebuild
 from .play import Session
@@ -87,7 +88,7 @@ def _outcome(result: str | None) -> Problem:
     return Problem(f"import.outcome.{result or 'unfinished'}")
 
 
-def export_records(store: Store, player_id: str) -> dict[str, Any]:
+def export_records(store: Store, player_id: str) -> RecordsExport:
     """Every game of the player, oldest first, with its actions."""
     player = store.player(player_id) or {}
     rows = sorted(
@@ -95,7 +96,7 @@ def export_records(store: Store, player_id: str) -> dict[str, Any]:
         + store.games_of(player_id, finished=False, limit=MAX_GAMES),
         key=lambda r: (r.started_ms, r.id),
     )
-    out = []
+    out: list[ExportedGame] = []
     for row in rows:
         recorded = store.actions(row.id)
         session = rebuild(row, store)
@@ -125,18 +126,24 @@ def export_records(store: Store, player_id: str) -> dict[str, Any]:
     }
 
 
-def _field(game: dict[str, Any], key: str, kind: type | tuple[type, ...], nth: int) -> Any:
+#: A game of an import or sync file: JSON's object, its fields checked one by one as they are read.
+Fields = dict[str, object]
+#: A field's JSON type, as an import reads it.
+T = TypeVar("T", str, int, list[object])
+
+
+def _field(game: Fields, key: str, kind: type[T], nth: int) -> T:
     value = game.get(key)
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
         raise RecordsImportError("import.field", game=nth, key=key)
     return value
 
 
-def _is_time(value: Any) -> bool:
+def _is_time(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_MS
 
 
-def check_records(data: Any, player_id: str) -> list[tuple[GameRow, list[Action]]]:
+def check_records(data: object, player_id: str) -> list[tuple[GameRow, list[Action]]]:
     """The games of an export file, each replayed and checked (see the module docstring)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RecordsImportError("import.not-records", format=FORMAT)
@@ -150,11 +157,11 @@ def check_records(data: Any, player_id: str) -> list[tuple[GameRow, list[Action]
     for number, game in enumerate(listed, start=1):
         if not isinstance(game, dict):
             raise RecordsImportError("import.not-object", game=number)
-        out.append(_check_game(game, number, player_id, version))
+        out.append(_check_game(game, number, player_id, int(version)))
     return out
 
 
-def _entries_v2(game: dict[str, Any], nth: int, deal: Deal, started: int, session: Session) -> list[tuple[Entry, int]]:
+def _entries_v2(game: Fields, nth: int, deal: Deal, started: int, session: Session) -> list[tuple[Entry, int]]:
     """A version-2 game: its record, played through the engine, and the time of each entry."""
     text = _field(game, "record", str, nth)
     try:
@@ -180,10 +187,10 @@ def _entries_v2(game: dict[str, Any], nth: int, deal: Deal, started: int, sessio
     return list(zip(record.entries, times, strict=True))
 
 
-def _entries_v1(game: dict[str, Any], nth: int, session: Session) -> list[tuple[Entry, int]]:
+def _entries_v1(game: Fields, nth: int, session: Session) -> list[tuple[Entry, int]]:
     """A version-1 game: its taps, checked for form, then turned into moves and events as the database
     migration does, and the time of the tap that made each."""
-    recorded = _field(game, "actions", list, nth)
+    recorded = cast(list[list[object]], _field(game, "actions", list, nth))  # each checked below
     if len(recorded) > MAX_ACTIONS:
         raise RecordsImportError("import.too-many-actions", game=nth, most=MAX_ACTIONS)
     for seq, entry in enumerate(recorded, start=1):
@@ -199,28 +206,30 @@ def _entries_v1(game: dict[str, Any], nth: int, session: Session) -> list[tuple[
         ):
             raise RecordsImportError("import.action-form", game=nth, action=seq)
     try:
-        made = entries_of(session.game, [(kind, arg) for kind, arg, _ in recorded], strict=True)
+        made = entries_of(session.game, [(str(kind), cast(str | None, arg)) for kind, arg, _ in recorded], strict=True)
     except (IllegalMoveError, MoveError) as exc:
         raise RecordsImportError("import.action-refused", game=nth, problem=_why(exc)) from None
     session.version = len(made)
-    return [(entry, recorded[index][2]) for index, entry in made]
+    return [(entry, cast(int, recorded[index][2])) for index, entry in made]
 
 
 def _check_game(
-    game: dict[str, Any], nth: int, player_id: str, version: int, origin: int = FROM_FILE
+    game: Fields, nth: int, player_id: str, version: int, origin: int = FROM_FILE
 ) -> tuple[GameRow, list[Action]]:
     code = _field(game, "code", str, nth)
     try:
         deal = Deal.from_code(code)
     except DealError as exc:
         raise RecordsImportError("import.bad-code", game=nth, code=code[:60], problem=exc) from None
-    if _field(game, "rules", str, nth) != str(deal.rules):
-        raise RecordsImportError("import.rules", game=nth, rules=game["rules"][:60], code=code)
+    rules = _field(game, "rules", str, nth)
+    if rules != str(deal.rules):
+        raise RecordsImportError("import.rules", game=nth, rules=rules[:60], code=code)
     too_long = unrecordable(str(deal.rules), deal.code)
     if too_long is not None:
         raise RecordsImportError("import.unrecordable", game=nth, problem=too_long)
-    if _field(game, "difficulty", str, nth) != deal.difficulty:
-        raise RecordsImportError("import.difficulty", game=nth, difficulty=game["difficulty"][:4], code=code)
+    difficulty = _field(game, "difficulty", str, nth)
+    if difficulty != deal.difficulty:
+        raise RecordsImportError("import.difficulty", game=nth, difficulty=difficulty[:4], code=code)
     started = _field(game, "started_ms", int, nth)
     if not _is_time(started):
         raise RecordsImportError("import.started", game=nth, most=MAX_MS)
@@ -228,8 +237,11 @@ def _check_game(
     result = game.get("result")
     if result is not None and result not in RESULTS:
         raise RecordsImportError("import.result", game=nth, result=str(result)[:20])
-    if (result is None) != (ended is None) or (ended is not None and (not _is_time(ended) or ended < started)):
+    if (result is None) != (ended is None) or (
+        ended is not None and (not isinstance(ended, int) or not _is_time(ended) or ended < started)
+    ):
         raise RecordsImportError("import.ended", game=nth)
+    ended_ms = ended if isinstance(ended, int) else None
     session = Session(Game(deal), id=secrets.token_urlsafe(16), player_id=player_id)
     timed = _entries_v1(game, nth, session) if version == 1 else _entries_v2(game, nth, deal, started, session)
     actions = [
@@ -252,7 +264,7 @@ def _check_game(
         code=deal.code,
         deal=deal.notation,
         started_ms=started,
-        ended_ms=ended,
+        ended_ms=ended_ms,
         result=result,
         moves=summary["moves"],
         undos=summary["undos"],
@@ -275,7 +287,7 @@ def _daily_code(day: object, deal: Deal) -> str | None:
         return None
 
 
-def _daily_fields(game: dict[str, Any], nth: int, deal: Deal) -> tuple[str | None, int, str | None]:
+def _daily_fields(game: Fields, nth: int, deal: Deal) -> tuple[str | None, int, str | None]:
     """A game's daily deal day (which must be the day whose deal it is), whether it counted for that day,
     and the daily challenge it was started for (files written before these fields have none)."""
     day = game.get("daily")
@@ -287,10 +299,10 @@ def _daily_fields(game: dict[str, Any], nth: int, deal: Deal) -> tuple[str | Non
         raise RecordsImportError("import.field", game=nth, key="daily_counted")
     if challenge is not None and (not isinstance(challenge, str) or not CHALLENGE_ID.match(challenge)):
         raise RecordsImportError("import.field", game=nth, key="challenge")
-    return day, int(counted), challenge
+    return (day if isinstance(day, str) else None), int(counted), challenge
 
 
-def import_records(store: Store, player_id: str, data: Any) -> tuple[int, int]:
+def import_records(store: Store, player_id: str, data: object) -> tuple[int, int]:
     """Check and add the games of an export file; returns how many were added and how many the player
     already had (not added again)."""
     checked = check_records(data, player_id)
@@ -298,7 +310,7 @@ def import_records(store: Store, player_id: str, data: Any) -> tuple[int, int]:
     return added, len(checked) - added
 
 
-def sync_games(store: Store, player_id: str, data: Any, lang: str) -> dict[str, list[Any]]:
+def sync_games(store: Store, player_id: str, data: object, lang: str) -> SyncAnswer:
     """The games a browser played offline, each replayed and checked on its own as an import's are: the
     honest ones land (``landed``, by the browser's id), a game the player already has — the same deal
     started at the same millisecond — is not added again (``known``), and a record that does not replay
@@ -307,7 +319,7 @@ def sync_games(store: Store, player_id: str, data: Any, lang: str) -> dict[str, 
     listed = data.get("games") if isinstance(data, dict) else None
     if not isinstance(listed, list) or len(listed) > MAX_SYNC:
         raise RecordsImportError("sync.games", most=MAX_SYNC)
-    answer: dict[str, list[Any]] = {"landed": [], "known": [], "refused": []}
+    answer: SyncAnswer = {"landed": [], "known": [], "refused": []}
     seen: set[str] = set()
     for number, game in enumerate(listed, start=1):
         game_id = game.get("id") if isinstance(game, dict) else None

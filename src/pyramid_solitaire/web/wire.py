@@ -13,6 +13,7 @@ ending) the transport first sends what is gathered, so nothing written is droppe
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -35,7 +36,7 @@ class _Gathering:
         else:
             self._pending.append(bytes(data))
 
-    def writelines(self, lines: Any) -> None:
+    def writelines(self, lines: Iterable[bytes | bytearray | memoryview]) -> None:
         for data in lines:
             self.write(data)
 
@@ -56,7 +57,8 @@ class _Gathering:
         pending = sum(len(data) for data in self._pending) if self._pending else 0
         return pending + self._transport.get_write_buffer_size()
 
-    def __getattr__(self, name: str) -> Any:  # everything else is the real transport's
+    # Any: everything else is the real transport's attribute, of whatever type asyncio gives it
+    def __getattr__(self, name: str) -> Any:
         return getattr(self._transport, name)
 
 

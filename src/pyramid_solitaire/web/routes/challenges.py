@@ -11,18 +11,20 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 
 from ...deal import Deal
-from ..badges import BadgesAnswer, badges_of
-from ..challenges import ChallengesAnswer, challenges_of, find, games_played, next_code, shown
+from ..answers import BadgesAnswer, ChallengesAnswer, GameAnswer
+from ..badges import badges_of
+from ..challenges import challenges_of, find, games_played, next_code, shown
 from ..deps import GamesDep, Lang, Player
 from ..errors import ApiError
 from ..http import Answer
+from ..schema import answers
 from .daily import desk_of
 from .games import dealt, game_state
 
 router = APIRouter()
 
 
-@router.get("/api/challenges", response_class=Answer)
+@router.get("/api/challenges", response_class=Answer, responses=answers(ChallengesAnswer))
 def get_challenges(request: Request, games: GamesDep, player: Player, lang: Lang) -> Answer:
     """Today's challenges (the daily deal's day), each with its goal and the player's progress."""
     day = desk_of(request).today()
@@ -33,7 +35,12 @@ def get_challenges(request: Request, games: GamesDep, player: Player, lang: Lang
     return Answer(answer, request=request)
 
 
-@router.post("/api/challenges/{challenge_id}/games", status_code=201, response_class=Answer)
+@router.post(
+    "/api/challenges/{challenge_id}/games",
+    status_code=201,
+    response_class=Answer,
+    responses=answers(GameAnswer, 201, 200),
+)
 def play_challenge(challenge_id: str, request: Request, games: GamesDep, player: Player, lang: Lang) -> Answer:
     """Start today's challenge ``challenge_id``: the player's unfinished game of it if there is one (200),
     else a new game of the deal it needs next (201), answered as ``POST /api/games``.  Another day's
@@ -47,14 +54,14 @@ def play_challenge(challenge_id: str, request: Request, games: GamesDep, player:
     if unfinished:
         with games.lock(unfinished[-1].id):
             session = games.load(unfinished[-1].id, player_id)
-            state = game_state(games, session, lang)
-        return Answer({"game": state, "event": {"kind": "state", "cards": []}}, request=request)
+            shown_game: GameAnswer = {"game": game_state(games, session, lang), "event": {"kind": "state", "cards": []}}
+        return Answer(shown_game, request=request)
     deal = Deal.from_code(next_code(challenge, games_played(games.store, rows)))
     session = games.create(deal, player_id, challenge=challenge.id)
     return dealt(games, session, made=player is None, lang=lang, request=request)
 
 
-@router.get("/api/badges", response_class=Answer)
+@router.get("/api/badges", response_class=Answer, responses=answers(BadgesAnswer))
 def get_badges(request: Request, games: GamesDep, player: Player) -> Answer:
     """The player's monthly badges: each month's days of daily deals cleared, challenges completed, and
     the badge they earn (web/badges.py)."""

@@ -8,18 +8,20 @@ calendar, but does not count.  A day still to come is refused: its deal is not g
 from __future__ import annotations
 
 from datetime import date
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Final, Literal
 
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from ...daily import DailyError, daily_deal
+from ..answers import CalendarAnswer, DailyAnswer, DailyBoardAnswer, DayAbout, GameAnswer
 from ..daily import DailyDesk, board, calendar
 from ..deps import GamesDep, Lang, Player
 from ..errors import ApiError
 from ..games import Games
 from ..http import Answer
 from ..pars import PARS
+from ..schema import answers
 from .games import dealt, game_state
 
 router = APIRouter()
@@ -53,7 +55,7 @@ def day_of(request: Request, text: str | None) -> date:
         raise ApiError(400, "bad-date", exc) from None
 
 
-def about(games: Games, rules: str, day: date, current: date) -> dict[str, Any]:
+def about(games: Games, rules: str, day: date, current: date) -> DayAbout:
     """What any answer about a day's deal says: day, rule set, code and par (wanted if not yet known)."""
     deal = daily_deal(rules, day)
     moves, status = PARS.status(games.store, deal)
@@ -67,17 +69,16 @@ def about(games: Games, rules: str, day: date, current: date) -> dict[str, Any]:
     }
 
 
-@router.get("/api/daily")
-def get_daily(
-    request: Request, games: GamesDep, rules: RulesQuery = "classic", date: DayQuery = None
-) -> dict[str, Any]:
+@router.get("/api/daily", response_class=Answer, responses=answers(DailyAnswer))
+def get_daily(request: Request, games: GamesDep, rules: RulesQuery = "classic", date: DayQuery = None) -> Answer:
     """The daily deal of a day (today in the server's time zone when no date is given) and its par
     (``par_status`` ``pending`` while it is being computed, ``unknown`` when the search ran out of time)."""
     day = day_of(request, date)
-    return {**about(games, rules, day, desk_of(request).today()), "timezone": desk_of(request).zone}
+    body: DailyAnswer = {**about(games, rules, day, desk_of(request).today()), "timezone": desk_of(request).zone}
+    return Answer(body, request=request)
 
 
-@router.post("/api/daily/games", status_code=201, response_class=Answer)
+@router.post("/api/daily/games", status_code=201, response_class=Answer, responses=answers(GameAnswer, 201, 200))
 def play_daily(body: DailyGame, request: Request, games: GamesDep, player: Player, lang: Lang) -> Answer:
     """A day's deal for the player: their unfinished game of it if there is one; else, unless ``again``,
     the game of it they finished (the one that counts first); else a new game (201).  A new game counts
@@ -94,26 +95,27 @@ def play_daily(body: DailyGame, request: Request, games: GamesDep, player: Playe
     if shown:
         with games.lock(shown[0].id):
             session = games.load(shown[0].id, player_id)
-            state = game_state(games, session, lang)
-        return Answer({"game": state, "event": {"kind": "state", "cards": []}}, request=request)
+            shown_game: GameAnswer = {"game": game_state(games, session, lang), "event": {"kind": "state", "cards": []}}
+        return Answer(shown_game, request=request)
     counted = day == desk_of(request).today() and not any(row.daily_counted for row in rows)
     session = games.create(deal, player_id, daily=day.isoformat(), counted=counted)
     return dealt(games, session, made=player is None, lang=lang, request=request)
 
 
-@router.get("/api/daily/board")
+@router.get("/api/daily/board", response_class=Answer, responses=answers(DailyBoardAnswer))
 def daily_board(
     request: Request, games: GamesDep, player: Player, rules: RulesQuery = "classic", date: DayQuery = None
-) -> dict[str, Any]:
+) -> Answer:
     """A day's leaderboard: each player's first finished game that counted, wins ranked by time and by
     moves, and the asking player's ranks."""
     day = day_of(request, date)
     current = desk_of(request).today()
-    return {**about(games, rules, day, current), **board(games.store, day, rules, player)}
+    body: DailyBoardAnswer = {**about(games, rules, day, current), **board(games.store, day, rules, player)}
+    return Answer(body, request=request)
 
 
-@router.get("/api/daily/me")
-def daily_me(request: Request, games: GamesDep, player: Player, rules: RulesQuery = "classic") -> dict[str, Any]:
+@router.get("/api/daily/me", response_class=Answer, responses=answers(CalendarAnswer))
+def daily_me(request: Request, games: GamesDep, player: Player, rules: RulesQuery = "classic") -> Answer:
     """The player's daily streak, best streak and calendar under a rule set (every day from the first
     daily deal to today: won, lost, playing, late — won on a later day — or unplayed)."""
-    return calendar(games.store, player, rules, desk_of(request).today())
+    return Answer(calendar(games.store, player, rules, desk_of(request).today()), request=request)

@@ -12,10 +12,10 @@ message in the player's language; either leaves the game as it was and writes no
 from __future__ import annotations
 
 from datetime import date
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Final, Literal
 
 from fastapi import APIRouter, Body, Query, Request
-from fastapi.responses import Response
+from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from ...catalog import EASY, NORMAL
@@ -25,6 +25,7 @@ from ...record import Entry, format_record
 from ...store import unrecordable
 from ...store.stats import stats_for
 from ..answering import move_entry, new_deal, record_headers, rules_catalogue
+from ..answers import BestAnswer, GameAnswer, ReplayAnswer, RulesCatalogue
 from ..daily import board
 from ..deps import LEADERBOARD_SIZE, GamesDep, Lang, Player, Version, leaderboard, set_player_cookie
 from ..errors import ApiError, refused
@@ -32,8 +33,9 @@ from ..games import GameConflict, GameNotFound, Games, entry_of
 from ..http import Answer
 from ..pars import PARS
 from ..play import BadCell, Session
+from ..schema import REFUSALS, answers
 from ..shapes import ChallengeShown, Daily, EventAnswer, GameState
-from ..watch import watched
+from ..watch import WatchAnswer, watched
 
 router = APIRouter()
 
@@ -79,7 +81,8 @@ def _new_deal(body: NewGame) -> Deal:
 
 
 def answer(games: Games, session: Session, event: EventAnswer, lang: str, request: Request) -> Answer:
-    return Answer({"game": game_state(games, session, lang), "event": event}, request=request)
+    body: GameAnswer = {"game": game_state(games, session, lang), "event": event}
+    return Answer(body, request=request)
 
 
 def game_state(games: Games, session: Session, lang: str) -> GameState:
@@ -90,7 +93,7 @@ def game_state(games: Games, session: Session, lang: str) -> GameState:
         else {"date": session.daily, "counted": session.daily_counted, "rules": session.deal.rules.preset}
     )
     challenge = None if session.challenge is None else challenge_of(games, session, lang)
-    state: GameState = {**session.state(lang), "daily": daily, "challenge": challenge}
+    state: GameState = {**session.state(lang), "daily": daily, "challenge": challenge, "offline": False}
     if session.over:
         add_records(games, state, session)
     return state
@@ -133,7 +136,7 @@ def act(
 
     The game cached in this process is played without reading its row first: the write itself only
     succeeds if the database is still at the cached version (:meth:`.Store.record`), so a game another
-    process moved on cannot be written over.  Any refusal judged on the cached game — a stale
+    process moved on cannot be written over.  Each refusal judged on the cached game — a stale
     version, a refused move, a write that found the game moved on — is judged again on the game
     loaded from the database, and only that answer is given.  Call with the game's lock held
     (:meth:`.Games.short`, :meth:`.Games.slow`)."""
@@ -168,17 +171,23 @@ def load(games: Games, game_id: str, player: str | None) -> Session:
         raise ApiError(404, "unknown-game", details={"id": game_id[:64]}) from None
 
 
+#: A game's record is text (what ``pyramid-solitaire replay`` reads), its refusals JSON like every route's.
+TEXT_RECORD: Final[dict[int | str, dict[str, object]]] = {
+    200: {"description": "The record", "content": {"text/plain": {"schema": {"type": "string"}}}},
+    **REFUSALS,
+}
+
 # --- the routes -----------------------------------------------------------------------------------
 
 
-@router.get("/api/rules", response_class=Answer)
+@router.get("/api/rules", response_class=Answer, responses=answers(RulesCatalogue))
 def get_rules(request: Request) -> Answer:
     """The rule sets the New Game dialog offers (with every option's facts it is some 26 KB of JSON:
     sent gzip-compressed, as a game's state is, to a browser that accepts it)."""
     return Answer(rules_catalogue(), request=request)
 
 
-@router.post("/api/games", status_code=201, response_class=Answer)
+@router.post("/api/games", status_code=201, response_class=Answer, responses=answers(GameAnswer, 201))
 def new_game(body: NewGame, request: Request, games: GamesDep, player: Player, lang: Lang) -> Answer:
     """Start a game: a verified (E/N) or random (R) deal of a rule set, a code, or a custom deal.
     The first game of a browser makes its anonymous player (a signed cookie)."""
@@ -192,17 +201,14 @@ def new_game(body: NewGame, request: Request, games: GamesDep, player: Player, l
 
 def dealt(games: Games, session: Session, made: bool, lang: str, request: Request) -> Answer:
     """The 201 answer of a game just dealt; ``made``: its player is new, and gets their cookie with it."""
-    response = Answer(
-        {"game": game_state(games, session, lang), "event": {"kind": "dealt", "cards": []}},
-        status_code=201,
-        request=request,
-    )
+    body: GameAnswer = {"game": game_state(games, session, lang), "event": {"kind": "dealt", "cards": []}}
+    response = Answer(body, status_code=201, request=request)
     if made:
         set_player_cookie(request, response, games, session.player_id)
     return response
 
 
-@router.get("/api/games/{game_id}", response_class=Answer)
+@router.get("/api/games/{game_id}", response_class=Answer, responses=answers(GameAnswer))
 async def get_game(game_id: str, request: Request, games: GamesDep, player: Player, lang: Lang) -> Answer:
     """The game's state (to resume after a reload or a restart, or to change language)."""
 
@@ -212,32 +218,39 @@ async def get_game(game_id: str, request: Request, games: GamesDep, player: Play
     return await games.short(game_id, read)
 
 
-@router.get("/api/games/{game_id}/replay")
+@router.get("/api/games/{game_id}/replay", response_class=Answer, responses=answers(ReplayAnswer))
 def replay_game(
-    game_id: str, games: GamesDep, player: Player, lang: Lang, step: Annotated[int, Query(ge=0, le=100_000)] = 0
-) -> dict[str, Any]:
+    game_id: str,
+    request: Request,
+    games: GamesDep,
+    player: Player,
+    lang: Lang,
+    step: Annotated[int, Query(ge=0, le=100_000)] = 0,
+) -> Answer:
     """The game as it stood after its first ``step`` actions (to replay a game move by move)."""
     try:
         session, total = games.load_at(game_id, player, step)
     except GameNotFound:
         raise ApiError(404, "unknown-game", details={"id": game_id[:64]}) from None
-    return {"game": session.state(lang), "step": min(step, total), "steps": total}
+    body: ReplayAnswer = {"game": session.state(lang), "step": min(step, total), "steps": total}
+    return Answer(body, request=request)
 
 
-@router.get("/api/games/{game_id}/best")
-def best(game_id: str, games: GamesDep, player: Player) -> dict[str, Any]:
+@router.get("/api/games/{game_id}/best", response_class=Answer, responses=answers(BestAnswer))
+def best(game_id: str, request: Request, games: GamesDep, player: Player) -> Answer:
     """The most pyramid cards the deal allows (solved on demand, for a lost game's result)."""
     with games.lock(game_id):
         session = load(games, game_id, player)
     session.find_best()
-    return {
+    body: BestAnswer = {
         "best_removed": session.best_removed,
         "best_exact": session.best_exact,
         "pyramid_size": session.game.table.board_size,
     }
+    return Answer(body, request=request)
 
 
-@router.get("/api/games/{game_id}/watch", response_class=Answer)
+@router.get("/api/games/{game_id}/watch", response_class=Answer, responses=answers(WatchAnswer))
 def watch(
     game_id: str,
     request: Request,
@@ -253,7 +266,7 @@ def watch(
     return Answer(watched(session, step, lang), request=request)
 
 
-@router.get("/api/games/{game_id}/record")
+@router.get("/api/games/{game_id}/record", response_class=PlainTextResponse, responses=TEXT_RECORD)
 def game_record(game_id: str, games: GamesDep, player: Player) -> Response:
     """The game's record as text: ``Key: value`` headers, then its moves and events, one a line —
     what ``pyramid-solitaire replay`` reads."""
@@ -268,7 +281,7 @@ def game_record(game_id: str, games: GamesDep, player: Player) -> Response:
     )
 
 
-@router.post("/api/games/{game_id}/move", response_class=Answer)
+@router.post("/api/games/{game_id}/move", response_class=Answer, responses=answers(GameAnswer))
 async def move(
     game_id: str,
     body: Annotated[MoveBody, Body()],
@@ -294,7 +307,14 @@ def command(name: str) -> None:
         return await run(game_id, lambda: act(games, game_id, player, name, version, lang, request))
 
     handler.__doc__ = f"{name.capitalize()}: one event of the game's record (a 409 when refused)."
-    router.add_api_route(f"/api/games/{{game_id}}/{name}", handler, methods=["POST"], name=name, response_class=Answer)
+    router.add_api_route(
+        f"/api/games/{{game_id}}/{name}",
+        handler,
+        methods=["POST"],
+        name=name,
+        response_class=Answer,
+        responses=answers(GameAnswer),
+    )
 
 
 for name in COMMANDS:

@@ -4,18 +4,29 @@ games, a deal's leaderboard, and export/import of the records as JSON."""
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Final
+from typing import Annotated, Final
 
 from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator
 
 from ...deal import Deal, DealError
 from ...store import GameRow
 from ...store.stats import compute
+from ..answers import (
+    GameSummary,
+    ImportAnswer,
+    LeaderboardAnswer,
+    MeAnswer,
+    NameAnswer,
+    RecordsExport,
+    StatsAnswer,
+    SyncAnswer,
+)
 from ..deps import GamesDep, Lang, Player, leaderboard, set_player_cookie
 from ..errors import ApiError
 from ..http import Answer
+from ..schema import answers
 from ..transfer import RecordsImportError, export_records, import_records, sync_games
 
 router = APIRouter()
@@ -39,7 +50,7 @@ class NameBody(BaseModel):
         return value
 
 
-def game_summary(row: GameRow) -> dict[str, Any]:
+def game_summary(row: GameRow) -> GameSummary:
     """What the lists of unfinished and finished games show."""
     return {
         "id": row.id,
@@ -63,59 +74,64 @@ def me(player: str | None) -> str:
     return player
 
 
-@router.get("/api/me")
-def get_me(games: GamesDep, player: Player) -> dict[str, Any]:
+@router.get("/api/me", response_class=Answer, responses=answers(MeAnswer))
+def get_me(request: Request, games: GamesDep, player: Player) -> Answer:
     """The player's name and games (unfinished ones can be resumed, finished ones replayed)."""
-    if player is None:
-        return {"player": None, "unfinished": [], "finished": []}
-    store = games.store
-    info = store.player(player) or {}
-    return {
-        "player": {"name": info.get("name")},
-        "unfinished": [game_summary(r) for r in store.games_of(player, finished=False, limit=LISTED)],
-        "finished": [game_summary(r) for r in store.games_of(player, finished=True, limit=LISTED)],
-    }
+    body: MeAnswer = {"player": None, "unfinished": [], "finished": []}
+    if player is not None:
+        store = games.store
+        info = store.player(player) or {}
+        body = {
+            "player": {"name": info.get("name")},
+            "unfinished": [game_summary(r) for r in store.games_of(player, finished=False, limit=LISTED)],
+            "finished": [game_summary(r) for r in store.games_of(player, finished=True, limit=LISTED)],
+        }
+    return Answer(body, request=request)
 
 
-@router.put("/api/me")
-def put_me(body: NameBody, games: GamesDep, player: Player) -> dict[str, Any]:
+@router.put("/api/me", response_class=Answer, responses=answers(NameAnswer))
+def put_me(body: NameBody, request: Request, games: GamesDep, player: Player) -> Answer:
     """Set the display name shown on leaderboards."""
     player_id = me(player)
     name = " ".join(body.name.split()) or None
     games.store.set_name(player_id, name)
-    return {"player": {"name": name}}
+    answer: NameAnswer = {"player": {"name": name}}
+    return Answer(answer, request=request)
 
 
-@router.get("/api/stats")
-def get_stats(games: GamesDep, player: Player) -> dict[str, Any]:
+@router.get("/api/stats", response_class=Answer, responses=answers(StatsAnswer))
+def get_stats(request: Request, games: GamesDep, player: Player) -> Answer:
     """Statistics per rule set and difficulty, counted since the last reset."""
-    if player is None:
-        return {"stats": []}
-    return {"stats": [s.to_json() for s in compute(games.store.finished_games(player))]}
+    body: StatsAnswer = {"stats": []}
+    if player is not None:
+        body = {"stats": [s.to_json() for s in compute(games.store.finished_games(player))]}
+    return Answer(body, request=request)
 
 
-@router.post("/api/stats/reset")
-def reset_stats(games: GamesDep, player: Player) -> dict[str, Any]:
+@router.post("/api/stats/reset", response_class=Answer, responses=answers(StatsAnswer))
+def reset_stats(request: Request, games: GamesDep, player: Player) -> Answer:
     """Start the statistics afresh (games stay listed and can still be replayed)."""
     games.store.reset_stats(me(player))
-    return {"stats": []}
+    body: StatsAnswer = {"stats": []}
+    return Answer(body, request=request)
 
 
-@router.get("/api/leaderboard/{code}")
+@router.get("/api/leaderboard/{code}", response_class=Answer, responses=answers(LeaderboardAnswer))
 def get_leaderboard(
-    code: str, games: GamesDep, player: Player, limit: Annotated[int, Query(ge=1, le=100)] = 20
-) -> dict[str, Any]:
+    code: str, request: Request, games: GamesDep, player: Player, limit: Annotated[int, Query(ge=1, le=100)] = 20
+) -> Answer:
     """Everyone's wins of one deal, fastest first, then fewest moves; a text that is no deal code is a 400."""
     try:
         Deal.from_code(code)
     except DealError as exc:
         # what is wrong with the code, in the page's language; the code itself in the details too
         raise ApiError(400, "bad-code", exc, details={"code": code[:120]}) from None
-    return {"code": code, "entries": leaderboard(games.store, code, player, limit)}
+    body: LeaderboardAnswer = {"code": code, "entries": leaderboard(games.store, code, player, limit)}
+    return Answer(body, request=request)
 
 
-@router.get("/api/me/export")
-def export(games: GamesDep, player: Player) -> Any:
+@router.get("/api/me/export", response_class=Answer, responses=answers(RecordsExport))
+def export(games: GamesDep, player: Player) -> Response:
     """Every game of the player as a JSON file."""
     data = export_records(games.store, me(player))
     return Response(
@@ -125,19 +141,20 @@ def export(games: GamesDep, player: Player) -> Any:
     )
 
 
-@router.post("/api/me/import")
-def import_(data: Annotated[Any, Body()], games: GamesDep, player: Player) -> dict[str, Any]:
+@router.post("/api/me/import", response_class=Answer, responses=answers(ImportAnswer))
+def import_(data: Annotated[JsonValue, Body()], request: Request, games: GamesDep, player: Player) -> Answer:
     """Add the games of an export file (checked by replaying them; all or nothing; a game the player
     already has is not added twice)."""
     try:
         added, already = import_records(games.store, me(player), data)
     except RecordsImportError as exc:
         raise ApiError(400, "bad-import", exc) from None
-    return {"imported": added, "already": already}
+    body: ImportAnswer = {"imported": added, "already": already}
+    return Answer(body, request=request)
 
 
-@router.post("/api/me/sync", response_class=Answer)
-def sync(data: Annotated[Any, Body()], request: Request, games: GamesDep, player: Player, lang: Lang) -> Answer:
+@router.post("/api/me/sync", response_class=Answer, responses=answers(SyncAnswer))
+def sync(data: Annotated[JsonValue, Body()], request: Request, games: GamesDep, player: Player, lang: Lang) -> Answer:
     """Games played offline in this browser's engine (docs/web.md, "Offline"): each is replayed and checked
     on its own; ``landed`` and ``known`` (already here, not counted again) list the games' ids, and
     ``refused`` names each game that does not replay with its reason, while the rest land.  A browser
