@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
-from typing import Any, Final
+from typing import Final, Literal, NotRequired, TypedDict, TypeVar
 
 from .deal import MAX_NUMBER, Deal
 from .messages import Problem
@@ -58,20 +58,57 @@ class NoVerifiedDeal(Problem, RuntimeError):
     """No verified deal of the asked difficulty was found within ``MAX_TRIES`` candidates."""
 
 
+class Bands(TypedDict):
+    """Rated verified deals split by :func:`bands`: the easy threshold (and the careless player's, when
+    it splits a tie at the top), and the deal numbers of each band."""
+
+    threshold: float
+    careless_threshold: NotRequired[float]
+    easy: list[int]
+    normal: list[int]
+
+
+class Sample(Bands):
+    """A preset's measured sample (``data/difficulty.json``): its bands, and how many deals were tried."""
+
+    tried: int
+
+
+class Measured(TypedDict):
+    """``data/difficulty.json``: how the samples were measured, and each preset's sample."""
+
+    sample: int
+    easy_share: float
+    verify_seconds: float
+    presets: dict[str, Sample]
+
+
+class Catalogue(Bands):
+    """A preset's catalogue built from a study (``data/catalog/<preset>.json``)."""
+
+    rules: str
+    study: str
+    verified: int
+
+
+#: A sample or a catalogue: what :func:`_rerated` splits afresh, keeping its other keys.
+_Banded = TypeVar("_Banded", Sample, Catalogue)
+
+
 @cache
-def measured() -> dict[str, Any]:
+def measured() -> dict[str, Sample]:
     """The measured sample of each preset: ``{preset: {threshold, easy: [numbers], normal: [numbers]}}``."""
-    data: dict[str, Any] = json.loads(THRESHOLDS_FILE.read_text(encoding="utf-8"))["presets"]
-    return data
+    data: Measured = json.loads(THRESHOLDS_FILE.read_text(encoding="utf-8"))
+    return data["presets"]
 
 
 @cache
-def catalogue(preset: str) -> dict[str, Any] | None:
+def catalogue(preset: str) -> Catalogue | None:
     """The catalogue of a preset built from a study, if there is one."""
     path = CATALOG_DIR / f"{preset}.json"
     if not path.exists():
         return None
-    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    data: Catalogue = json.loads(path.read_text(encoding="utf-8"))
     return data
 
 
@@ -96,7 +133,7 @@ def careless_rating(rules: Rules) -> Callable[[int], float]:
     return lambda number: rate(Deal.from_number(number, rules), careless=True).rating
 
 
-def build_catalogue(rules: Rules | str, results: Path | str) -> dict[str, Any]:
+def build_catalogue(rules: Rules | str, results: Path | str) -> Catalogue:
     """A preset's catalogue from a study's results file: every won deal, split at the easiest third of
     their ratings (see :func:`bands`), by deal number.  Deal numbers are the shuffle's, so they stay
     the same whatever is added later."""
@@ -178,7 +215,7 @@ def pick_deal(
     if difficulty not in (EASY, NORMAL):
         raise ValueError(f"unknown difficulty {difficulty!r} (expected E, N or R)")
     built = catalogue(rules.preset) if rules == PRESETS[rules.preset] else None
-    band = "easy" if difficulty == EASY else "normal"
+    band: Literal["easy", "normal"] = "easy" if difficulty == EASY else "normal"
     if built is not None and built[band]:
         # A preset with a catalogue: a stored verified deal at once.
         return Deal.from_number(rng.choice(built[band]), rules, difficulty)
@@ -189,19 +226,20 @@ def pick_deal(
             return Deal.from_number(number, rules, difficulty)
         if time.monotonic() > deadline:
             break
-    sample = measured().get(rules.preset, {}).get(band, [])
+    measured_sample = measured().get(rules.preset)
+    sample = measured_sample[band] if measured_sample is not None else []
     if sample and rules == PRESETS[rules.preset]:
         return Deal.from_number(rng.choice(sample), rules, difficulty)
     raise NoVerifiedDeal("catalog.no-verified-deal", difficulty=difficulty, rules=str(rules), seconds=round(budget))
 
 
-def measure(sample: int = SAMPLE, names: list[str] | None = None) -> dict[str, dict[str, Any]]:
+def measure(sample: int = SAMPLE, names: list[str] | None = None) -> dict[str, Sample]:
     """Rate ``sample`` verified deals of each preset (or of ``names``; deal 0 on): each easy threshold
     and the deal numbers of each band."""
     from .solver import solve
     from .solver.difficulty import rate
 
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, Sample] = {}
     for name, rules in PRESETS.items():
         if names is not None and name not in names:
             continue
@@ -220,7 +258,7 @@ def measure(sample: int = SAMPLE, names: list[str] | None = None) -> dict[str, d
     return out
 
 
-def bands(rated: list[tuple[float, int]], careless: Callable[[int], float] | None = None) -> dict[str, Any]:
+def bands(rated: list[tuple[float, int]], careless: Callable[[int], float] | None = None) -> Bands:
     """Split rated deals ``(rating, number)``: the threshold is the rating the easiest third reach.
 
     When that is the lowest rating of all (most deals tie there, as in ``traditional``, where sensible
@@ -257,30 +295,36 @@ def bands(rated: list[tuple[float, int]], careless: Callable[[int], float] | Non
     }
 
 
-def _rerated(rules: Rules, deals: dict[str, Any]) -> dict[str, Any]:
+def _rerated(rules: Rules, deals: _Banded) -> _Banded:
     """``deals`` (a sample or a catalogue: ``easy`` and ``normal`` lists of verified deal numbers) with
     every deal rated again and the bands split afresh.  Which deals are verified does not depend on
     the rating, so nothing needs solving."""
     from .solver.difficulty import rate
 
     rated = [(rate(Deal.from_number(n, rules)).rating, n) for n in deals["easy"] + deals["normal"]]
-    kept = {key: value for key, value in deals.items() if key != "careless_threshold"}  # bands() says if it stays
-    return {**kept, **bands(rated, careless_rating(rules))}
+    split = bands(rated, careless_rating(rules))
+    kept = deals.copy()
+    kept.pop("careless_threshold", None)  # bands() says if it stays
+    kept["threshold"] = split["threshold"]
+    if "careless_threshold" in split:
+        kept["careless_threshold"] = split["careless_threshold"]
+    kept["easy"], kept["normal"] = split["easy"], split["normal"]
+    return kept
 
 
-def resplit(data: dict[str, Any]) -> dict[str, Any]:
+def resplit(data: Measured) -> Measured:
     """Recompute every preset's bands from its sampled deals (ratings are deterministic)."""
     for name, sample in data["presets"].items():
         data["presets"][name] = _rerated(PRESETS[name], sample)
     return data
 
 
-def resplit_catalogues(directory: Path = CATALOG_DIR) -> dict[str, Any]:
+def resplit_catalogues(directory: Path = CATALOG_DIR) -> dict[str, float]:
     """Rate every catalogue's deals again and rewrite its bands: after a change to the sensible player
     (:mod:`.solver.difficulty`), without the study behind it.  Returns each preset's new threshold."""
     out = {}
     for path in sorted(directory.glob("*.json")):
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data: Catalogue = json.loads(path.read_text(encoding="utf-8"))
         new = _rerated(find_rules(data["rules"]), data)
         path.write_text(json.dumps(new) + "\n", encoding="utf-8")
         out[path.stem] = new["threshold"]

@@ -10,9 +10,10 @@ from __future__ import annotations
 import importlib
 import os
 import re
-from collections.abc import Generator, Iterable
+from collections.abc import Callable, Generator, Iterable, Iterator
 from itertools import islice
-from typing import Any, Final
+from types import ModuleType
+from typing import Final, Protocol
 
 from .. import __version__
 from ..messages import Problem, join, shown
@@ -25,6 +26,26 @@ DASK_IN_FLIGHT: Final = 1000
 DASK_CONNECT_SECONDS: Final = 10.0
 #: ``tcp://HOST:PORT`` or ``tls://``; HOST a name, an IPv4 address or an IPv6 one in brackets.
 DASK_ADDRESS_RE: Final = re.compile(r"^(tcp|tls)://([^\s:/\[\]]+|\[[0-9A-Fa-f:.]+\]):(\d{1,5})$")
+
+
+class DaskClient(Protocol):
+    """What a study uses of a ``distributed.Client`` (Dask is imported on first use, so it is described
+    here rather than imported for its types)."""
+
+    @property
+    def loop(self) -> object: ...
+    def run(self, function: Callable[[], str], /) -> dict[str, str]: ...
+    def submit(self, job: Job, number: int, rules: str, time_limit: float, /, *, pure: bool) -> object: ...
+    def close(self) -> None: ...
+
+
+class _Completed(Protocol):
+    """What a study uses of ``distributed.as_completed``: the futures' ``(future, row)`` pairs as they
+    finish, more futures added as they go."""
+
+    def __iter__(self) -> Iterator[tuple[object, Row]]: ...
+    def add(self, future: object) -> None: ...
+    def clear(self) -> None: ...
 
 
 class _Listed(Problem):
@@ -48,7 +69,7 @@ def check_dask_address(address: str) -> None:
         raise StudyError("study.dask-port", address=address)
 
 
-def dask_client(address: str, timeout: float | None = None) -> Any:
+def dask_client(address: str, timeout: float | None = None) -> DaskClient:
     """A ``distributed.Client`` for the scheduler at ``address`` whose workers run this version."""
     # Run on the workers by reference, so it is defined at the package's own path, pyramid_solitaire.study,
     # which every version of the project has: a worker of another version answers with its version.
@@ -57,7 +78,7 @@ def dask_client(address: str, timeout: float | None = None) -> Any:
     check_dask_address(address)
     security = dask_security(address)
     try:
-        client = _distributed().Client(
+        client: DaskClient = _distributed().Client(
             address, timeout=timeout or DASK_CONNECT_SECONDS, set_as_default=False, security=security
         )
     except (OSError, TimeoutError) as exc:
@@ -86,7 +107,7 @@ DASK_TLS_SETTINGS: Final = (
 )
 
 
-def dask_security(address: str) -> Any:
+def dask_security(address: str) -> object:
     """The ``distributed.Security`` to reach ``address`` with: Dask's own TLS settings (its config files
     or the ``DASK_DISTRIBUTED__COMM__TLS__*`` variables) for ``tls://``, checked here because Dask would
     otherwise wait out the connect timeout and end in a ``TypeError``; ``None`` for ``tcp://``."""
@@ -107,7 +128,7 @@ def dask_security(address: str) -> Any:
     return security
 
 
-def _distributed() -> Any:
+def _distributed() -> ModuleType:
     """The ``distributed`` module (imported on first use: it is slow to import and untyped)."""
     try:
         return importlib.import_module("distributed")
@@ -121,12 +142,12 @@ def _one_line(exc: BaseException) -> str:
 
 
 def dask_results(
-    job: Job, numbers: Iterable[int], rules: str, time_limit: float, client: Any
+    job: Job, numbers: Iterable[int], rules: str, time_limit: float, client: DaskClient
 ) -> Generator[Row, None, None]:
     """Rows of ``numbers`` as they finish, each from ``job``, on the cluster of ``client``."""
     todo = iter(numbers)
     first = [client.submit(job, n, rules, time_limit, pure=False) for n in islice(todo, DASK_IN_FLIGHT)]
-    running = _distributed().as_completed(first, loop=client.loop, with_results=True)
+    running: _Completed = _distributed().as_completed(first, loop=client.loop, with_results=True)
     del first
     try:
         for _future, row in running:

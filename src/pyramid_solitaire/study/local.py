@@ -9,7 +9,8 @@ from collections.abc import Generator, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from itertools import islice
-from typing import Any, Final
+from multiprocessing.context import BaseContext
+from typing import Final
 
 from .errors import StudyError
 from .results import Job, Row
@@ -26,7 +27,7 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def _process_context() -> Any:
+def _process_context() -> BaseContext:
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, TextIO
+from typing import Final, TextIO
 
 from ..deal import MAX_NUMBER, NUMBER_LETTERS, Deal, number_letters
 from ..messages import file_problem
@@ -118,7 +118,7 @@ class Row:
             raise RowError("study.row.difficulty", difficulty=row.difficulty)
         return row
 
-    def result(self) -> tuple[Any, ...]:
+    def result(self) -> tuple[object, ...]:
         """Every field but the timing ones: what must be equal whatever the engine."""
         return tuple(getattr(self, name) for name in FIELDS if name not in TIMING_FIELDS)
 
