@@ -14,7 +14,16 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-from .shapes import ChallengeShown, EventAnswer, FieldValue, GameState, LeaderEntry, SessionState, StatsShown
+from .shapes import (
+    ChallengeShown,
+    EventAnswer,
+    FieldValue,
+    GameState,
+    LeaderEntry,
+    ParStatus,
+    SessionState,
+    StatsShown,
+)
 
 
 class GameAnswer(TypedDict):
@@ -181,11 +190,6 @@ class RecordsExport(TypedDict):
     name: str | None
     games: list[ExportedGame]
     badges: list[MonthBadge]
-
-
-#: Whether a day's par is known (``pending``: being worked out; ``unknown``: the search ran out of time;
-#: ``offline``: the offline engine's answer, the par being the server's to know).
-ParStatus = Literal["known", "unknown", "pending", "offline"]
 
 
 class DayAbout(TypedDict):

@@ -184,12 +184,16 @@ class Summary(TypedDict):
 FieldValue = bool | int | str | None
 
 
+#: Whether a par is known (``pending``: being worked out; ``unknown``: the search ran out of time;
+#: ``offline``: the offline engine's answer, the par being the server's to know).
+ParStatus = Literal["known", "unknown", "pending", "offline"]
+
+
 class Par(TypedDict):
-    """A verified deal's par: the fewest moves that win it, once ``known`` (``pending`` while it is
-    being worked out, ``unknown`` when the search ran out of time)."""
+    """A verified deal's par: the fewest moves that win it, once ``known``."""
 
     moves: int | None
-    status: Literal["known", "unknown", "pending"]
+    status: ParStatus
 
 
 class Result(TypedDict):
@@ -287,6 +291,7 @@ __all__ = [
     "LeaderEntry",
     "Manners",
     "Par",
+    "ParStatus",
     "Partners",
     "PileShown",
     "PlayerView",

@@ -95,6 +95,7 @@ function label(key, parent, text, x, y, id) {
 }
 
 // `selection`: {selected, partners}, the page's own choice of cards (none by default).
+/** @param {import("./state.js").ShownGame} game */
 export function render(game, dom, settings, selection = { selected: [], partners: [] }) {
   pick = selection;
   const shape = shapeOf(game);

@@ -13,6 +13,7 @@ const $ = (id) => /** @type {PageElement<typeof id>} */ (document.getElementById
 let ctx = { accept: () => {}, showError: () => {} };
 
 // Each month's badge as a list: a medal and what earned it (or that there is none yet).
+/** @param {HTMLElement} list @param {Wire.MonthBadge[]} months */
 export function fillBadges(list, months) {
   if (!months.length) {
     const none = document.createElement("li");
@@ -28,6 +29,7 @@ export function fillBadges(list, months) {
   }));
 }
 
+/** @param {Wire.ChallengeShown} challenge */
 function challengeItem(challenge) {
   const item = document.createElement("li");
   item.dataset.challenge = challenge.id;

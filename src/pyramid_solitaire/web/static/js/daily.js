@@ -55,6 +55,7 @@ export async function playDaily({ rules = "classic", date = null, again = false 
 
 // The text a player shares: the day, the rule set, cleared or not, time, moves against par, the link.
 // No card is named, so it spoils nothing.
+/** @param {import("./state.js").ShownGame} game */
 export function shareText(game, origin = location.origin) {
   const result = game.result;
   const par = result.par && result.par.status === "known" ? t("share_par", { par: result.par.moves }) : "";
@@ -65,6 +66,7 @@ export function shareText(game, origin = location.origin) {
   ].join("\n");
 }
 
+/** @param {import("./state.js").ShownGame} game */
 export async function share(game) {
   const text = shareText(game);
   const shown = $("result-share-text");
@@ -80,6 +82,7 @@ export async function share(game) {
 
 // --- the dialog ------------------------------------------------------------------------------------
 
+/** @param {Wire.DailyBoardAnswer} board */
 function showBoard(board) {
   fillLeaderboard($("daily-board"), board[view.order]);
   $("daily-board-empty").hidden = board[view.order].length > 0;
@@ -88,6 +91,7 @@ function showBoard(board) {
 
 // The calendar of one month: each day a button (played days marked won, lost, in progress or won later);
 // today and past days open that day's deal, days to come and before the first daily deal are not.
+/** @param {Wire.CalendarAnswer} record */
 function showCalendar(record) {
   const statuses = new Map(record.days.map((day) => [day.date, day.status]));
   const [year, month] = view.month.split("-").map(Number);

@@ -33,6 +33,7 @@ export function clearMessage() {
 }
 
 // Cards named as the game shown names them, in a list of the page's language.
+/** @param {import("./state.js").ShownGame} game */
 export function names(game, tokens) {
   return list(tokens.map((token) => game.names[token] || token));
 }
@@ -58,6 +59,7 @@ const isPark = (move) => typeof move === "string" && /^[^+]+>cell\d*$/.test(move
 
 // What an answer's event says, and sounds like: `game` is the state it brought, `previous` the state
 // before it when that was the same game (null otherwise).
+/** @param {Wire.EventAnswer} event @param {import("./state.js").ShownGame} game @param {import("./state.js").ShownGame | null} previous */
 export function describe(event, game, previous) {
   switch (event.kind) {
     case "removed":
@@ -99,6 +101,7 @@ export function describe(event, game, previous) {
   }
 }
 
+/** @param {import("./state.js").ShownGame} game @param {import("./state.js").ShownGame | null} previous */
 function describeDraw(game, previous) {
   if (game.waste_piles.length && previous) {
     // Apophis: one card onto each waste pile; say the cards that came, pile by pile
@@ -109,11 +112,12 @@ function describeDraw(game, previous) {
   }
   const shown = game.drawn || game.waste.top;
   // A draw of several cards (Tut's Tomb) says how many came and which one is on top.
-  const dealt = game.rule_fields.draw > 1 && previous ? game.waste.count - previous.waste.count : 1;
+  const dealt = Number(game.rule_fields.draw) > 1 && previous ? game.waste.count - previous.waste.count : 1;
   if (shown && dealt > 1) say(t("draw_msg_many", { n: dealt, card: names(game, [shown]) }));
   else say(shown ? t("draw_msg", { card: names(game, [shown]) }) : t("draw_msg_hidden"));
 }
 
+/** @param {Wire.EventAnswer} event @param {import("./state.js").ShownGame} game */
 function describeHint(event, game) {
   if (event.cards.length) {
     say(t(isPark(event.move) ? "hint_park" : "hint_remove", { cards: names(game, event.cards) }));
@@ -125,6 +129,7 @@ function describeHint(event, game) {
   }
 }
 
+/** @param {Wire.EventAnswer} event @param {import("./state.js").ShownGame} game */
 function describeCoach(event, game) {
   const label = t("coach_label");
   if (event.winnable === null) {

@@ -21,6 +21,7 @@ function percent(rate) {
 }
 
 // One card per rule set and difficulty: every figure readable on a phone as on a desktop.
+/** @param {Wire.StatsShown[]} stats */
 function fillStats(stats, ctx) {
   const holder = $("records-stats");
   holder.replaceChildren();
@@ -52,6 +53,7 @@ function svg(tag, attributes) {
 
 // The recent finished games as bars, oldest on the left: a win's bar as tall as its time (the longest
 // win fills the height), a loss a short red bar under the line.
+/** @param {Wire.GameSummary[]} finished */
 function fillChart(finished, ctx) {
   const chart = $("records-chart");
   chart.replaceChildren();
@@ -83,6 +85,7 @@ function fillChart(finished, ctx) {
     : summary;
 }
 
+/** @param {Wire.GameSummary} game */
 function gameItem(game, buttonText, onClick) {
   const item = document.createElement("li");
   const when = new Date(game.started_ms).toLocaleString(lang() === "ja" ? "ja-JP" : "en-GB",

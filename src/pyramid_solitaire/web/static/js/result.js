@@ -6,12 +6,14 @@ import { challengeLine } from "./challenges.js";
 
 // A par as the page shows it (beside a result's moves, in the Daily dialog): a number, being worked out,
 // or unknown.
+/** @param {Wire.Par} par */
 export function parShown(par) {
   if (par.status === "known") return String(par.moves);
   return t(par.status === "pending" || par.status === "offline" ? `par_${par.status}` : "par_unknown");
 }
 
 // The moves of a verified deal, beside its par: 「52（パー 48）」.
+/** @param {Wire.Result} result */
 export function movesText(result) {
   if (!result.par) return String(result.moves);
   return t("moves_vs_par", { moves: result.moves, par: parShown(result.par) });
@@ -26,6 +28,7 @@ export function clock(seconds) {
 }
 
 // How far the deal could have gone (a lost game), when the server knows it.
+/** @param {Wire.Result} result */
 export function showBest(result) {
   let best = "";
   if (!result.won && result.best_removed !== null) {
@@ -48,6 +51,7 @@ export function figure(dl, label, value) {
 }
 
 // A leaderboard's entries as the list's items, the player's own marked (a deal's, or a day's).
+/** @param {HTMLElement} list @param {Wire.LeaderEntry[]} entries */
 export function fillLeaderboard(list, entries) {
   list.replaceChildren();
   for (const entry of entries) {
@@ -58,6 +62,7 @@ export function fillLeaderboard(list, entries) {
   }
 }
 
+/** @param {import("./state.js").ShownGame} game */
 export function showResult(game) {
   const result = game.result;
   const title = result.won ? t("result_won") : `${t("result_lost")} — ${game.status_message}`;

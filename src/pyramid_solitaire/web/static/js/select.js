@@ -9,6 +9,7 @@
 export const pairKey = (a, b) => [a, b].sort().join("+");
 
 // The removals holding every chosen card, each as the cards it would still add ([] for an exact one).
+/** @param {import("./state.js").ShownGame} game */
 function extensions(game, chosen) {
   if (!chosen.length) return [];
   const entry = game.pairs[chosen[0]];
@@ -22,6 +23,7 @@ const isExact = (game, chosen) => chosen.length > 1 && extensions(game, chosen).
 const continues = (game, chosen) => extensions(game, chosen).some((rest) => rest.length > 0);
 
 // The cards to light as partners of the selection: those that would complete or continue a removal.
+/** @param {import("./state.js").ShownGame} game */
 export function partners(game, selection) {
   return [...new Set(extensions(game, selection).flat())].sort();
 }
@@ -32,6 +34,7 @@ export function partners(game, selection) {
 //   {kind: "deselected", selection}
 //   {kind: "move", move, cards, selection}          send the move; `selection` is what stays chosen if
 //                                                    the server refuses it (`refused`: a miss it explains)
+/** @param {import("./state.js").ShownGame} game */
 export function tap(game, selection, key) {
   const refusals = game.refusals || {};
   if (refusals["game-over"]) return refused(refusals["game-over"], selection);
@@ -57,6 +60,7 @@ function refused(refusal, selection) {
 }
 
 // A tap on the stock: the move it plays, or why it plays nothing; the selection stays either way.
+/** @param {import("./state.js").ShownGame} game */
 export function tapStock(game, selection) {
   const refusals = game.refusals || {};
   if (refusals["game-over"]) return refused(refusals["game-over"], selection);
@@ -69,6 +73,7 @@ export const deselect = () => ({ kind: "deselected", selection: [] });
 
 // A tap on an empty free cell `cell` (from 0; undefined: the first empty one, the C key): the one
 // selected card is parked there, or why not.
+/** @param {import("./state.js").ShownGame} game */
 export function tapCell(game, selection, cell) {
   const refusals = game.refusals || {};
   if (refusals["game-over"]) return refused(refusals["game-over"], selection);
@@ -82,6 +87,7 @@ export function tapCell(game, selection, cell) {
 
 // The selection carried into a new state of the same position: the cards still selectable, as long as
 // they still make the start of a removal together.
+/** @param {import("./state.js").ShownGame} game */
 export function keep(game, selection) {
   const still = selection.filter((token) => game.selectable.includes(token));
   if (still.length > 1 && !extensions(game, still).length) return [];

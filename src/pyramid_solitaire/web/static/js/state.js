@@ -32,6 +32,14 @@ const KEEPS_SELECTION = new Set(["draw", "recycle", "hint", "coach"]);
 
 // `selection`: the cards the player has chosen, in the order tapped (the page's alone, never sent).
 // `busy`: a request is under way; `shownResult`: the game whose result was shown; `rules`: /api/rules.
+/**
+ * The game shown: a game route's state, or a replay's step (which has no daily, challenge or offline).
+ * @typedef {Wire.SessionState & Partial<Pick<Wire.GameState, "daily" | "challenge" | "offline">>} ShownGame
+ */
+/**
+ * @type {{ game: ShownGame | null, selection: string[], settings: import("./settings.js").Settings,
+ *   busy: boolean, shownResult: string | null, rules: Wire.RulesCatalogue | null }}
+ */
 export const app = { game: null, selection: [], settings: loadSettings(), busy: false, shownResult: null,
   rules: null };
 

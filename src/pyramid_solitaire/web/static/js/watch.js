@@ -35,6 +35,7 @@ function speed() {
 }
 
 // What the line is and what it knows, above the buttons: 「ソルバーの最短手順（48 手）。手順は山札の順番を…」.
+/** @param {Wire.WatchAnswer} answer */
 function describeLine(answer) {
   let line;
   if (answer.won) line = t(answer.shortest ? "watch_won_shortest" : "watch_won", { steps: answer.steps });
@@ -60,8 +61,10 @@ function showButtons() {
 
 // Draw one step: a move forward is played with the table's motion and said, as the player's own moves
 // are; a step back (or a jump) is drawn as it stands.
+/** @param {Wire.WatchAnswer} answer */
 function draw(answer, { forward, dealt = false }) {
   const previous = app.game;
+  /** @type {Wire.EventAnswer} */
   const event = forward ? answer.event : { kind: "state", cards: [] };
   const was = before(event, previous);
   watch.answer = answer;
