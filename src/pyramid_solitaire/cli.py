@@ -92,7 +92,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     record = sys.stdin.read() if args.file in (None, "-") else _read_text(args.file)
     result = replay(read_record(record))
     game = result.game
-    summary: dict[str, Any] = game.summary()
+    summary: dict[str, object] = {**game.summary()}
     if result.refusal is not None:
         summary["error"] = {**result.refusal.to_json(args.lang), "entry": result.failed_at, "move": result.failed_entry}
     if args.json:

@@ -14,7 +14,7 @@ rewind, hints, resign; :mod:`.record`) is a method here, so a game is rebuilt fr
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Final, TypedDict
 
 from .analysis import dead_slots, plain_hint
 from .deal import Deal, parse_deal
@@ -26,8 +26,28 @@ from .rules import Rules
 from .table import PLAYING, WON, Position, Table
 from .vocabulary import Outcome
 
+if TYPE_CHECKING:
+    from .view import View
+
 #: The status of a game the player gave up.
 RESIGNED: Final = Outcome.RESIGNED
+
+#: A game's final figures (:meth:`Game.summary`; ``pass`` is a Python keyword, hence this form).
+GameSummary = TypedDict(
+    "GameSummary",
+    {
+        "status": str,
+        "score": int | None,
+        "moves": int,
+        "undos": int,
+        "hints": int,
+        "pyramid_left": int,
+        "stock_left": int,
+        "waste": list[str],
+        "cells": list[str],
+        "pass": int,
+    },
+)
 
 
 @dataclass(frozen=True)
@@ -314,14 +334,14 @@ class Game:
 
     # --- views ------------------------------------------------------------------------------------------
 
-    def view(self, lang: str | None = None) -> dict[str, Any]:
+    def view(self, lang: str | None = None) -> View:
         """What the player may see of this game, as JSON-ready data (texts in ``lang`` only, if given).
         Face-down pyramid cards and the order of the stock are never in it."""
         from .view import player_view
 
         return player_view(self, lang)
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> GameSummary:
         """The final figures ``replay --json`` prints."""
         table = self.table
         waste = [str(table.cards[p]) for p in table.waste(self.position)]

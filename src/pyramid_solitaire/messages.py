@@ -18,7 +18,7 @@ import json
 import re
 from functools import cache
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 LANGS: Final = ("ja", "en")
 DEFAULT_LANG: Final = "ja"
@@ -38,7 +38,7 @@ def catalogue(lang: str) -> dict[str, str]:
 _PLACEHOLDER: Final = re.compile(r"\{(\w+)\}")
 
 
-def text(lang: str, key: str, /, **values: Any) -> str:
+def text(lang: str, key: str, /, **values: object) -> str:
     """The message ``key`` in ``lang``, its ``{name}`` placeholders filled from ``values`` (a missing value
     is a KeyError).  A value that is a :class:`Problem` is written in the same language (a problem inside
     another's message)."""
@@ -70,7 +70,9 @@ class Problem(Exception):
     ``ValueError`` (``class DealError(Problem, ValueError)``), those of a database that is away from
     ``RuntimeError``, as they always have."""
 
-    def __init__(self, key: str, /, **details: Any) -> None:
+    def __init__(self, key: str, /, **details: object) -> None:
+        # object, not a union: a fact is text, a number, names, another problem, or anything written as its
+        # str() — a refused move's cards among them (.reasons.Fact; cards are a layer above this module)
         self.key = key
         self.details = details
         super().__init__(self.message("en"))
@@ -81,7 +83,7 @@ class Problem(Exception):
         return text(lang, self.key, **{name: _written(lang, value) for name, value in self.details.items()})
 
 
-def _written(lang: str, value: Any) -> Any:
+def _written(lang: str, value: object) -> object:
     if isinstance(value, str):
         return shown(value)
     if isinstance(value, (list, tuple)):

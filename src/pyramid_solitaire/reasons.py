@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Final, TypedDict
 
 from .cards import ACE, Card
 from .messages import join, text
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeIs  # typing's own from Python 3.13
 
 #: The end of a game, by status: the catalogue's ``status.<status>``.
 STATUS_KEY: Final = "status.{}"
@@ -38,16 +41,37 @@ def card_list(cards: tuple[Card, ...], lang: str) -> str:
     return join(lang, [card.symbol for card in cards])
 
 
+#: A fact behind a refusal: a number (``None``: no limit), a word, a card, or cards in order (and their
+#: values, in a sum).
+Fact = int | str | Card | tuple[Card, ...] | tuple[int, ...] | None
+#: A fact as JSON (:meth:`Refusal.to_json`): a card as its token, cards as a list of tokens.
+ShownFact = int | str | list[str] | tuple[int, ...] | None
+
+
+class RefusalShown(TypedDict):
+    """A refusal as JSON: its code, its message in one language, and its facts."""
+
+    code: str
+    message: str
+    details: dict[str, ShownFact]
+
+
+def _is_cards(value: Fact) -> TypeIs[tuple[Card, ...]]:
+    """Whether a fact is cards (an empty tuple is taken for numbers: either is shown as ``[]``)."""
+    return isinstance(value, tuple) and bool(value) and isinstance(value[0], Card)
+
+
 @dataclass(frozen=True)
 class Refusal:
     """Why an action was refused: a stable ``code`` and the facts behind it."""
 
     code: str
-    details: Mapping[str, Any] = field(default_factory=dict)
+    details: Mapping[str, Fact] = field(default_factory=dict)
 
-    def _fields(self, lang: str) -> dict[str, Any]:
-        values = dict(self.details)
-        values["covering"] = card_list(tuple(values.get("covering", ())), lang)
+    def _fields(self, lang: str) -> dict[str, object]:
+        values: dict[str, object] = dict(self.details)
+        covering = self.details.get("covering", ())
+        values["covering"] = card_list(covering if _is_cards(covering) else (), lang)
         if "lone_face" in values:
             values["lone_face_name"] = text(lang, f"face.{values['lone_face']}")
         return values
@@ -75,16 +99,10 @@ class Refusal:
         """The player-facing message in English."""
         return self.message("en")
 
-    def to_json(self, lang: str) -> dict[str, Any]:
+    def to_json(self, lang: str) -> RefusalShown:
         """``{code, message, details}``: the message in ``lang``, cards written as tokens."""
-        details = {
-            key: (
-                [str(c) for c in value]
-                if isinstance(value, tuple) and value and isinstance(value[0], Card)
-                else str(value)
-                if isinstance(value, Card)
-                else value
-            )
+        details: dict[str, ShownFact] = {
+            key: [str(c) for c in value] if _is_cards(value) else str(value) if isinstance(value, Card) else value
             for key, value in self.details.items()
         }
         return {"code": self.code, "message": self.message(lang), "details": details}

@@ -30,7 +30,7 @@ from .cards import Card
 from .deal import Deal
 from .layout import Layout, bits, pyramid_layout
 from .moves import Move
-from .reasons import Refusal, equation, value_text
+from .reasons import Fact, Refusal, equation, value_text
 from .rules import PYRAMIDE_POINTS_PER_CARD, Rules
 from .vocabulary import MoveKind, Outcome
 
@@ -380,7 +380,7 @@ class Table:
             return Refusal("stock-waste-pair")
         total = sum(values)
         if total != target:
-            shown = {"cards": cards, "values": values, "total": total, "target": target}
+            shown: dict[str, Fact] = {"cards": cards, "values": values, "total": total, "target": target}
             return Refusal("sum", {**shown, "equation": equation(cards, values)})
         return None
 

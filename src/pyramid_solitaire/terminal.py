@@ -7,17 +7,18 @@ nothing else.  Usable cards are shown in brackets, face-down cards as ``##``, de
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, TextIO
+from typing import TextIO
 
 from .game import Game
 from .messages import text
 from .moves import Move, MoveError
 from .reasons import IllegalMoveError
+from .view import Slot
 
 CELL = 4
 
 
-def _cell(slot: dict[str, Any]) -> str:
+def _cell(slot: Slot) -> str:
     if slot["removed"]:
         return "  . "
     if not slot["face_up"]:
@@ -33,7 +34,7 @@ def render(game: Game, lang: str = "ja") -> str:
     """The board as text."""
     view = game.view(lang)
 
-    def say(key: str, **values: Any) -> str:
+    def say(key: str, **values: object) -> str:
         return text(lang, f"terminal.{key}", **values)
 
     rows = game.rules.rows
@@ -72,9 +73,9 @@ def render(game: Game, lang: str = "ja") -> str:
         parts.append(say("jokers", cards=" ".join(f"[{j}]" for j in view["jokers"])))
     if parts:
         lines.append("   ".join(parts))
-    cells = view["cells"]
-    if cells["size"]:  # each cell left to right: its card (always usable; ! when dead), or empty
-        held = ["[  ]" if c is None else f"[{c['card']}]{'!' if c['dead'] else ''}" for c in cells["slots"]]
+    free = view["cells"]
+    if free["size"]:  # each cell left to right: its card (always usable; ! when dead), or empty
+        held = ["[  ]" if c is None else f"[{c['card']}]{'!' if c['dead'] else ''}" for c in free["slots"]]
         lines.append(say("cells", cards=" ".join(held)))
     figures = [say("moves", n=view["moves"])]
     if view["score"] is not None:
@@ -85,7 +86,7 @@ def render(game: Game, lang: str = "ja") -> str:
         lines.append(say("dead-rewind" if view["can_rewind"] else "dead", cards=" ".join(view["dead"])))
     message = view["status_message"]
     if message:
-        lines.append(message)
+        lines.append(str(message))  # a str: the view of one language
     return "\n".join(lines)
 
 
@@ -94,7 +95,7 @@ def play(
 ) -> Game:
     """Run the command loop over ``commands`` (lines), writing to ``out``."""
 
-    def say(key: str, **values: Any) -> str:
+    def say(key: str, **values: object) -> str:
         return text(lang, f"terminal.{key}", **values)
 
     out.write(render(game, lang) + "\n")

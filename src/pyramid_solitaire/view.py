@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol, TypedDict, TypeVar
 
 from .layout import Layout, bits
 
@@ -19,6 +19,99 @@ if TYPE_CHECKING:
     from .deal import Deal
     from .rules import Rules
     from .table import Position, Table
+
+
+_Text = TypeVar("_Text")
+
+
+class Slot(TypedDict):
+    """One slot of the layout (the pyramid's, then the reserve piles'): where it lies, its card if face up
+    (else ``None``), and what the engine says of it."""
+
+    slot: int
+    row: int | None
+    col: int | None
+    pile: int | None
+    level: int | None
+    card: str | None
+    removed: bool
+    parked: bool
+    face_up: bool
+    usable: bool
+    covered_by: list[int]
+    dead: bool
+
+
+#: The stock: cards left face down, the pass under way and how many there are (``None``: unlimited), its
+#: label (``{"ja": …, "en": …}`` without a language), its face-up top card in ``msc`` (``pass`` is a
+#: Python keyword, hence this form).
+Stock = TypedDict(
+    "Stock",
+    {
+        "count": int,
+        "pass": int,
+        "passes": int | None,
+        "label": str | dict[str, str],
+        "top": str | None,
+        "usable": bool,
+    },
+)
+
+
+class Waste(TypedDict):
+    """The waste: its top card, its count (the drawn spot's card apart), its uses left (``None``: no limit)."""
+
+    top: str | None
+    count: int
+    uses_left: int | None
+
+
+class Pile(TypedDict):
+    """One of several waste piles (Apophis): its top card and count."""
+
+    top: str | None
+    count: int
+
+
+class CellCard(TypedDict):
+    """A card parked in a free cell, and whether it is dead."""
+
+    card: str
+    dead: bool
+
+
+class Cells(TypedDict):
+    """The free cells: how many, and each one's card left to right (``None``: empty)."""
+
+    size: int
+    slots: list[CellCard | None]
+
+
+class View(TypedDict):
+    """The player's view (:func:`player_view`; ``docs/engine.md`` describes each key).  Its texts are
+    ``{"ja": …, "en": …}``, or only the one of the language asked for."""
+
+    rules: str
+    code: str
+    status: str
+    status_message: str | dict[str, str | None] | None
+    score: int | None
+    moves: int
+    undos: int
+    hints: int
+    pyramid: list[Slot]
+    stock: Stock
+    drawn: str | None
+    waste: Waste
+    waste_piles: list[Pile]
+    cells: Cells
+    jokers: list[str]
+    usable: list[str]
+    legal_moves: list[str]
+    dead: list[str]
+    can_rewind: bool
+    can_undo: bool
+    can_redo: bool
 
 
 class Game(Protocol):
@@ -72,11 +165,11 @@ def cell_slots(game: Game) -> list[int | None]:
     return game.cell_slots()
 
 
-def _texts(text: Callable[[str], Any], lang: str | None) -> Any:
+def _texts(text: Callable[[str], _Text], lang: str | None) -> _Text | dict[str, _Text]:
     return {"ja": text("ja"), "en": text("en")} if lang is None else text(lang)
 
 
-def _pyramid(game: Game, usable: set[int], dead: int) -> list[dict[str, Any]]:
+def _pyramid(game: Game, usable: set[int], dead: int) -> list[Slot]:
     """The view's ``pyramid``: one entry per slot of the layout, the pyramid's then the reserve piles'."""
     table = game.table
     pos = game.position
@@ -84,7 +177,7 @@ def _pyramid(game: Game, usable: set[int], dead: int) -> list[dict[str, Any]]:
     layout = table.layout
     coverers = layout.coverers
     tokens = game.tokens
-    pyramid = []
+    pyramid: list[Slot] = []
     for slot, (row, col, pile, level) in enumerate(_where(layout)):
         in_place = bool(pos.pyramid >> slot & 1)
         parked = bool(pos.cells >> slot & 1)
@@ -116,7 +209,7 @@ def _where(layout: Layout) -> tuple[tuple[int | None, int | None, int | None, in
     return pyramid + piles
 
 
-def player_view(game: Game, lang: str | None = None) -> dict[str, Any]:
+def player_view(game: Game, lang: str | None = None) -> View:
     """See the module docstring; the keys are documented in ``docs/engine.md``.  The texts (the status
     message, the stock's label) are ``{"ja": …, "en": …}``, or only the one of ``lang`` when it is given."""
     table = game.table
