@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import errno
 import secrets
-from collections.abc import Callable, Iterator
+import sqlite3
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Final
+from typing import Final, TypedDict, TypeVar
 
 import psycopg
 from sqlalchemy import (
@@ -44,7 +45,19 @@ from ..vocabulary import RESULTS as FINISHED
 from .boards import BoardRows
 from .days import DayRows
 from .direct import DirectPool, Statement
-from .rows import FROM_FILE, PLAYED_HERE, PLAYED_OFFLINE, Action, GameRow, now_ms, unrecordable
+from .rows import (
+    FROM_FILE,
+    PLAYED_HERE,
+    PLAYED_OFFLINE,
+    Action,
+    GameRow,
+    LeaderRow,
+    PlayerGames,
+    PlayerRow,
+    now_ms,
+    shaped,
+    unrecordable,
+)
 from .schema import (
     SchemaTooNew,
     actions,
@@ -114,6 +127,19 @@ _RECORD_ONE: Final = (
 _NEW_GAME: Final = games.insert().values({column.name: bindparam(column.name, type_=column.type) for column in games.c})
 
 
+_Shape = TypeVar("_Shape")
+
+
+class _EngineOptions(TypedDict, total=False):
+    """What :meth:`Store._engine` gives ``create_engine`` besides the URL."""
+
+    future: bool
+    connect_args: dict[str, float]
+    pool_pre_ping: bool
+    pool_size: int
+    max_overflow: int
+
+
 class StoreError(Problem, RuntimeError):
     """The database cannot be used: unreachable, refused, or a bad URL.  The message says which."""
 
@@ -165,7 +191,7 @@ class Store(DayRows, BoardRows):
             raise StoreError("store.not-url", url=_unsecret_url(url)) from None
         if parsed.drivername == "postgresql":
             parsed = parsed.set(drivername="postgresql+psycopg")
-        options: dict[str, Any] = {"future": True}
+        options: _EngineOptions = {"future": True}
         if parsed.get_backend_name() == "sqlite":
             database = parsed.database or ""
             if not database or database == ":memory:":
@@ -226,12 +252,18 @@ class Store(DayRows, BoardRows):
         with self._tx() as connection:
             connection.execute(select(1))
 
-    def _read(self, key: object, query: Callable[[], Select[Any]], values: dict[str, Any]) -> list[dict[str, Any]]:
-        """The rows of a read, by column name: sent straight on PostgreSQL (the query is built and compiled
-        the first time ``key`` is read), through SQLAlchemy on SQLite."""
+    def _read(
+        self,
+        key: object,
+        query: Callable[[], Select[*tuple[object, ...]]],
+        values: Mapping[str, object],
+        make: Callable[..., _Shape],
+    ) -> list[_Shape]:
+        """The rows of a read, each made by ``make`` from its columns by name: sent straight on PostgreSQL
+        (the query is built and compiled the first time ``key`` is read), through SQLAlchemy on SQLite."""
         if self.direct is None:
             with self._tx() as connection:
-                return [dict(r) for r in connection.execute(query(), values).mappings().all()]
+                return [shaped(make, r) for r in connection.execute(query(), values).mappings().all()]
         found = self._reads.get(key)
         if found is None:
             built = query()
@@ -239,7 +271,7 @@ class Store(DayRows, BoardRows):
         statement, names = found
         with self._told():
             rows = self.direct.run(statement, values)
-        return [dict(zip(names, row, strict=True)) for row in rows]
+        return [shaped(make, dict(zip(names, row, strict=True))) for row in rows]
 
     @contextmanager
     def _tx(self) -> Iterator[Connection]:
@@ -281,11 +313,11 @@ class Store(DayRows, BoardRows):
             connection.execute(players.insert().values(id=player_id, created_ms=now_ms()))
         return player_id
 
-    def player(self, player_id: str) -> dict[str, Any] | None:
+    def player(self, player_id: str) -> PlayerRow | None:
         """The player's row, or None."""
         with self._tx() as connection:
             row = connection.execute(select(players).where(players.c.id == player_id)).mappings().first()
-        return dict(row) if row else None
+        return shaped(PlayerRow, row) if row else None
 
     def set_name(self, player_id: str, name: str | None) -> None:
         """Set (or clear) the display name shown on leaderboards."""
@@ -321,7 +353,7 @@ class Store(DayRows, BoardRows):
             ).all()
         return [Action(int(r.seq), str(r.kind), r.arg, int(r.at_ms)) for r in rows]
 
-    def record(self, game_id: str, version: int, kind: str, arg: str | None, summary: dict[str, Any]) -> None:
+    def record(self, game_id: str, version: int, kind: str, arg: str | None, summary: Mapping[str, object]) -> None:
         """Write action ``version + 1`` and the game's new counters, atomically, if the game is still at
         ``version``; otherwise raise :class:`Conflict` and write nothing."""
         figures = {name: summary[name] for name in SUMMARY}
@@ -341,7 +373,9 @@ class Store(DayRows, BoardRows):
         except IntegrityError:
             raise Conflict(game_id) from None
 
-    def _record_one(self, game_id: str, version: int, kind: str, arg: str | None, figures: dict[str, Any]) -> None:
+    def _record_one(
+        self, game_id: str, version: int, kind: str, arg: str | None, figures: Mapping[str, object]
+    ) -> None:
         assert self.direct is not None
         values = {"game_id": game_id, "before": version, "after": version + 1, "kind": kind, "arg": arg}
         try:
@@ -402,7 +436,7 @@ class Store(DayRows, BoardRows):
         return [GameRow(**r) for r in rows]
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+def _sqlite_pragmas(dbapi_connection: sqlite3.Connection, _record: object) -> None:
     cursor = dbapi_connection.cursor()
     # WAL lets readers and one writer work at once across processes; FULL syncs every commit, so an
     # answered action survives a power cut too, not only a killed process.
@@ -427,6 +461,9 @@ __all__ = [
     "Action",
     "Conflict",
     "GameRow",
+    "LeaderRow",
+    "PlayerGames",
+    "PlayerRow",
     "Store",
     "StoreError",
     "hide_password",

@@ -3,12 +3,12 @@ first, display names, and the counts tools ask for.  :class:`BoardRows` is a bas
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from sqlalchemy import Integer, Select, String, and_, bindparam, func, select
 
 from ..vocabulary import Outcome
-from .rows import PLAYED_OFFLINE, GameRow, Rows, now_ms
+from .rows import PLAYED_OFFLINE, GameRow, LeaderRow, PlayerGames, Rows, now_ms, shaped
 from .schema import games, players
 
 _WIN_SECONDS: Final = games.c.ended_ms - games.c.started_ms
@@ -28,7 +28,7 @@ _LEADERBOARD: Final = (
 )
 
 
-def _finished_query(since_reset: bool, rules: bool, difficulty: bool) -> Select[Any]:
+def _finished_query(since_reset: bool, rules: bool, difficulty: bool) -> Select[*tuple[object, ...]]:
     """The player's finished games (parameters ``player_id`` and, when asked for, ``rules`` and
     ``difficulty``), in the order they ended."""
     player = bindparam("player_id", type_=String)
@@ -55,19 +55,18 @@ class BoardRows(Rows):
         of one rule set and difficulty when they are given (a result screen's figures)."""
         shape = (since_reset, rules is not None, difficulty is not None)
         values = {"player_id": player_id, "rules": rules, "difficulty": difficulty}
-        rows = self._read(("finished", *shape), lambda: _finished_query(*shape), values)
-        return [GameRow(**r) for r in rows]
+        return self._read(("finished", *shape), lambda: _finished_query(*shape), values, GameRow)
 
     def reset_stats(self, player_id: str) -> None:
         """Start the statistics afresh (the games stay, for replays)."""
         with self._tx() as connection:
             connection.execute(players.update().where(players.c.id == player_id).values(stats_reset_ms=now_ms()))
 
-    def leaderboard(self, code: str, limit: int = 20) -> list[dict[str, Any]]:
+    def leaderboard(self, code: str, limit: int = 20) -> list[LeaderRow]:
         """Everyone's wins of one deal code, fastest first, then fewest moves (seed 000)."""
         if "\x00" in code:  # as in game(): no code holds NUL
             return []
-        return self._read("leaderboard", lambda: _LEADERBOARD, {"code": code, "limit": limit})
+        return self._read("leaderboard", lambda: _LEADERBOARD, {"code": code, "limit": limit}, LeaderRow)
 
     def names(self, player_ids: list[str]) -> dict[str, str | None]:
         """The display names of players (a leaderboard's)."""
@@ -82,7 +81,7 @@ class BoardRows(Rows):
         with self._tx() as connection:
             return int(connection.execute(select(func.count()).select_from(games)).scalar_one())
 
-    def players(self) -> list[dict[str, Any]]:
+    def players(self) -> list[PlayerGames]:
         """Every player with the number of games (the ``stats`` command lists them)."""
         query = (
             select(players.c.id, players.c.name, func.count(games.c.id).label("games"))
@@ -91,4 +90,4 @@ class BoardRows(Rows):
             .order_by(players.c.created_ms)
         )
         with self._tx() as connection:
-            return [dict(r) for r in connection.execute(query).mappings().all()]
+            return [shaped(PlayerGames, r) for r in connection.execute(query).mappings().all()]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Final
+from typing import Final, TypedDict
 
 from sqlalchemy import String, and_, bindparam, select, text
 from sqlalchemy.exc import IntegrityError
@@ -20,6 +20,11 @@ _PAR: Final = select(pars.c.moves, pars.c.seconds).where(pars.c.code == bindpara
 #: The first key of the advisory locks on pars (the second is from the code); schema.py's migrations
 #: and web/shared_limits.py use 734901 and 734902.
 PAR_LOCK: Final = 734903
+
+
+class _ParRow(TypedDict):
+    moves: int | None
+    seconds: float
 
 
 def _lock(key: int) -> dict[str, int]:
@@ -35,7 +40,7 @@ class DayRows(Rows):
         """The stored par of a deal code, or None when it was never computed."""
         if "\x00" in code:  # as in game(): no code holds NUL
             return None
-        rows = self._read("par", lambda: _PAR, {"code": code})
+        rows = self._read("par", lambda: _PAR, {"code": code}, _ParRow)
         if not rows:
             return None
         moves = rows[0]["moves"]

@@ -35,6 +35,8 @@ from typing import Any, Final
 
 import psycopg
 from psycopg import pq
+from psycopg.abc import ConnParam
+from psycopg.rows import TupleRow
 from sqlalchemy import Engine
 from sqlalchemy.sql import ClauseElement
 
@@ -44,8 +46,10 @@ PING_AFTER: Final = 2.0
 #: A parameter as SQLAlchemy writes it for psycopg, and the cast around it: ``%(x)s::INTEGER`` (as the
 #: dialect writes a typed parameter) or ``CAST(%(x)s AS DOUBLE PRECISION)`` (as a text statement may).
 _PARAMETER: Final = re.compile(r"(CAST\()?%\((\w+)\)s(::| AS )?")
+#: A value a statement returns: a number, a flag or text (any other type is read as its text), or NULL.
+Value = bool | int | float | str | None
 #: The values the statements return, read from the text the server sends, by type (its oid).
-_READ: Final[dict[int, Callable[[bytes], Any]]] = {
+_READ: Final[dict[int, Callable[[bytes], Value]]] = {
     16: lambda raw: raw == b"t",  # boolean
     20: int,  # bigint
     21: int,  # smallint
@@ -66,10 +70,10 @@ class Statement:
     name: bytes
     sql: bytes
     order: tuple[str, ...]
-    held: dict[str, Any]
+    held: dict[str, object]
 
 
-def _text(value: Any, encoding: str) -> bytes | None:
+def _text(value: object, encoding: str) -> bytes | None:
     """A parameter's value as the text the server reads (its cast in the statement says as what), in the
     connection's encoding.  Text holding NUL is refused as psycopg refuses it: libpq would cut it there."""
     if value is None:
@@ -88,12 +92,12 @@ def _text(value: Any, encoding: str) -> bytes | None:
 class DirectPool:
     """Kept psycopg connections in autocommit to the database of ``engine`` (PostgreSQL only)."""
 
-    def __init__(self, engine: Engine, keep: int, connect_args: Mapping[str, Any]) -> None:
+    def __init__(self, engine: Engine, keep: int, connect_args: Mapping[str, ConnParam]) -> None:
         args, kwargs = engine.dialect.create_connect_args(engine.url)
         self._args, self._kwargs = list(args), {**kwargs, **connect_args, "autocommit": True}
         self._dialect = engine.dialect
         self._keep = keep
-        self._idle: list[tuple[psycopg.Connection[Any], float]] = []
+        self._idle: list[tuple[psycopg.Connection[TupleRow], float]] = []
         self._lock = threading.Lock()
         #: The statements prepared on each kept connection, by the connection's id().
         self._prepared: dict[int, set[bytes]] = {}
@@ -118,7 +122,7 @@ class DirectPool:
         return Statement(f"pyramid_direct_{next(_names)}".encode(), numbered.encode(), tuple(order), held)
 
     @contextmanager
-    def connection(self) -> Iterator[psycopg.Connection[Any]]:
+    def connection(self) -> Iterator[psycopg.Connection[TupleRow]]:
         """A connection for one statement; one that fails is closed, not kept.  Raises psycopg's errors."""
         connection = self._take()
         try:
@@ -130,7 +134,9 @@ class DirectPool:
         finally:
             self._give(connection)
 
-    def run(self, statement: Statement, values: Mapping[str, Any]) -> list[tuple[Any, ...]]:
+    # Any: each value is a Value of the type the caller's statement selects (the rate limit's numbers,
+    # web/shared_limits.py), which the type checker cannot see through the compiled statement.
+    def run(self, statement: Statement, values: Mapping[str, object]) -> list[tuple[Any, ...]]:
         """Run one statement in autocommit; the rows it returns.  Raises psycopg's errors: the class
         of the server's SQLSTATE (``psycopg.errors.UniqueViolation``…), OperationalError for a link
         that broke."""
@@ -162,7 +168,7 @@ class DirectPool:
         for connection, _ in idle:
             self._forget(connection)
 
-    def _take(self) -> psycopg.Connection[Any]:
+    def _take(self) -> psycopg.Connection[TupleRow]:
         while True:
             with self._lock:
                 if not self._idle:
@@ -182,7 +188,7 @@ class DirectPool:
                 self._forget(connection)
         return psycopg.connect(*self._args, **self._kwargs)
 
-    def _give(self, connection: psycopg.Connection[Any]) -> None:
+    def _give(self, connection: psycopg.Connection[TupleRow]) -> None:
         if connection.closed or connection.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
             self._forget(connection)
             return
@@ -192,7 +198,7 @@ class DirectPool:
                 return
         self._forget(connection)
 
-    def _forget(self, connection: psycopg.Connection[Any]) -> None:
+    def _forget(self, connection: psycopg.Connection[TupleRow]) -> None:
         connection.close()
         with self._lock:
             self._prepared.pop(id(connection), None)

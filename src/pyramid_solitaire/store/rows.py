@@ -4,12 +4,12 @@ its parts (:mod:`.days`) and by whoever reads them."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final, TypedDict, TypeVar
 
-from sqlalchemy import Connection, Engine, Select
+from sqlalchemy import Connection, Engine, RowMapping, Select
 
 from ..messages import Problem
 from .schema import CODE_LENGTH, RULES_LENGTH
@@ -51,6 +51,45 @@ class GameRow:
     challenge: str | None = None
 
 
+class PlayerRow(TypedDict):
+    """A player as recorded (the ``players`` table's row)."""
+
+    id: str
+    name: str | None
+    created_ms: int
+    stats_reset_ms: int
+
+
+class PlayerGames(TypedDict):
+    """A player and the number of their games (the ``stats`` command lists them)."""
+
+    id: str
+    name: str | None
+    games: int
+
+
+class LeaderRow(TypedDict):
+    """A win on a deal's leaderboard: the game, its player and their name, the milliseconds it took, its
+    moves and when it ended."""
+
+    id: str
+    player_id: str
+    name: str | None
+    ms: int
+    moves: int
+    ended_ms: int
+
+
+#: What a read's rows are made into: a row's TypedDict or a dataclass such as :class:`GameRow`.
+_Shape = TypeVar("_Shape")
+
+
+def shaped(make: Callable[..., _Shape], row: Mapping[str, object] | RowMapping) -> _Shape:
+    """A row read by column name as ``make`` takes it (its column names are ``make``'s keys or fields: the
+    query's columns say so, which the type checker cannot see)."""
+    return make(**row)
+
+
 @dataclass(frozen=True)
 class Action:
     """One recorded entry: ``kind`` ``move`` with the move's notation as ``arg``, or an event (undo, redo,
@@ -90,5 +129,11 @@ class Rows:
     def _told(self) -> AbstractContextManager[None]:
         raise NotImplementedError
 
-    def _read(self, key: object, query: Callable[[], Select[Any]], values: dict[str, Any]) -> list[dict[str, Any]]:
+    def _read(
+        self,
+        key: object,
+        query: Callable[[], Select[*tuple[object, ...]]],
+        values: Mapping[str, object],
+        make: Callable[..., _Shape],
+    ) -> list[_Shape]:
         raise NotImplementedError

@@ -90,7 +90,7 @@ def _outcome(result: str | None) -> Problem:
 
 def export_records(store: Store, player_id: str) -> RecordsExport:
     """Every game of the player, oldest first, with its actions."""
-    player = store.player(player_id) or {}
+    player = store.player(player_id)
     rows = sorted(
         store.games_of(player_id, finished=True, limit=MAX_GAMES)
         + store.games_of(player_id, finished=False, limit=MAX_GAMES),
@@ -119,7 +119,7 @@ def export_records(store: Store, player_id: str) -> RecordsExport:
     return {
         "format": FORMAT,
         "version": FORMAT_VERSION,
-        "name": player.get("name"),
+        "name": player["name"] if player else None,
         "games": out,
         # read again from the games on import (never taken from the file): here for a reader of the file
         "badges": badges_of(store, player_id),

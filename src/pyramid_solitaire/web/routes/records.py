@@ -80,9 +80,9 @@ def get_me(request: Request, games: GamesDep, player: Player) -> Answer:
     body: MeAnswer = {"player": None, "unfinished": [], "finished": []}
     if player is not None:
         store = games.store
-        info = store.player(player) or {}
+        info = store.player(player)
         body = {
-            "player": {"name": info.get("name")},
+            "player": {"name": info["name"] if info else None},
             "unfinished": [game_summary(r) for r in store.games_of(player, finished=False, limit=LISTED)],
             "finished": [game_summary(r) for r in store.games_of(player, finished=True, limit=LISTED)],
         }
