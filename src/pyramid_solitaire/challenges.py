@@ -117,7 +117,7 @@ def _normal(preset: str) -> Callable[[random.Random], Deal]:
 
 
 def _random(preset: str) -> Callable[[random.Random], Deal]:
-    """Any deal of the preset (its number from the first million)."""
+    """A random deal of the preset (its number from the first million)."""
 
     def draw(rng: random.Random) -> Deal:
         return Deal.from_number(rng.randrange(1_000_000), PRESETS[preset])
