@@ -14,9 +14,10 @@ from helpers import clearable_pyramid, make_notation, row_of
 from pyramid_solitaire import CodeError, Deal, Game, IllegalMoveError, Move
 from pyramid_solitaire.analysis import plain_hint
 from pyramid_solitaire.moves import MoveError
+from pyramid_solitaire.packed import Position
 from pyramid_solitaire.rules import PRESETS, RulesError, find_rules
 from pyramid_solitaire.solver import solve, solve_position
-from pyramid_solitaire.table import Position, Table
+from pyramid_solitaire.table import Table
 from pyramid_solitaire.terminal import render
 
 #: 5c (row 7) covers 8h (row 6), its partner; Kd beside it goes alone.  Stock: 4c first (pairs with 9c).

@@ -19,8 +19,8 @@ from helpers import (
     usable_slots,
 )
 from pyramid_solitaire import Deal, Game, IllegalMoveError, Move, Refusal
+from pyramid_solitaire.packed import DRAW_ACTION, RECYCLE_ACTION, Position, kind_of
 from pyramid_solitaire.solver import solve
-from pyramid_solitaire.table import DRAW_ACTION, RECYCLE_ACTION, Position, kind_of
 
 # --- helpers -----------------------------------------------------------------------------------------
 

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from pyramid_solitaire import Game
+from pyramid_solitaire.packed import DRAW_ACTION, RECYCLE_ACTION
 from pyramid_solitaire.record import EVENTS, RESIGN, format_record, read_record
 from pyramid_solitaire.store import RESULTS
-from pyramid_solitaire.table import DRAW_ACTION, RECYCLE_ACTION
 from pyramid_solitaire.vocabulary import Event, MoveKind, Outcome
 
 

@@ -27,7 +27,8 @@ from collections import defaultdict
 from itertools import combinations
 
 from .layout import bits
-from .table import DRAW_ACTION, RECYCLE_ACTION, Action, Position, Table
+from .packed import DRAW_ACTION, RECYCLE_ACTION, Action, Position
+from .table import Table
 
 
 def dead_slots(table: Table, pos: Position, visible_only: bool = True, known: int | None = None) -> int:

@@ -17,13 +17,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, TypedDict
 
 from .analysis import dead_slots, plain_hint
+from .board import PLAYING, WON
 from .deal import Deal, parse_deal
 from .layout import bits
 from .messages import text
 from .moves import PARK, REMOVE, Move
+from .packed import Position
 from .reasons import STATUS_KEY, IllegalMoveError, Refusal
 from .rules import Rules
-from .table import PLAYING, WON, Position, Table
+from .table import Table
 from .vocabulary import Outcome
 
 if TYPE_CHECKING:

@@ -39,6 +39,8 @@ from types import ModuleType
 #: not subclass or monkeypatch; each is imported only after ``pyramid_solitaire/__init__`` ran guard().
 MODULES = (
     "pyramid_solitaire.layout",
+    "pyramid_solitaire.packed",
+    "pyramid_solitaire.board",
     "pyramid_solitaire.table",
     "pyramid_solitaire.analysis",
     "pyramid_solitaire.solver.space",

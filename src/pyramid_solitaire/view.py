@@ -17,8 +17,9 @@ from .layout import Layout, bits
 
 if TYPE_CHECKING:
     from .deal import Deal
+    from .packed import Position
     from .rules import Rules
-    from .table import Position, Table
+    from .table import Table
 
 
 _Text = TypeVar("_Text")

@@ -55,10 +55,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pyramid_solitaire import Deal, Game
+from pyramid_solitaire.packed import Action
 from pyramid_solitaire.solver import solve
 from pyramid_solitaire.solver.search import Counter, find_win
 from pyramid_solitaire.solver.space import SearchSpace
-from pyramid_solitaire.table import Action, Table
+from pyramid_solitaire.table import Table
 
 OUT_DIR = Path(__file__).with_name("verdicts")
 PRESET_NAMES = (

@@ -22,8 +22,9 @@ from functools import cache
 from pyramid_solitaire import Deal
 from pyramid_solitaire.analysis import dead_slots, plain_hint
 from pyramid_solitaire.moves import Move
+from pyramid_solitaire.packed import Action, Position
 from pyramid_solitaire.reasons import Refusal
-from pyramid_solitaire.table import Action, Position, Table
+from pyramid_solitaire.table import Table
 
 
 class TooBig(Exception):

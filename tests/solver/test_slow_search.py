@@ -15,9 +15,10 @@ import pytest
 from slow_search import SmallCase, action_of, replay_line, slow_search, small_positions
 
 from pyramid_solitaire import Deal
+from pyramid_solitaire.packed import Position
 from pyramid_solitaire.solver import SolveResult, solve_position
 from pyramid_solitaire.solver.space import SearchSpace
-from pyramid_solitaire.table import Position, Table
+from pyramid_solitaire.table import Table
 
 RULE_SETS = [
     "classic",

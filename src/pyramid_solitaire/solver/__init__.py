@@ -17,7 +17,8 @@ from typing import Any
 from ..deal import Deal
 from ..game import Game
 from ..moves import Move
-from ..table import Action, Position, Table
+from ..packed import Action, Position
+from ..table import Table
 from .search import BudgetSpent, Counter, SearchTimeout, find_win, shortest_win, win_or_best
 from .space import SearchSpace
 

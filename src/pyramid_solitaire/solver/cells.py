@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..layout import bits
-from ..table import DRAW_ACTION, PAIR, RECYCLE_ACTION, Action, Position
+from ..packed import DRAW_ACTION, PAIR, RECYCLE_ACTION, Action, Position
 from .relaxed import bag_triples
 from .space import COUNT_BITS, COUNT_MASK, MAX_VALUE, PTR_BITS, PTR_MASK, REC_BITS
 

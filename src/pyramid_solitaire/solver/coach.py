@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 from ..game import Game
 from ..moves import Move
-from ..table import Position, Table
+from ..packed import Position
+from ..table import Table
 from . import solve_position
 
 

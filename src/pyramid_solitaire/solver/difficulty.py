@@ -24,8 +24,10 @@ import random
 from dataclasses import dataclass
 
 from ..analysis import dead_slots
+from ..board import WON
 from ..deal import Deal
-from ..table import DRAW_ACTION, RECYCLE_ACTION, WON, Action, Position, Table
+from ..packed import DRAW_ACTION, RECYCLE_ACTION, Action, Position
+from ..table import Table
 
 DEFAULT_PLAYOUTS = 32
 #: A playout stops after this many actions (no sensible game of one deal is longer).

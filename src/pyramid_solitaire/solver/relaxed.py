@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from ..table import PAIR
+from ..packed import PAIR
 from .space import BAG_USES_SHIFT, COUNT_BITS, COUNT_MASK, MAX_VALUE, PyramidShape
 
 if TYPE_CHECKING:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Final
 
-from ..table import Action
+from ..packed import Action
 from .space import MAX_VALUE, PTR_MASK, REC_BITS, USE_MASK, SearchSpace
 
 CHECK_EVERY = 512

@@ -22,7 +22,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from ..table import DRAW_ACTION, PAIR, RECYCLE_ACTION, TRIPLE, Action, Position, Table, dealt_to
+from ..board import dealt_to
+from ..packed import DRAW_ACTION, PAIR, RECYCLE_ACTION, TRIPLE, Action, Position
+from ..table import Table
 
 PTR_BITS: Final = 6
 PTR_MASK: Final = (1 << PTR_BITS) - 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
-from ..table import TRIPLE
+from ..packed import TRIPLE
 from .space import PTR_MASK, REC_BITS, SearchSpace
 
 UNREACHABLE: Final = 1 << 20
