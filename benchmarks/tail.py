@@ -41,7 +41,7 @@ from pathlib import Path
 from figures import percentile
 
 from pyramid_solitaire import Deal, native
-from pyramid_solitaire.rules import find_rules
+from pyramid_solitaire.rule_strings import find_rules
 from pyramid_solitaire.solver import solve
 
 #: the first deal number of the fresh range

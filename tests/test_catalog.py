@@ -10,7 +10,8 @@ import pytest
 
 from pyramid_solitaire.catalog import EASY, NORMAL, RANDOM, classify, easy_threshold, measured, pick_deal
 from pyramid_solitaire.deal import Deal
-from pyramid_solitaire.rules import PRESETS, find_rules
+from pyramid_solitaire.rule_strings import find_rules
+from pyramid_solitaire.rules import PRESETS
 from pyramid_solitaire.solver import solve
 from pyramid_solitaire.solver.difficulty import rate
 

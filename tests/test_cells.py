@@ -15,7 +15,8 @@ from pyramid_solitaire import CodeError, Deal, Game, IllegalMoveError, Move
 from pyramid_solitaire.analysis import plain_hint
 from pyramid_solitaire.moves import MoveError
 from pyramid_solitaire.packed import Position
-from pyramid_solitaire.rules import PRESETS, RulesError, find_rules
+from pyramid_solitaire.rule_strings import find_rules
+from pyramid_solitaire.rules import PRESETS, RulesError
 from pyramid_solitaire.solver import solve, solve_position
 from pyramid_solitaire.table import Table
 from pyramid_solitaire.terminal import render

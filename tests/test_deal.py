@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from pyramid_solitaire.cards import Card, full_deck, spanish_deck
 from pyramid_solitaire.deal import MAX_NUMBER, CodeError, Deal, DealError, parse_deal
-from pyramid_solitaire.rules import PRESETS, find_rules
+from pyramid_solitaire.rule_strings import find_rules
+from pyramid_solitaire.rules import PRESETS
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "codes.txt"
 SPANISH = "classic(deck=48,target=12)"

@@ -48,15 +48,8 @@ from pyramid_solitaire.game import Game
 from pyramid_solitaire.moves import Move, MoveError, parse_moves
 from pyramid_solitaire.reasons import IllegalMoveError
 from pyramid_solitaire.record import RecordError, parse_entry, read_record, replay, write_record
-from pyramid_solitaire.rules import (
-    FIELD_BY_KEY,
-    KEY_ALIASES,
-    OPTION_KEYS,
-    PRESET_ALIASES,
-    PRESETS,
-    RulesError,
-    find_rules,
-)
+from pyramid_solitaire.rule_strings import KEY_ALIASES, PRESET_ALIASES, find_rules
+from pyramid_solitaire.rules import FIELD_BY_KEY, OPTION_KEYS, PRESETS, RulesError
 from pyramid_solitaire.store import Store, StoreError
 from pyramid_solitaire.store.schema import actions as actions_table
 from pyramid_solitaire.study import HEADER, Row, StudyError, read_results

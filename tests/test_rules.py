@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from pyramid_solitaire.deal import Deal
 from pyramid_solitaire.game import Game
 from pyramid_solitaire.moves import Move
-from pyramid_solitaire.rules import PRESET_ALIASES, PRESETS, Rules, RulesError, find_rules
+from pyramid_solitaire.rule_strings import PRESET_ALIASES, find_rules
+from pyramid_solitaire.rules import PRESETS, Rules, RulesError
 
 PRESET_IDS = [
     "classic",

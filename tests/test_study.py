@@ -20,7 +20,7 @@ import pytest
 from pyramid_solitaire import study
 from pyramid_solitaire.cli import main
 from pyramid_solitaire.deal import Deal
-from pyramid_solitaire.rules import find_rules
+from pyramid_solitaire.rule_strings import find_rules
 from pyramid_solitaire.solver import solve
 from pyramid_solitaire.study import HEADER, Row, StudyError, Summary, percentile, run_study, wilson_interval
 

@@ -10,7 +10,8 @@ import pytest
 
 from helpers import make_notation, row_of, won_by_the_solver
 from pyramid_solitaire import Deal, Game, IllegalMoveError, Move
-from pyramid_solitaire.rules import PRESETS, RulesError, find_rules
+from pyramid_solitaire.rule_strings import find_rules
+from pyramid_solitaire.rules import PRESETS, RulesError
 from pyramid_solitaire.solver import solve
 from pyramid_solitaire.terminal import render
 

@@ -16,7 +16,7 @@ import pytest
 from pyramid_solitaire import native, study, winnability
 from pyramid_solitaire.cli import main
 from pyramid_solitaire.deal import Deal
-from pyramid_solitaire.rules import find_rules
+from pyramid_solitaire.rule_strings import find_rules
 from pyramid_solitaire.study import HEADER, Row, Summary, read_results, study_deal
 from pyramid_solitaire.winnability import (
     PlanRow,

@@ -6,7 +6,8 @@ from .deal import CodeError, Deal, DealError, parse_deal
 from .game import Game
 from .moves import Move, MoveError
 from .reasons import IllegalMoveError, Refusal
-from .rules import PRESETS, Rules, RulesError, find_rules
+from .rule_strings import find_rules
+from .rules import PRESETS, Rules, RulesError
 
 __all__ = [
     "PRESETS",

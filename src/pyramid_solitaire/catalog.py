@@ -35,7 +35,8 @@ from typing import Final, Literal, NotRequired, TypedDict, TypeVar
 
 from .deal import MAX_NUMBER, Deal
 from .messages import Problem
-from .rules import PRESETS, Rules, find_rules
+from .rule_strings import find_rules
+from .rules import PRESETS, Rules
 
 EASY: Final = "E"
 NORMAL: Final = "N"

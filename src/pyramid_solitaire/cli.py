@@ -23,7 +23,8 @@ from .deal import MAX_NUMBER, CodeError, Deal, DealError, parse_deal
 from .game import Game
 from .messages import DEFAULT_LANG, LANGS, Problem, file_problem, speak_argparse, text
 from .record import read_record, replay
-from .rules import find_rules
+from .rule_strings import find_rules
+from .stats import StatsShown
 from .terminal import play, render
 
 
@@ -222,7 +223,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _stats_table(stats: list[dict[str, Any]], lang: str) -> str:
+def _stats_table(stats: list[StatsShown], lang: str) -> str:
     """The statistics as a text table (the same numbers as the page's)."""
     heads = text(lang, "cli.stats.heads").split("|")
 

@@ -27,6 +27,7 @@ from typing import Final
 
 from .cards import Card, CardError, full_deck, spanish_deck
 from .messages import Problem, text
+from .rule_strings import find_rules
 from .rules import OPTIONS, PRESET_CODES, PRESET_VERSIONS, PRESETS, Rules, RulesError
 
 SHUFFLE_VERSION: Final = 1
@@ -161,8 +162,6 @@ class Deal:
     @classmethod
     def from_notation(cls, text: str, rules: Rules | str = "classic") -> Deal:
         """Parse deal notation (see the module docstring)."""
-        from .rules import find_rules
-
         rules = find_rules(rules)
         cards = parse_cards(text, rules)
         number = None
@@ -171,8 +170,6 @@ class Deal:
     @classmethod
     def from_number(cls, number: int, rules: Rules | str = "classic", difficulty: str = "R") -> Deal:
         """Deal ``number`` of the shuffle under ``rules``."""
-        from .rules import find_rules
-
         rules = find_rules(rules)
         return cls(rules, shuffled_deck(number, deck_for(rules)), number, difficulty)
 
@@ -397,8 +394,6 @@ def decode(code: str) -> Deal:
 def parse_deal(text: str, rules: Rules | str | None = None) -> Deal:
     """A deal from a code or from notation.  With notation, ``rules`` (default ``classic``) applies;
     with a code, the code's rule set does and a different ``rules`` is an error."""
-    from .rules import find_rules
-
     stripped = text.strip()
     if _CODE_RE.match(stripped.upper()) and len(stripped.split()) == 1:
         deal = decode(stripped)

@@ -20,7 +20,8 @@ from .game import Game
 from .messages import Problem
 from .moves import Move, MoveError
 from .reasons import IllegalMoveError, Refusal
-from .rules import RulesError, find_rules
+from .rule_strings import find_rules
+from .rules import RulesError
 from .vocabulary import Event
 
 UNDO: Final = Event.UNDO

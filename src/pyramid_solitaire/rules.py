@@ -1,9 +1,10 @@
-"""Rules as data: one frozen :class:`Rules` holding every option of docs/rules.md, and the preset catalogue.
+"""Rules as data: one frozen :class:`Rules` holding every option of docs/rules.md, each option's facts
+(:class:`Option`) beside its field, and the preset catalogue with each preset's manner.
 
 A rule set is written as a string that round-trips: the preset id alone (``classic``) or the preset id
-with the options that differ from it (``thirteen(jokers=2,triples=true)``).  :func:`find_rules` parses
-that string, accepting the presets' other names (aliases) and a few option spellings; ``str(rules)``
-always prints the canonical form.
+with the options that differ from it (``thirteen(jokers=2,triples=true)``).  ``str(rules)`` always
+prints that canonical form; :func:`~.rule_strings.find_rules` reads it back, with the presets' other
+names and a few option spellings.
 
 Each preset also has a two-letter code and a version digit used by deal codes (see :mod:`.deal`);
 the letters and versions never change once published, so that every code keeps naming the same game.
@@ -13,10 +14,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final, TypeVar
 
 from .cards import TEN, Card
 from .messages import Problem
@@ -69,9 +69,12 @@ class Option:
         return bool(self.label) and self.offered(rules)
 
 
-def _option(default: Any, **facts: Any) -> Any:
+T = TypeVar("T")
+
+
+def _option(default: T, facts: Option) -> T:
     """A field of :class:`Rules` with its :class:`Option` facts."""
-    return dataclasses.field(default=default, metadata={OPTION: Option(**facts)})
+    return dataclasses.field(default=default, metadata={OPTION: facts})
 
 
 def _never(rules: Rules) -> bool:
@@ -122,40 +125,47 @@ class Rules:
 
     preset: str = "classic"
     passes: int | None = _option(
-        3, key="passes", letter="P", unlimited=True, label="passes", choices=(1, 2, 3, 4, None), offered=_has_passes
+        3,
+        Option(
+            key="passes", letter="P", unlimited=True, label="passes", choices=(1, 2, 3, 4, None), offered=_has_passes
+        ),
     )
-    strict: bool = _option(False, key="strict", letter="S", label="strict_win")
-    overlap: bool = _option(False, key="overlap", letter="V", label="overlap")
-    stock_top_usable: bool = _option(False, key="stock_top", letter="K", aliases=("stock_top_usable",))
-    drawn_spot: bool = _option(False, key="drawn", letter="D", aliases=("drawn_spot",))
-    stock_waste_pairs: bool = _option(True, key="stock_waste_pairs", letter="W")
-    waste_start: bool = _option(False, key="waste_start", letter="A")
-    draw: int = _option(1, key="draw", letter="B", label="guide_opt_draw", choices=(1, 2, 3), offered=_never)
+    strict: bool = _option(False, Option(key="strict", letter="S", label="strict_win"))
+    overlap: bool = _option(False, Option(key="overlap", letter="V", label="overlap"))
+    stock_top_usable: bool = _option(False, Option(key="stock_top", letter="K", aliases=("stock_top_usable",)))
+    drawn_spot: bool = _option(False, Option(key="drawn", letter="D", aliases=("drawn_spot",)))
+    stock_waste_pairs: bool = _option(True, Option(key="stock_waste_pairs", letter="W"))
+    waste_start: bool = _option(False, Option(key="waste_start", letter="A"))
+    draw: int = _option(1, Option(key="draw", letter="B", label="guide_opt_draw", choices=(1, 2, 3), offered=_never))
     open_pyramid: bool = _option(
-        True, key="open", letter="O", aliases=("open_pyramid",), label="open_pyramid", offered=_is_thirteen
+        True, Option(key="open", letter="O", aliases=("open_pyramid",), label="open_pyramid", offered=_is_thirteen)
     )
-    jokers: int = _option(0, key="jokers", letter="J", label="jokers_option", choices=(0, 1, 2), offered=_is_thirteen)
-    triples: bool = _option(False, key="triples", letter="T", label="triples", offered=_is_thirteen)
-    target: int = _option(13, key="target", letter="M", aliases=("sum",))
-    lone_kings: bool = _option(True, key="lone_kings", letter="L")
-    deck: int = _option(52, key="deck", letter="C")
-    rows: int = _option(7, key="rows", letter="R")
-    scoring: str = _option("none", key="scoring", letter="G", words=SCORING_SCHEMES)
-    undo_limit: int | None = _option(None, key="undo_limit", letter="U", aliases=("undo",), unlimited=True)
-    reserve: int = _option(0, key="reserve", letter="Y")
-    reserve_depth: int = _option(1, key="reserve_depth", letter="H")
-    inverted: bool = _option(False, key="inverted", letter="I")
-    waste_piles: int = _option(1, key="waste_piles", letter="Q")
+    jokers: int = _option(
+        0, Option(key="jokers", letter="J", label="jokers_option", choices=(0, 1, 2), offered=_is_thirteen)
+    )
+    triples: bool = _option(False, Option(key="triples", letter="T", label="triples", offered=_is_thirteen))
+    target: int = _option(13, Option(key="target", letter="M", aliases=("sum",)))
+    lone_kings: bool = _option(True, Option(key="lone_kings", letter="L"))
+    deck: int = _option(52, Option(key="deck", letter="C"))
+    rows: int = _option(7, Option(key="rows", letter="R"))
+    scoring: str = _option("none", Option(key="scoring", letter="G", words=SCORING_SCHEMES))
+    undo_limit: int | None = _option(None, Option(key="undo_limit", letter="U", aliases=("undo",), unlimited=True))
+    reserve: int = _option(0, Option(key="reserve", letter="Y"))
+    reserve_depth: int = _option(1, Option(key="reserve_depth", letter="H"))
+    inverted: bool = _option(False, Option(key="inverted", letter="I"))
+    waste_piles: int = _option(1, Option(key="waste_piles", letter="Q"))
     waste_uses: int | None = _option(
         None,
-        key="waste_uses",
-        letter="Z",
-        unlimited=True,
-        label="waste_uses_option",
-        choices=(None, 8, 10, 12, 14, 16, 20),
-        offered=_has_stock,
+        Option(
+            key="waste_uses",
+            letter="Z",
+            unlimited=True,
+            label="waste_uses_option",
+            choices=(None, 8, 10, 12, 14, 16, 20),
+            offered=_has_stock,
+        ),
     )
-    cells: int = _option(0, key="cells", letter="F", label="cells_option", choices=(0, 1, 2, 3, 4))
+    cells: int = _option(0, Option(key="cells", letter="F", label="cells_option", choices=(0, 1, 2, 3, 4)))
 
     def __post_init__(self) -> None:
         if self.preset not in PRESET_CODES:
@@ -326,11 +336,6 @@ OPTIONS: Final = dict(options())
 #: Option keys of the string form, by field name.  ``open`` is the field ``open_pyramid``.
 OPTION_KEYS: Final = {name: option.key for name, option in OPTIONS.items()}
 FIELD_BY_KEY: Final = {key: name for name, key in OPTION_KEYS.items()}
-#: Other spellings accepted on input, by the key they stand for (``recycles`` is read as passes - 1).
-KEY_ALIASES: Final = {
-    **{alias: option.key for option in OPTIONS.values() for alias in option.aliases},
-    "recycles": "recycles",
-}
 
 
 def _format_value(value: object) -> str:
@@ -363,36 +368,6 @@ PRESET_CODES: Final = {
 }
 #: Version digit of each preset in deal codes; bump it (and keep the old one decodable) if a preset changes.
 PRESET_VERSIONS: Final = {name: 1 for name in PRESET_CODES}
-PRESET_ALIASES: Final = {
-    "default": "classic",
-    "pyramid": "classic",
-    "pyramide-app": "pyramide",
-    "13": "thirteen",
-    "microsoft": "msc",
-    "ms": "msc",
-    "microsoft-solitaire-collection": "msc",
-    "strict": "traditional",
-    "relaxed-pyramid": "relaxed",
-    "tuts-tomb": "tuts_tomb",
-    "tut": "tuts_tomb",
-    "king-tut": "tuts_tomb",
-    "king_tut": "tuts_tomb",
-    "spanish-deck": "spanish",
-    "48": "spanish",
-    "14": "fourteen",
-    "sum14": "fourteen",
-    "overlap-pairs": "overlap",
-    "six-rows": "six_rows",
-    "21": "six_rows",
-    "triangle-solitaire": "triangle",
-    "reserve-row": "reserve",
-    "pyramid-reserve": "reserve",
-    "limited-waste": "limited_waste",
-    "waste-limit": "limited_waste",
-    "free-cell": "cells",
-    "free_cell": "cells",
-    "freecell": "cells",
-}
 
 PRESETS.update(
     {
@@ -440,78 +415,6 @@ PRESETS.update(
     }
 )
 
-_RULES_RE = re.compile(r"^\s*([A-Za-z0-9_-]+)\s*(?:\((.*)\))?\s*$", re.DOTALL)
-_TRUE = {"true", "yes", "on", "1"}
-_FALSE = {"false", "no", "off", "0"}
-_UNLIMITED = {"unlimited", "none", "inf", "infinite", "∞"}
-
-
-def _parse_value(key: str, text: str, current: object) -> object:
-    word = text.strip().lower()
-    name = FIELD_BY_KEY[key]
-    if name == "strict" and word in ("strict", "relaxed"):
-        return word == "strict"
-    if isinstance(current, bool):
-        if word in _TRUE:
-            return True
-        if word in _FALSE:
-            return False
-        raise RulesError("rules.option-flag", key=key, value=text)
-    option = OPTIONS[name]
-    if option.words:
-        return word
-    if option.unlimited and word in _UNLIMITED:
-        return None
-    try:
-        return int(word)
-    except ValueError:
-        raise RulesError("rules.option-number", key=key, value=text) from None
-
-
-def _preset(name: str) -> Rules:
-    """The preset named by its id or one of its aliases (any case); RulesError naming it if none is."""
-    found = PRESET_ALIASES.get(name.lower(), name.lower())
-    if found not in PRESETS:
-        raise RulesError("rules.unknown", name=name, known=list(PRESETS))
-    return PRESETS[found]
-
-
-def find_rules(text: str | Rules = "classic") -> Rules:
-    """The rule set named by ``text``: a preset id or alias, optionally with ``(key=value,...)`` options.
-
-    Raises :class:`RulesError` naming the unknown preset, option or value.
-    """
-    if isinstance(text, Rules):
-        return text
-    match = _RULES_RE.match(text)
-    if not match:
-        raise RulesError("rules.not-rules", text=text)
-    rules = _preset(match.group(1))
-    options_text = match.group(2)
-    if options_text is None or not options_text.strip():
-        return rules
-    changes: dict[str, object] = {}
-    for item in options_text.split(","):
-        key, sep, value = item.partition("=")
-        key = key.strip().lower()
-        if not sep:
-            raise RulesError("rules.option-value", option=item.strip())
-        if key == "win":
-            key, value = "strict", value
-        key = KEY_ALIASES.get(key, key)
-        if key == "recycles":
-            recycles = _parse_value("passes", value, None)
-            changes["passes"] = None if recycles is None else int(str(recycles)) + 1
-            continue
-        if key not in FIELD_BY_KEY:
-            raise RulesError("rules.unknown-option", key=key, known=list(FIELD_BY_KEY))
-        field_name = FIELD_BY_KEY[key]
-        changes[field_name] = _parse_value(key, value, getattr(rules, field_name))
-    try:
-        return dataclasses.replace(rules, **changes)  # type: ignore[arg-type]
-    except TypeError as exc:  # pragma: no cover - replace() only sees known field names
-        raise RulesError("rules.options", reason=str(exc)) from None
-
 
 @dataclass(frozen=True)
 class Manner:
@@ -533,40 +436,4 @@ def manner(rules: Rules) -> Manner:
     return PRESET_MANNERS.get(rules.preset, Manner())
 
 
-def choose_rules(preset: str, chosen: dict[str, object]) -> Rules:
-    """The rule set the New Game dialog describes: a preset (id or alias) and option values by key, each
-    a flag, a number, ``None`` for unlimited, or text as a rule string writes it.  The canonical string
-    is then ``str()`` of the result, so the browser never has to build one."""
-    rules = _preset(preset)
-    changes: dict[str, object] = {}
-    for key, value in chosen.items():
-        name = FIELD_BY_KEY.get(KEY_ALIASES.get(key, key))
-        if name is None:
-            raise RulesError("rules.unknown-option", key=key, known=list(FIELD_BY_KEY))
-        current = getattr(rules, name)
-        if isinstance(value, str):
-            changes[name] = _parse_value(OPTIONS[name].key, value, current)
-        elif value is None and not OPTIONS[name].unlimited:
-            raise RulesError("rules.option-number", key=key, value="null")
-        elif isinstance(current, bool) != isinstance(value, bool) or not isinstance(value, (bool, int, type(None))):
-            kind = "rules.option-flag" if isinstance(current, bool) else "rules.option-number"
-            raise RulesError(kind, key=key, value=str(value))
-        else:
-            changes[name] = value
-    return dataclasses.replace(rules, **changes)  # type: ignore[arg-type]
-
-
-__all__ = [
-    "OPTIONS",
-    "PRESETS",
-    "PRESET_ALIASES",
-    "PRESET_CODES",
-    "Manner",
-    "Option",
-    "Rules",
-    "RulesError",
-    "choose_rules",
-    "find_rules",
-    "manner",
-    "options",
-]
+__all__ = ["OPTIONS", "PRESETS", "PRESET_CODES", "Manner", "Option", "Rules", "RulesError", "manner", "options"]

@@ -11,7 +11,8 @@ from functools import cache
 import pytest
 
 from pyramid_solitaire import Deal
-from pyramid_solitaire.rules import OPTIONS, PRESETS, Rules, RulesError, find_rules
+from pyramid_solitaire.rule_strings import find_rules
+from pyramid_solitaire.rules import OPTIONS, PRESETS, Rules, RulesError
 from pyramid_solitaire.solver import search
 from pyramid_solitaire.solver.paths import FAST, HANDLED, C
 from pyramid_solitaire.solver.space import SearchSpace

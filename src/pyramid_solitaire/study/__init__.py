@@ -29,7 +29,8 @@ from typing import Final, TextIO
 from .. import __version__
 from ..deal import MAX_NUMBER, Deal
 from ..messages import text
-from ..rules import Rules, find_rules
+from ..rule_strings import find_rules
+from ..rules import Rules
 from .cluster import check_dask_address, dask_client, dask_results
 from .errors import StudyError
 from .local import default_workers, local_results

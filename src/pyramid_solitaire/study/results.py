@@ -28,7 +28,8 @@ from typing import Final, TextIO
 
 from ..deal import MAX_NUMBER, NUMBER_LETTERS, Deal, number_letters
 from ..messages import file_problem
-from ..rules import Rules, find_rules
+from ..rule_strings import find_rules
+from ..rules import Rules
 from ..vocabulary import Verdict
 from .errors import StudyError
 

@@ -13,7 +13,8 @@ from ..deal import CodeError, Deal, DealError, parse_deal
 from ..messages import Problem
 from ..moves import PARK, MoveError
 from ..record import Entry, Parked, parse_entry
-from ..rules import OPTIONS, PRESET_ALIASES, PRESETS, RulesError, choose_rules, find_rules
+from ..rule_strings import PRESET_ALIASES, choose_rules, find_rules
+from ..rules import OPTIONS, PRESETS, RulesError
 from .answers import OptionShown, PresetShown, RulesCatalogue
 from .apierror import ApiError
 from .play import Session

@@ -18,7 +18,8 @@ from typing import Final, TextIO
 
 from ..deal import Deal
 from ..messages import text
-from ..rules import Rules, RulesError, find_rules
+from ..rule_strings import find_rules
+from ..rules import Rules, RulesError
 from ..study import (
     DEFAULT_TIME_LIMIT,
     UNKNOWN,
