@@ -2,7 +2,8 @@
 study, winnability, stats.
 
 Bad input (notation, codes, moves, records, rule sets) prints one line naming the problem and exits 2.
-The long-running ``study`` and ``winnability`` commands are in :mod:`.cli_study`.
+The long-running ``study`` and ``winnability`` commands are in :mod:`.cli_study`, ``stats`` (a
+player's records) in :mod:`.cli_stats`.
 """
 
 from __future__ import annotations
@@ -12,11 +13,10 @@ import json
 import os
 import secrets
 import sys
-import unicodedata
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
 
 from .cli_common import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_REFUSED, PROG, UsageError
+from .cli_stats import add_stats_parser
 from .cli_study import add_study_parser, add_winnability_parser
 from .daily import DEFAULT_TIMEZONE, MAIN_RULES, PAR_SECONDS
 from .deal import MAX_NUMBER, CodeError, Deal, DealError, parse_deal
@@ -24,7 +24,6 @@ from .game import Game
 from .messages import DEFAULT_LANG, LANGS, Problem, file_problem, speak_argparse, text
 from .record import read_record, replay
 from .rule_strings import find_rules
-from .stats import StatsShown
 from .terminal import play, render
 
 
@@ -223,115 +222,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _stats_table(stats: list[StatsShown], lang: str) -> str:
-    """The statistics as a text table (the same numbers as the page's)."""
-    heads = text(lang, "cli.stats.heads").split("|")
-
-    def shown(value: object, suffix: str = "") -> str:
-        return "-" if value is None else f"{value}{suffix}"
-
-    rows = [
-        [
-            s["rules"],
-            s["difficulty"],
-            str(s["played"]),
-            str(s["won"]),
-            "-" if s["win_rate"] is None else f"{round(100 * s['win_rate'])}%",
-            str(s["streak"]),
-            str(s["best_streak"]),
-            shown(s["average_seconds"], "s"),
-            shown(s["best_seconds"], "s"),
-            shown(s["average_moves"]),
-            shown(s["best_moves"]),
-            str(s["undos"]),
-            str(s["hints"]),
-        ]
-        for s in stats
-    ]
-    widths = [max(_width(r[i]) for r in [heads, *rows]) for i in range(len(heads))]
-    return "\n".join(
-        "  ".join(cell + " " * (w - _width(cell)) for cell, w in zip(row, widths, strict=True)).rstrip()
-        for row in [heads, *rows]
-    )
-
-
-def _width(text: str) -> int:
-    """Columns a text takes in a terminal (wide East Asian characters take two)."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-
-
-def _read_import(path: str) -> Any:
-    """The JSON of a records file to import; a UsageError naming the file and the problem."""
-    try:
-        return json.loads(_read_text(path))
-    except (ValueError, RecursionError) as exc:  # bad JSON, numbers past int()'s digit limit, deep nesting
-        raise UsageError("cli.file", problem=file_problem("read", path, exc)) from None
-
-
-def cmd_stats(args: argparse.Namespace) -> int:
-    """Print a player's statistics; export, import or reset their records."""
-    from .store import Store, StoreError
-    from .store.stats import compute
-    from .web.server import default_db_url
-    from .web.transfer import RecordsImportError, export_records, import_records
-
-    try:
-        store = Store(args.db or default_db_url())
-    except StoreError as exc:
-        raise UsageError("cli.store", problem=exc) from None
-    data = _read_import(args.import_file) if args.import_file else None  # a bad file fails first, whatever else
-    known = store.players()
-    player = args.player
-    if player is None and data is not None and not known:
-        player = store.new_player()  # a fresh install: the imported games become its first player's
-    elif player is None and data is not None and len(known) > 1:
-        raise UsageError("cli.stats.several-players")
-    if player is None:
-        if len(known) != 1:
-            if not known:
-                print(text(args.lang, "cli.stats.empty"))
-                return 0
-            for entry in known:
-                print(
-                    text(args.lang, "cli.stats.player", id=entry["id"], name=entry["name"] or "-", games=entry["games"])
-                )
-            print(text(args.lang, "cli.stats.choose"))
-            return 0
-        player = known[0]["id"]
-    if store.player(player) is None:
-        raise UsageError("cli.stats.no-player", player=player, db=store.shown_url)
-    if args.import_file:
-        try:
-            added, already = import_records(store, player, data)
-        except RecordsImportError as exc:
-            raise UsageError("cli.stats.import", path=args.import_file, problem=exc) from None
-        print(
-            text(args.lang, "cli.stats.imported-already" if already else "cli.stats.imported", n=added, already=already)
-        )
-    if args.export_file:
-        records = json.dumps(export_records(store, player), ensure_ascii=False)
-        if args.export_file == "-":
-            print(records)
-        else:
-            try:
-                with open(args.export_file, "w", encoding="utf-8") as handle:
-                    handle.write(records)
-            except OSError as exc:
-                raise UsageError("cli.file", problem=file_problem("write", args.export_file, exc)) from None
-    if args.reset:
-        store.reset_stats(player)
-    stats = [s.to_json() for s in compute(store.finished_games(player))]
-    if args.json:
-        print(json.dumps(stats, ensure_ascii=False))
-    elif args.export_file != "-":
-        print(_stats_table(stats, args.lang) if stats else text(args.lang, "cli.stats.empty"))
-    return 0
-
-
 def build_parser(lang: str = DEFAULT_LANG) -> argparse.ArgumentParser:
     """The argument parser (its help, in ``lang``, is the command's reference)."""
 
-    def h(key: str, **values: Any) -> str:
+    def h(key: str, **values: object) -> str:
         return text(lang, f"cli.help.{key}", **values)
 
     parser = argparse.ArgumentParser(prog=PROG, description=h("description"))
@@ -344,7 +238,7 @@ def build_parser(lang: str = DEFAULT_LANG) -> argparse.ArgumentParser:
         *add_study_parser(sub, h),
         *add_winnability_parser(sub, h),
         *_add_serve_parser(sub, h),
-        *_add_stats_parser(sub, h),
+        *add_stats_parser(sub, h),
         *_add_play_parser(sub, h),
         *_add_daily_parser(sub, h),
     ]
@@ -398,20 +292,6 @@ def _add_serve_parser(
     srv.add_argument("--workers", type=int, default=1, metavar="N", help=h("serve-workers"))
     srv.set_defaults(func=cmd_serve)
     return [srv]
-
-
-def _add_stats_parser(
-    sub: argparse._SubParsersAction[argparse.ArgumentParser], h: Callable[..., str]
-) -> list[argparse.ArgumentParser]:
-    st = sub.add_parser("stats", help=h("stats"), description=h("stats"))
-    st.add_argument("--db", metavar="URL", help=h("stats-db"))
-    st.add_argument("--player", metavar="ID", help=h("player"))
-    st.add_argument("--json", action="store_true", help=h("stats-json"))
-    st.add_argument("--export", dest="export_file", metavar="FILE", help=h("export"))
-    st.add_argument("--import", dest="import_file", metavar="FILE", help=h("import"))
-    st.add_argument("--reset", action="store_true", help=h("reset"))
-    st.set_defaults(func=cmd_stats)
-    return [st]
 
 
 def _add_play_parser(

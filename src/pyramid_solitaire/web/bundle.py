@@ -46,7 +46,9 @@ PYODIDE_TYPES: Final = {
 }
 #: Parts of the package the browser's engine never imports: folders, and top-level modules by name.
 LEFT_OUT: Final = ("store/", "study/", "winnability/", "web/static/", "web/routes/")
-LEFT_OUT_MODULES: Final = frozenset({"cli", "cli_common", "cli_study", "terminal", "build_native", "__main__"})
+LEFT_OUT_MODULES: Final = frozenset(
+    {"cli", "cli_common", "cli_stats", "cli_study", "terminal", "build_native", "__main__"}
+)
 #: Of the web edge, the modules the offline engine imports (the rest need FastAPI or a database).
 WEB_MODULES: Final = (
     "web/__init__.py",
