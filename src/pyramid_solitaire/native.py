@@ -43,6 +43,7 @@ MODULES = (
     "pyramid_solitaire.board",
     "pyramid_solitaire.table",
     "pyramid_solitaire.analysis",
+    "pyramid_solitaire.solver.packing",
     "pyramid_solitaire.solver.space",
     "pyramid_solitaire.solver.relaxed",
     "pyramid_solitaire.solver.search",

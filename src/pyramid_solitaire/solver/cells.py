@@ -21,21 +21,16 @@ Every line of play is a line of it, so what it removes bounds what play removes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..layout import bits
 from ..packed import DRAW_ACTION, PAIR, RECYCLE_ACTION, Action, Position
+from .packing import COUNT_BITS, COUNT_MASK, MAX_VALUE, PTR_BITS, PTR_MASK, REC_BITS, Packing
 from .relaxed import bag_triples
-from .space import COUNT_BITS, COUNT_MASK, MAX_VALUE, PTR_BITS, PTR_MASK, REC_BITS
-
-if TYPE_CHECKING:
-    from .space import SearchSpace
 
 
 class CellGame:
     """Moves and the relaxed game of one deal with free cells (see the module docstring)."""
 
-    def __init__(self, space: SearchSpace) -> None:
+    def __init__(self, space: Packing) -> None:
         self.space = space
         self.table = space.table
         self.P = space.P
@@ -53,7 +48,7 @@ class CellGame:
         self.rec_shift = space.rec_shift
         self.pyramid_full = space.pyramid_full
         self.board_places = space.board_places
-        self._board_tables = space._value_count_tables(0, space.P)
+        self._board_tables = space.value_count_tables(0, space.P)
         self._relaxed: dict[int, int] = {}
         self._shapes: dict[int, tuple[tuple[int, ...], list[tuple[int, int]]]] = {}
 
@@ -89,7 +84,7 @@ class CellGame:
                 return [((place,), state & ~(1 << (cell_shift + place)))]
         ptr = state >> self.ptr_shift & PTR_MASK
         usable = space.usable_stock_indices(stock, ptr, waste_ok)
-        settle = space._settle
+        settle = space.settle
         shift = self.stock_shift
         out: list[tuple[Action, int]] = []
         rest = state & ~self.pyramid_full
@@ -185,7 +180,7 @@ class CellGame:
         if self.triples or counts & COUNT_MASK:
             return self.P
         board = pyramid | parked
-        have = self.space._summed(self._board_tables, board)
+        have = self.space.summed(self._board_tables, board)
         values = self.values
         dead = 0
         rest = board

@@ -29,13 +29,10 @@ share one entry.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from ..packed import PAIR
-from .space import BAG_USES_SHIFT, COUNT_BITS, COUNT_MASK, MAX_VALUE, PyramidShape
-
-if TYPE_CHECKING:
-    from .space import SearchSpace
+from .packing import BAG_USES_SHIFT, COUNT_BITS, COUNT_MASK, MAX_VALUE, Packing, PyramidShape
 
 #: bits of each bound in a memo entry (the most a layout has is 52 cards)
 BOUND_BITS: Final = 8
@@ -67,7 +64,7 @@ def bag_triples(values: tuple[int, ...], target: int, cards: tuple[int, ...], co
 class RelaxedGame:
     """The relaxed game of one deal (see the module docstring)."""
 
-    def __init__(self, space: SearchSpace) -> None:
+    def __init__(self, space: Packing) -> None:
         self.space = space
         self.P = space.P
         self.values = space.values
@@ -75,17 +72,15 @@ class RelaxedGame:
         self.lone = space.lone
         self.triples = space.triples
         self.triangle = space.table.layout.triangle
-        #: for each slot, the places of the partners that can meet it (``SearchSpace._meeting_masks``)
+        #: for each slot, the places of the partners that can meet it (``Packing._meeting_masks``)
         self.meeting = space.dead_masks
-        self._pyramid_tables = space._pyramid_tables  # built with triples, the only case that reads them
+        self._pyramid_tables = space.pyramid_tables  # built with triples, the only case that reads them
         self._bag_uses = self._bag_use_table()
         #: with triples, for each slot where the two others of a triple with it may lie: every pyramid
-        #: place but its own and those it is apart from (``SearchSpace._apart``; with free cells, every other)
+        #: place but its own and those it is apart from (``Packing.apart``; with free cells, every other)
         self._triple_pool = [
             sum(
-                1 << place
-                for place in range(self.P)
-                if place != slot and (space.cells or not space._apart(slot, place))
+                1 << place for place in range(self.P) if place != slot and (space.cells or not space.apart(slot, place))
             )
             for slot in range(self.P)
         ]
@@ -380,7 +375,7 @@ class RelaxedGame:
         found = self._cards.get(pyramid)
         if found is not None:
             return found
-        summed = self.space._summed
+        summed = self.space.summed
         tables = self._pyramid_tables
         pyramid_counts = summed(tables, pyramid)
         caps = []

@@ -23,7 +23,8 @@ from itertools import pairwise
 from typing import Final
 
 from ..packed import Action
-from .space import MAX_VALUE, PTR_MASK, REC_BITS, USE_MASK, SearchSpace
+from .packing import MAX_VALUE, PTR_MASK, REC_BITS, USE_MASK
+from .space import SearchSpace
 
 CHECK_EVERY = 512
 #: the shortest search's packed heap entries and its map of states reached: bits of the steps so far,

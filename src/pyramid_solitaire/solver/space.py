@@ -1,10 +1,13 @@
-"""The search space of one deal: positions packed into one integer, and their successors.
+"""The search space of one deal: the successors of its packed positions, the cuts and the bounds.
 
 The rules come from :class:`~pyramid_solitaire.table.Table` — the solver never writes them again.
-What this module adds is speed: positions become single integers (cheap to hash and store), the part
-of move generation that depends only on the pyramid is computed once per pyramid shape (a 7-row
-pyramid has only 1,430 reachable shapes) by asking the table, and positions that play the same are
-folded into one key (see :meth:`SearchSpace.key`).
+What this module adds is speed: the moves are made on positions packed into single integers, and the
+part of move generation that depends only on the pyramid is asked of the table once per pyramid shape
+(a 7-row pyramid has only 1,430 reachable shapes).  The packing, the keys (positions that play the same
+fold into one) and those shapes are :class:`~.packing.Packing`'s; :class:`SearchSpace` is a Packing
+with the moves, and it owns the helpers behind its cuts and bounds: the A* bound (:mod:`.steps`), the
+relaxed game (:mod:`.relaxed`) and the free cells (:mod:`.cells`).  They are given the space as a
+Packing, so they import nothing of this module.
 
 The generated successors are checked against ``Table.actions`` in ``tests/solver/test_space.py`` on
 random positions of every preset, so the fast path and the rules cannot drift apart.
@@ -18,119 +21,43 @@ path).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Final
-
-from ..board import dealt_to
 from ..packed import DRAW_ACTION, PAIR, RECYCLE_ACTION, TRIPLE, Action, Position
 from ..table import Table
-
-PTR_BITS: Final = 6
-PTR_MASK: Final = (1 << PTR_BITS) - 1
-REC_BITS: Final = 4
-#: bits of the count of waste uses (rules.MAX_WASTE_USES is 48)
-USE_BITS: Final = 6
-USE_MASK: Final = (1 << USE_BITS) - 1
-COUNT_BITS: Final = 4
-COUNT_MASK: Final = (1 << COUNT_BITS) - 1
-MAX_VALUE: Final = 16
-#: where the relaxed game's counts keep the waste uses left (above the 16 value counts; 0: no limit)
-BAG_USES_SHIFT: Final = COUNT_BITS * MAX_VALUE
-
-
-@dataclass(frozen=True)
-class PyramidShape:
-    """Facts about one set of remaining pyramid cards, computed once."""
-
-    exposed: tuple[int, ...]
-    #: removals that use pyramid cards only: (action places, pyramid mask after)
-    removals: tuple[tuple[tuple[int, ...], int], ...]
-    #: forced removal (an exposed pyramid king: taking it at once is never worse), or None
-    king: tuple[int, ...] | None
-    #: exposed slots by the value a partner must have
-    by_need: dict[int, tuple[int, ...]]
+from .cells import CellGame
+from .packing import (
+    BAG_USES_SHIFT,
+    COUNT_BITS,
+    COUNT_MASK,
+    MAX_VALUE,
+    PTR_BITS,
+    PTR_MASK,
+    REC_BITS,
+    USE_MASK,
+    Packing,
+    PyramidShape,
+)
+from .relaxed import RelaxedGame
+from .steps import StepsBound
 
 
-class SearchSpace:
-    """Successors, keys, dead-card pruning and bounds for one deal (see the module docstring)."""
+class SearchSpace(Packing):
+    """Successors, dead-card pruning and bounds for one deal, over its packed positions (see the module
+    docstring and :class:`.packing.Packing`)."""
 
     def __init__(self, table: Table, generic: bool = False) -> None:
+        super().__init__(table)
         rules = table.rules
-        self.table = table
-        self.rules = rules
-        self.P = table.board_size
-        self.S = table.stock_size
-        self.pyramid_full = (1 << self.P) - 1
-        self.values = table.values
-        self.stock_values = table.values[self.P : self.P + self.S]
-        self.target = rules.target
-        self.lone = rules.target if rules.lone_kings else -1
         #: ``generic`` asks Table.actions for every position instead (slow; the tests compare the two).
         self.generic_only = generic
-        self.cells = rules.cells
         # with cells, jokers and triples take the table's own moves (CellGame does not make theirs)
         self.fast = not generic and not (self.cells and (rules.jokers or rules.triples))
-        self.jokers = rules.jokers
-        self.triples = rules.triples
-        self.overlap = rules.overlap and rules.open_pyramid
-        self.unlimited = rules.passes is None
-        self.max_recycles = rules.max_recycles
-        self.drawn_spot = rules.drawn_spot
-        self.draw_count = table.deal_count
-        self.pile_masks = table.pile_masks
         # A usable stock-side king is taken at once when that never loses anything: with one card a
         # draw, or with no recycle to come (see :meth:`successors`).
         self.king_at_once = self.draw_count == 1 or rules.max_recycles == 0
-        self.stock_top_usable = rules.stock_top_usable
-        #: a limit on the removals that take a waste card (None: no limit), and whether every stock card
-        #: is used from the waste (no usable stock top, no drawn spot): then the limit bounds the relaxed
-        #: game too, each removal with stock cards costing one use
-        self.waste_limit = rules.waste_uses
-        self.waste_only = rules.stock_only_from_waste
-        self.cards_per_use = rules.stock_cards_per_waste_use
-        self.pairs_ok = rules.stock_waste_pairs
-        self.strict = rules.strict
-        self._shapes: dict[int, PyramidShape] = {}
-        self.stock_shift = self.P
-        self.ptr_shift = self.P + self.S
-        self.rec_shift = self.ptr_shift + PTR_BITS
-        self.use_shift = self.rec_shift + REC_BITS
-        self.jok_shift = self.use_shift + USE_BITS
-        #: the places parked in free cells, above the jokers
-        self.cell_shift = self.jok_shift + rules.jokers
-        self.jok_mask = (1 << rules.jokers) - 1
-        self.board_places = (1 << self.P) - 1
-        self.stock_mask = (1 << self.S) - 1
-        self.dead_masks = self._meeting_masks()
-        # stock value counts: 4 bits per value, summed from per-byte tables of the stock mask
-        self._count_tables = self._value_count_tables(self.P, self.S)
-        # Strict rules where at most one stock-side card is ever usable (the waste top): every stock
-        # card must go with a pyramid card (or alone, a king), so see :meth:`_stock_starved`.
-        self.one_stock_card = (
-            rules.strict
-            and not rules.drawn_spot
-            and not rules.stock_top_usable
-            and not rules.jokers
-            and not rules.triples
-            and rules.waste_piles == 1
-            and not self.cells
-        )
-        #: value counts of pyramid masks (per-byte tables): the starved-stock cut reads them, and the
-        #: relaxed game with triples (its bag cut and triple pools); neither cut exists elsewhere
-        self._pyramid_tables = self._value_count_tables(0, self.P) if self.one_stock_card or rules.triples else []
-        #: called for each new state of the relaxed game (the search's deadline check), if set
-        self.poll: Callable[[], None] | None = None
         self._hopeless: dict[int, bool] = {}
-        # the A* bound and its memos (imported here: steps.py reads this module's constants)
-        from .steps import StepsBound
-
+        # the A* bound, the relaxed game and the free cells, each with its memos
         self._steps_bound = StepsBound(self)
-        from .cells import CellGame
-
         self._cell_game = CellGame(self) if self.cells else None
-        from .relaxed import RelaxedGame
-
         self._relaxed_game = RelaxedGame(self)
 
     def release(self) -> None:
@@ -138,88 +65,12 @@ class SearchSpace:
         and its helpers refer to each other (a reference cycle), so without this their memos (a search's
         worth: hundreds of thousands of entries) would wait for Python's cyclic garbage collector, which
         the solver pauses while it searches (see ``solve_position``)."""
-        self._shapes.clear()
+        super().release()
         self._hopeless.clear()
         self._steps_bound.release()
         self._relaxed_game.release()
         if self._cell_game is not None:
             self._cell_game.release()
-
-    # --- keys ----------------------------------------------------------------------------------------
-
-    def pack(self, pos: Position) -> int:
-        """The position as one integer (exact: ``unpack`` gives it back).  With unlimited passes the
-        recycles done are left out (they change nothing, and their count is not bounded: it would spill
-        out of its bits into the next field)."""
-        recycles = 0 if self.unlimited else pos.recycles
-        return (
-            pos.pyramid
-            | pos.stock << self.stock_shift
-            | pos.ptr << self.ptr_shift
-            | recycles << self.rec_shift
-            | pos.waste_used << self.use_shift
-            | pos.jokers << self.jok_shift
-            | pos.cells << self.cell_shift
-        )
-
-    def unpack(self, state: int) -> Position:
-        """The position of a packed integer."""
-        return Position(
-            state & self.pyramid_full,
-            state >> self.stock_shift & self.stock_mask,
-            state >> self.ptr_shift & ((1 << PTR_BITS) - 1),
-            state >> self.rec_shift & ((1 << REC_BITS) - 1),
-            state >> self.jok_shift & self.jok_mask,
-            state >> self.use_shift & ((1 << USE_BITS) - 1),
-            state >> self.cell_shift,
-        )
-
-    def canonical(self, state: int) -> int:
-        """The one state standing for every position that plays exactly like ``state``.
-
-        With unlimited passes the number of recycles done changes nothing, so it is set to 0.  Without
-        a drawn spot, a stock pointer that sits past removed cards plays like one just past the last
-        card still on the waste, so it is moved back there.  :meth:`successors` yields canonical
-        states, so the searches use states directly as keys."""
-        if self.unlimited:
-            state &= ~(((1 << REC_BITS) - 1) << self.rec_shift)
-        return self._settle(state)
-
-    def _settle(self, state: int) -> int:
-        if self.drawn_spot:
-            return state
-        ptr = state >> self.ptr_shift & PTR_MASK
-        stock = state >> self.stock_shift & self.stock_mask
-        settled = (stock & ((1 << ptr) - 1)).bit_length()
-        if settled == ptr:
-            return state
-        return state & ~(PTR_MASK << self.ptr_shift) | settled << self.ptr_shift
-
-    # --- pyramid shapes --------------------------------------------------------------------------
-
-    def shape(self, pyramid: int) -> PyramidShape:
-        """Cached facts about the pyramid ``pyramid`` (asked of the table once per shape)."""
-        found = self._shapes.get(pyramid)
-        if found is not None:
-            return found
-        table = self.table
-        alone = Position(pyramid, 0, 0, 0, 0)
-        exposed = tuple(b for b in range(self.P) if table.exposed(alone) >> b & 1)
-        removals = []
-        king = None
-        for action in table.removals(alone):
-            after = pyramid
-            for place in action:
-                after &= ~(1 << place)
-            removals.append((action, after))
-            if len(action) == 1 and king is None:
-                king = action
-        by_need: dict[int, list[int]] = {}
-        for slot in exposed:
-            by_need.setdefault(self.target - self.values[slot], []).append(slot)
-        shape = PyramidShape(exposed, tuple(removals), king, {k: tuple(v) for k, v in by_need.items()})
-        self._shapes[pyramid] = shape
-        return shape
 
     # --- successors --------------------------------------------------------------------------------
 
@@ -284,7 +135,7 @@ class SearchSpace:
         values = self.values
         shift = self.stock_shift
         P = self.P
-        settle = self._settle
+        settle = self.settle
         # a waste king costs a use when uses are limited, so it is not taken at once then
         waste_end = -1 if self.waste_limit is None else ptr - 1 if self.drawn_spot else ptr
         # removals of pyramid cards only come first: the verdict's depth-first search finds wins
@@ -321,7 +172,7 @@ class SearchSpace:
             top = ptr + (above & -above).bit_length() - 1
             # a king on top of the stock is removed, not drawn, when steps count (see above)
             if not (shortest and self.stock_top_usable and values[P + top] == self.lone):
-                dealt = top + 1 if self.draw_count == 1 else dealt_to(stock, ptr, self.draw_count)
+                dealt = top + 1 if self.draw_count == 1 else self.dealt_after(stock, ptr)
                 out.append((DRAW_ACTION, state & ~(((1 << PTR_BITS) - 1) << self.ptr_shift) | dealt << self.ptr_shift))
         elif stock & ((1 << ptr) - 1):
             rec = state >> self.rec_shift & ((1 << REC_BITS) - 1)
@@ -330,34 +181,6 @@ class SearchSpace:
                 cleared = state & ~(((1 << (PTR_BITS + REC_BITS)) - 1) << self.ptr_shift)
                 out.append((RECYCLE_ACTION, cleared | rec << self.rec_shift))
         return out
-
-    def usable_stock_indices(self, stock: int, ptr: int, waste_ok: bool) -> list[int]:
-        """The stock-side usable cards, as stock indices, in ``Table.usable_stock``'s order: the drawn
-        card, the waste's top (each pile's) unless ``waste_ok`` is false (its uses are spent), the
-        stock's top where it is usable."""
-        usable: list[int] = []
-        if self.drawn_spot:
-            if ptr and stock >> (ptr - 1) & 1:
-                usable.append(ptr - 1)
-            below = stock & ((1 << (ptr - 1)) - 1) if ptr > 1 else 0
-        else:
-            below = stock & ((1 << ptr) - 1)
-        if not waste_ok:
-            pass
-        elif self.pile_masks:  # several waste piles (Apophis): each pile's top
-            for mask in self.pile_masks:
-                if below & mask:
-                    usable.append((below & mask).bit_length() - 1)
-        elif below:
-            usable.append(below.bit_length() - 1)
-        above = stock >> ptr
-        if self.stock_top_usable and above:
-            usable.append(ptr + (above & -above).bit_length() - 1)
-        return usable
-
-    def dealt_after(self, stock: int, ptr: int) -> int:
-        """The stock pointer after a draw from ``ptr``."""
-        return dealt_to(stock, ptr, self.draw_count)
 
     def _joker_moves(
         self, state: int, jokers: int, exposed: tuple[int, ...], usable: list[int], out: list[tuple[Action, int]]
@@ -373,7 +196,7 @@ class SearchSpace:
             for slot in exposed:
                 out.append(((slot, place), without & ~(1 << slot)))
             for index in usable:
-                out.append(((P + index, place), self._settle(without & ~(1 << (P + index)))))
+                out.append(((P + index, place), self.settle(without & ~(1 << (P + index)))))
 
     def _triple_moves(self, state: int, shape: PyramidShape, usable: list[int], out: list[tuple[Action, int]]) -> None:
         """Three usable cards summing to the target, at least one from the stock side (the pyramid-only
@@ -388,17 +211,17 @@ class SearchSpace:
             for i, a in enumerate(exposed):
                 for b in exposed[i + 1 :]:
                     if values[a] + values[b] == need:
-                        out.append(((a, b, place), self._settle(state & ~(1 << a) & ~(1 << b) & ~(1 << place))))
+                        out.append(((a, b, place), self.settle(state & ~(1 << a) & ~(1 << b) & ~(1 << place))))
         if len(stock_places) >= PAIR and self.pairs_ok:
             ordered = sorted(stock_places)
             for i, x in enumerate(ordered):
                 for y in ordered[i + 1 :]:
                     need = target - values[x] - values[y]
                     for slot in shape.by_need.get(target - need, ()):
-                        out.append(((slot, x, y), self._settle(state & ~(1 << slot) & ~(1 << x) & ~(1 << y))))
+                        out.append(((slot, x, y), self.settle(state & ~(1 << slot) & ~(1 << x) & ~(1 << y))))
             if len(ordered) == TRIPLE and sum(values[p] for p in ordered) == target:  # three waste tops
                 x, y, z = ordered
-                out.append(((x, y, z), self._settle(state & ~(1 << x) & ~(1 << y) & ~(1 << z))))
+                out.append(((x, y, z), self.settle(state & ~(1 << x) & ~(1 << y) & ~(1 << z))))
 
     def _generic_successors(self, state: int, shortest: bool = False) -> list[tuple[Action, int]]:
         table = self.table
@@ -433,69 +256,18 @@ class SearchSpace:
 
     # --- pruning and bounds -------------------------------------------------------------------------
 
-    def _meeting_masks(self) -> list[int]:
-        """For each pyramid slot, the places (as a packed-state bitmask) of the cards that could still
-        meet it as a partner: cards of the value it needs that neither lie in its cover triangle (they
-        go before it is exposed) nor lie under it (they are exposed only once it is gone) — with
-        overlap pairs, but for the cards directly on it or under it; with free cells, any."""
-        rules = self.rules
-        masks = []
-        for slot in range(self.P):
-            need = self.target - self.values[slot]
-            mask = 0
-            for place in range(self.P + self.S):
-                if place == slot or self.values[place] != need:
-                    continue
-                if place < self.P and not rules.cells and self._apart(slot, place):
-                    continue
-                mask |= 1 << place  # pyramid places and stock places share the packed layout
-            masks.append(mask)
-        return masks
-
-    def _apart(self, slot: int, place: int) -> bool:
-        """True if the layout cards at ``slot`` and ``place`` can never be usable at once: one lies in
-        the other's cover triangle (and overlap pairs do not join them: one directly on the other)."""
-        layout = self.table.layout
-        if not (layout.triangle[slot] >> place & 1 or layout.triangle[place] >> slot & 1):
-            return False
-        return not (self.overlap and (layout.coverers[slot] >> place & 1 or layout.coverers[place] >> slot & 1))
-
     def steps_bound(self, state: int) -> int:
         """A lower bound on the steps still needed to win (admissible for A*): see :mod:`.steps`."""
         return self._steps_bound.bound(state)
 
     # --- the relaxed game: the stock as a bag of values --------------------------------------------
 
-    def _value_count_tables(self, first: int, size: int) -> list[list[int]]:
-        """Per-byte tables for a bitmask over places ``first .. first+size-1``: for each byte of the mask,
-        the value counts (4 bits per value) of the places its set bits stand for."""
-        tables = []
-        for base in range(0, size, 8):
-            table = []
-            for byte in range(256):
-                counts = 0
-                for bit in range(8):
-                    if byte >> bit & 1 and base + bit < size:
-                        counts += 1 << (COUNT_BITS * self.values[first + base + bit])
-                table.append(counts)
-            tables.append(table)
-        return tables
-
-    @staticmethod
-    def _summed(tables: list[list[int]], mask: int) -> int:
-        """The value counts of ``mask`` from its per-byte tables."""
-        counts = 0
-        for table in tables:
-            counts += table[mask & 0xFF]
-            mask >>= 8
-        return counts
-
     def _stock_starved(self, pyramid: int, stock_counts: int) -> bool:
         """True when some stock card can no longer be removed, in strict rules with one usable
         stock-side card: such a card never meets another stock-side card, so each stock card that is not
         a lone king needs a pyramid card of the partner value of its own — and there are fewer of them
         left than stock cards of that value.  (Pairs inside the pyramid can starve the stock so.)"""
-        counts = self._summed(self._pyramid_tables, pyramid)
+        counts = self.summed(self.pyramid_tables, pyramid)
         target = self.target
         for value in range(1, MAX_VALUE):
             have = stock_counts >> (COUNT_BITS * value) & COUNT_MASK
@@ -505,10 +277,6 @@ class SearchSpace:
             if not 0 < need < MAX_VALUE or have > counts >> (COUNT_BITS * need) & COUNT_MASK:
                 return True
         return False
-
-    def stock_counts(self, state: int) -> int:
-        """How many cards of each value are left in the stock and waste (4 bits per value)."""
-        return self._summed(self._count_tables, state >> self.stock_shift & self.stock_mask)
 
     def relaxed_max(self, pyramid: int, counts: int) -> int:
         """The most pyramid cards (in all) that could be removed if every stock card were usable at any

@@ -1,8 +1,9 @@
 """The lower bound on the steps still needed to win, behind the shortest-solution search (A*).
 
-:class:`StepsBound` belongs to one :class:`~.space.SearchSpace` and reads its packed positions: the
-removal steps the pyramid needs at least (:meth:`StepsBound._pyramid_steps`), and the extra steps of
-reaching the stock cards it must use (:meth:`StepsBound._sweep`).  Both are admissible: no line of
+:class:`StepsBound` belongs to one :class:`~.space.SearchSpace` and reads its packed positions (it is
+given the space as a :class:`~.packing.Packing`): the removal steps the pyramid needs at least
+(:meth:`StepsBound._pyramid_steps`), and the extra steps of reaching the stock cards it must use
+(:meth:`StepsBound._sweep`).  Both are admissible: no line of
 play takes fewer steps, so A* finds a shortest solution (``tests/solver/test_shortest.py`` checks the
 bound against the known shortest lengths of msc-1500).
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 from typing import Final, NamedTuple
 
 from ..packed import TRIPLE
-from .space import PTR_MASK, REC_BITS, SearchSpace
+from .packing import PTR_MASK, REC_BITS, Packing
 
 UNREACHABLE: Final = 1 << 20
 #: entries each sweep memo holds at most before it is emptied
@@ -41,7 +42,7 @@ NO_DRAWS: Final = -1
 class StepsBound:
     """The A* bound of one deal's search space, with its memos (see the module docstring)."""
 
-    def __init__(self, space: SearchSpace) -> None:
+    def __init__(self, space: Packing) -> None:
         self.values = space.values
         self.stock_values = space.stock_values
         self.target = space.target
