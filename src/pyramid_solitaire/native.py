@@ -46,6 +46,8 @@ MODULES = (
     "pyramid_solitaire.solver.packing",
     "pyramid_solitaire.solver.space",
     "pyramid_solitaire.solver.relaxed",
+    "pyramid_solitaire.solver.counter",
+    "pyramid_solitaire.solver.depth",
     "pyramid_solitaire.solver.search",
     "pyramid_solitaire.solver.steps",
     "pyramid_solitaire.solver.cells",

@@ -14,7 +14,8 @@ import pytest
 
 from pyramid_solitaire import Deal
 from pyramid_solitaire.solver import search, solve
-from pyramid_solitaire.solver.search import CHECK_EVERY, Counter, SearchTimeout, shortest_win
+from pyramid_solitaire.solver.counter import CHECK_EVERY, Counter, SearchTimeout
+from pyramid_solitaire.solver.search import shortest_win
 from pyramid_solitaire.solver.space import SearchSpace
 from pyramid_solitaire.table import Table
 

@@ -61,7 +61,7 @@ def test_a_won_deal_the_verdict_wanders_on_gets_its_shortest_line_from_a_star_ea
 
 
 def test_a_budget_stops_a_search_past_it_and_not_before() -> None:
-    from pyramid_solitaire.solver.search import BudgetSpent, Counter
+    from pyramid_solitaire.solver.counter import BudgetSpent, Counter
 
     counter = Counter(budget=1_000)
     with pytest.raises(BudgetSpent):

@@ -1,7 +1,7 @@
 """The verdict's depth-first search: its skip of positions an earlier one reaches by draws alone, and
 its loop in C.
 
-* The stronger skip (search._depth_first_passes) answers as the plain one (search._depth_first_seen):
+* The stronger skip (depth.depth_first_passes) answers as the plain one (depth.depth_first_seen):
   the same verdict and the same best reachable, from the start of deals and from late positions, on
   every rule set it takes — those the C loop takes and those only Python searches (a drawn spot,
   jokers, triples, several waste piles, a free cell).
@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 
 from pyramid_solitaire import Deal
-from pyramid_solitaire.solver import search
-from pyramid_solitaire.solver.search import CHECK_EVERY, Counter, SearchTimeout, find_win, win_or_best
+from pyramid_solitaire.solver import depth, search
+from pyramid_solitaire.solver.counter import CHECK_EVERY, Counter, SearchTimeout
+from pyramid_solitaire.solver.search import find_win, win_or_best
 from pyramid_solitaire.solver.space import SearchSpace
 from pyramid_solitaire.table import Table
 
@@ -76,7 +77,7 @@ PASSES_RULES = [
 def test_the_stronger_skip_answers_as_the_plain_one(rules: str) -> None:
     """Same verdict and same best reachable as the plain search, which skips only positions seen (or
     seen with fewer recycles): on the start of 15 deals and 15 late positions."""
-    assert search.passes_order(SearchSpace(Table(Deal.from_number(0, rules))))
+    assert depth.passes_order(SearchSpace(Table(Deal.from_number(0, rules))))
     won = lost = 0
     for table, state in _positions(rules, range(15), 15):
         for question in (find_win, win_or_best):

@@ -19,7 +19,8 @@ from ..game import Game
 from ..moves import Move
 from ..packed import Action, Position
 from ..table import Table
-from .search import BudgetSpent, Counter, SearchTimeout, find_win, shortest_win, win_or_best
+from .counter import BudgetSpent, Counter, SearchTimeout
+from .search import find_win, shortest_win, win_or_best
 from .space import SearchSpace
 
 

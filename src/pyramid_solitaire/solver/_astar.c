@@ -521,7 +521,7 @@ static Shape *shape_of(Space *sp, uint64_t pyramid) {
 /* --- successors (SearchSpace._successors with shortest=True) ------------------------------------ */
 
 static inline uint64_t settle(const Space *sp, uint64_t state) {
-    if (sp->drawn_spot) return state; /* SearchSpace._settle: the drawn spot keeps its place */
+    if (sp->drawn_spot) return state; /* Packing.settle: the drawn spot keeps its place */
     uint64_t ptr = state >> sp->ptr_shift & PTR_MASK;
     uint64_t stock = state >> sp->stock_shift & sp->stock_mask;
     uint64_t settled = (uint64_t)bit_length(stock & ((1ULL << ptr) - 1));
@@ -1116,7 +1116,7 @@ done:
 
 /* --- the verdict (search.find_win and search.win_or_best) ----------------------------------------- */
 
-/* The states seen, as search._depth_first's set, with the check for the same position with fewer
+/* The states seen, as depth.depth_first_seen's set, with the check for the same position with fewer
  * recycles done folded in: a row holds a position with the fewest recycles it was seen with, found by
  * the position without its recycle count (``key`` masks it out), so one lookup answers both. */
 typedef struct {
@@ -1233,7 +1233,7 @@ static PyObject *line_of(const Stack *st, uint64_t last) {
 
 /* verdict(params, start, best, want_best) -> (line, best, best_line).
  *
- * search._depth_first from the canonical ``start``, visiting each new position as search.win_or_best
+ * depth.depth_first from the canonical ``start``, visiting each new position as search.win_or_best
  * does (``want_best``: expand a position while its relaxed game can beat the best line found, which
  * is the verdict's "may still clear the pyramid" until a line clears it) or as search.find_win does
  * (cut a removal's position when its relaxed game cannot clear the pyramid).  The same successors in

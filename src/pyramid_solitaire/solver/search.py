@@ -1,7 +1,8 @@
 """Exact searches over a :class:`~.space.SearchSpace`: verdict, best reachable, shortest solution.
 
-* **Verdict** — depth-first search with a transposition table (each position expanded once), which
-  cuts every position whose relaxed game cannot clear the pyramid and takes exposed kings at once.
+* **Verdict** — depth-first search with a transposition table (each position expanded once; the
+  loops are :mod:`.depth`'s), which cuts every position whose relaxed game cannot clear the pyramid
+  and takes exposed kings at once.
 * **Best reachable** — when the deal cannot be won, a branch-and-bound depth-first search for the most
   pyramid cards any line of play removes; a position is cut when the relaxed game
   (:meth:`~.space.SearchSpace.reaches`) cannot beat the best line found.
@@ -9,24 +10,24 @@
 * **Shortest** — A* with the admissible :meth:`~.space.SearchSpace.steps_bound`, each draw, recycle
   or removal costing one step; dead positions are pruned (they reach no goal).
 
-Every search checks a deadline every few hundred positions and raises :class:`SearchTimeout`; the
-caller then answers "unknown", never a guess.
+Every search checks a deadline every few hundred positions and raises
+:class:`~.counter.SearchTimeout`; the caller then answers "unknown", never a guess.  Where the rule
+set allows, the loops run in C (``_astar.c``), searching the same positions in the same order.
 """
 
 from __future__ import annotations
 
 import heapq
-import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Final
 
 from ..packed import Action
-from .packing import MAX_VALUE, PTR_MASK, REC_BITS, USE_MASK
+from .counter import CHECK_EVERY, BudgetSpent, Counter, SearchTimeout
+from .depth import CUT, EXPAND, FOUND, depth_first, depth_first_seen
+from .packing import MAX_VALUE, REC_BITS
 from .space import SearchSpace
 
-CHECK_EVERY = 512
 #: the shortest search's packed heap entries and its map of states reached: bits of the steps so far,
 #: and of the order pushed (ties of f and g are taken first in, first out)
 G_BITS: Final = 16
@@ -51,225 +52,9 @@ def _load_c_search() -> tuple[CShortest, CVerdict] | tuple[None, None]:
 
 _C_SHORTEST, _C_VERDICT = _load_c_search()
 
-
-class SearchTimeout(Exception):
-    """The time limit ran out before the search could answer."""
-
-
-class BudgetSpent(Exception):
-    """The search expanded the positions it was allowed (``Counter.budget``) without an answer."""
-
-
-@dataclass
-class Counter:
-    """Positions expanded, and the deadline if any, in seconds of ``clock``: ``time.monotonic`` (wall
-    time, for a player waiting) or ``time.process_time`` (this process's CPU time, for studies, so that a
-    loaded machine does not turn decided deals into unknown ones)."""
-
-    deadline: float | None = None
-    nodes: int = 0
-    best_removed: int = 0
-    best_line: list[Action] = field(default_factory=list)
-    clock: Callable[[], float] = time.monotonic
-
-    polls: int = 0
-    #: raise BudgetSpent once ``nodes`` passes it (looked at as often as the deadline); None: no budget
-    budget: int | None = None
-
-    def tick(self) -> None:
-        """Count one expanded position; raise SearchTimeout past the deadline (BudgetSpent past the
-        budget)."""
-        self.nodes += 1
-        if self.budget is not None and self.nodes % CHECK_EVERY == 0 and self.nodes > self.budget:
-            raise BudgetSpent
-        if self.deadline is not None and self.nodes % CHECK_EVERY == 0 and self.clock() > self.deadline:
-            raise SearchTimeout
-
-    def advance(self, count: int) -> None:
-        """Count ``count`` expanded positions at once, as ``count`` calls of :meth:`tick` would (the
-        deadline looked at when the count passes a multiple of CHECK_EVERY): the C loops call this
-        every CHECK_EVERY positions, and once at the end, instead of :meth:`tick` for each."""
-        before = self.nodes
-        self.nodes += count
-        if self.budget is not None and self.nodes > self.budget:
-            raise BudgetSpent
-        if (
-            self.deadline is not None
-            and self.nodes // CHECK_EVERY != before // CHECK_EVERY
-            and self.clock() > self.deadline
-        ):
-            raise SearchTimeout
-
-    def poll(self) -> None:
-        """Raise SearchTimeout past the deadline (checked every few hundred calls; counts no position):
-        for work between positions, such as the relaxed game behind :meth:`SearchSpace.hopeless`."""
-        self.polls += 1
-        if self.deadline is not None and self.polls % CHECK_EVERY == 0 and self.clock() > self.deadline:
-            raise SearchTimeout
-
-
-EXPAND, CUT, FOUND = 0, 1, 2
-Visit = Callable[[Action, int, list[Action]], int]
-
-
-def _depth_first(space: SearchSpace, start: int, counter: Counter, visit: Visit) -> list[Action] | None:
-    """Depth-first search from ``start``, each position expanded once.  ``visit(action, state, path)``
-    judges each new position: EXPAND it, CUT it, or FOUND (stop: the line to it is returned).
-
-    Where the passes are limited and one card is dealt a draw (without a limit on waste uses), the
-    search skips every position an earlier one reaches by draws and recycles alone
-    (:func:`_depth_first_passes`); otherwise (:func:`_depth_first_seen`) only the positions seen, and
-    those seen with fewer recycles or waste uses spent."""
-    if passes_order(space):
-        return _depth_first_passes(space, start, counter, visit)
-    return _depth_first_seen(space, start, counter, visit)
-
-
-def passes_order(space: SearchSpace) -> bool:
-    """True when :func:`_depth_first_passes` searches ``space``: the passes are limited (so no line of
-    play comes back to a position: each step removes cards, or moves the stock pointer on, or starts
-    a further pass), one card is dealt a draw (so the draws of a pass stop at every card of the stock,
-    and a position reaches by draws every later pointer of its pass and every pointer of later
-    passes), and no limit on waste uses (a count that the order of (pass, pointer) would not
-    follow)."""
-    return space.max_recycles is not None and space.draw_count == 1 and space.waste_limit is None
-
-
-def _depth_first_passes(space: SearchSpace, start: int, counter: Counter, visit: Visit) -> list[Action] | None:
-    """:func:`_depth_first_seen` for :func:`passes_order`'s rule sets, with a stronger skip.
-
-    Call a position's *cards* all of it but the stock pointer and the recycles done, and order
-    positions with the same cards by (recycles done, pointer): drawing and recycling, an earlier one
-    comes to every later one.  So once a position has been searched in full (its search is over, or
-    it was cut), a later position with the same cards is skipped: whatever it could do, the earlier
-    one could, and it found no win (it would have stopped there), and nothing in it beat the best line
-    (which never gets worse; the cuts depend only on the cards and that best).  A table keeps, for the
-    cards of each position searched in full, the earliest (recycles, pointer) searched.
-
-    While a position is still being searched, a later one with its cards is searched too (it is on the
-    way there: the draws), except one that comes round to the same pointer in a further pass: as the
-    skip of :func:`_depth_first_seen`, it can do everything the same position with fewer recycles can,
-    and that one, on the path, will be searched in full.  The path's run of positions with the same
-    cards begins at its *origin* (the position after the last removal): with one card a draw, the run
-    holds every pointer from the origin's to the end of its pass and every pointer of later passes.
-
-    This searches fewer positions than the plain skip and keeps one row per cards instead of one per
-    position (msc's slowest lost deals: a third of the time)."""
-    field = PTR_MASK << space.ptr_shift | ((1 << REC_BITS) - 1) << space.rec_shift
-    rec_shift = space.rec_shift
-    ptr_shift = space.ptr_shift
-    rec_mask = (1 << REC_BITS) - 1
-    start = space.canonical(start)
-    # per cards (the position without its pointer and recycles): the earliest searched in full
-    done: dict[int, int] = {}
-    path: list[Action] = []
-    # each frame: the position, the origin of its run, what is left of its successors
-    states = [start]
-    origins = [start]
-    stack = [iter(space.successors(start))]
-    while stack:
-        step = next(stack[-1], None)
-        if step is None:
-            stack.pop()
-            finished = states.pop()
-            origins.pop()
-            _keep_earliest(done, finished & ~field, finished & field)
-            if path:
-                path.pop()
-            continue
-        action, state = step
-        key = state & ~field
-        known = done.get(key)
-        if known is not None and known <= state & field:
-            continue
-        origin = origins[-1]
-        if origin & ~field != key:
-            origin = state
-        else:
-            # the same pointer in a further pass than a position of the run on the path
-            first = origin >> rec_shift & rec_mask
-            rec = state >> rec_shift & rec_mask
-            if rec > first and (state >> ptr_shift & PTR_MASK >= origin >> ptr_shift & PTR_MASK or rec > first + 1):
-                continue
-        counter.tick()
-        verdict = visit(action, state, path)
-        if verdict == FOUND:
-            return [*path, action]
-        if verdict == CUT:
-            _keep_earliest(done, key, state & field)
-            continue
-        path.append(action)
-        states.append(state)
-        origins.append(origin)
-        stack.append(iter(space.successors(state)))
-    return None
-
-
-def _keep_earliest(done: dict[int, int], cards: int, order: int) -> None:
-    """Note a position of ``cards`` searched in full at ``order`` (its recycles and pointer), keeping
-    the earliest per cards."""
-    known = done.get(cards)
-    if known is None or known > order:
-        done[cards] = order
-
-
-def _depth_first_seen(space: SearchSpace, start: int, counter: Counter, visit: Visit) -> list[Action] | None:
-    """The depth-first search of :func:`_depth_first` for every rule set.
-
-    With a limited number of passes, a position is skipped when the same position with fewer recycles
-    done was seen: that one can make every move this one can, and the same again after each, so it
-    reaches all this one reaches; it has been or will be searched in full, or it was cut, and both
-    cuts (the relaxed game, the best line found) depend only on the cards left and the best line so
-    far, which never gets worse.  Likewise with a limit on waste uses, for the same position with fewer
-    uses spent (the relaxed game's bound only grows with the uses left)."""
-    start = space.canonical(start)
-    seen: set[int] = {start}
-    path: list[Action] = []
-    # space.successors and counter.tick are called as methods, not kept as bound ones: compiled, that
-    # is a direct call, where a bound method goes through Python's calling machinery every position
-    stack = [iter(space.successors(start))]
-    rec_shift = space.rec_shift
-    rec_mask = (1 << REC_BITS) - 1 if space.max_recycles is not None else 0
-    rec_one = 1 << rec_shift
-    use_shift = space.use_shift
-    use_mask = USE_MASK if space.waste_limit is not None else 0
-    use_one = 1 << use_shift
-    while stack:
-        step = next(stack[-1], None)
-        if step is None:
-            stack.pop()
-            if path:
-                path.pop()
-            continue
-        action, state = step
-        if state in seen:
-            continue
-        # skipped if the same position with fewer recycles done, or fewer waste uses spent, was seen
-        if _seen_with_fewer(seen, state, state >> rec_shift & rec_mask, rec_one) or _seen_with_fewer(
-            seen, state, state >> use_shift & use_mask, use_one
-        ):
-            continue
-        seen.add(state)
-        counter.tick()
-        verdict = visit(action, state, path)
-        if verdict == FOUND:
-            return [*path, action]
-        if verdict == CUT:
-            continue
-        path.append(action)
-        stack.append(iter(space.successors(state)))
-    return None
-
-
-def _seen_with_fewer(seen: set[int], state: int, count: int, one: int) -> bool:
-    """True if ``state`` with a field of it (now ``count``, a unit of it ``one`` in the packed state)
-    lowered by 1 .. count is in ``seen``."""
-    while count:
-        state -= one
-        if state in seen:
-            return True
-        count -= 1
-    return False
+#: the counter and its exceptions live in :mod:`.counter`; the study and the golden files' maker import
+#: them from here
+__all__ = ["CHECK_EVERY", "BudgetSpent", "Counter", "SearchTimeout", "find_win", "shortest_win", "win_or_best"]
 
 
 def _note_best(space: SearchSpace, counter: Counter, action: Action, state: int, path: list[Action]) -> int:
@@ -285,7 +70,7 @@ def find_win(
 ) -> list[Action] | None:
     """A winning line from ``start``, or ``None`` if there is none (exhaustive).  The loop runs in C
     where :func:`_c_verdict_fits` (unless ``native`` is false), with the same positions and line.
-    ``plain``: in Python with only the plain skip of :func:`_depth_first_seen` (the tests compare)."""
+    ``plain``: in Python with only the plain skip of :func:`depth_first_seen` (the tests compare)."""
     if space.won(start):
         return []
     counter.best_removed = max(counter.best_removed, space.removed(start))
@@ -302,7 +87,7 @@ def find_win(
             return FOUND
         return CUT if space.hopeless(state) else EXPAND
 
-    return (_depth_first_seen if plain else _depth_first)(space, start, counter, visit)
+    return (depth_first_seen if plain else depth_first)(space, start, counter, visit)
 
 
 def win_or_best(
@@ -342,11 +127,11 @@ def win_or_best(
         return None
     if native and not plain and _C_VERDICT is not None and _c_verdict_fits(space):
         return _c_verdict(space, start, counter, want_best=True)
-    return (_depth_first_seen if plain else _depth_first)(space, start, counter, visit)
+    return (depth_first_seen if plain else depth_first)(space, start, counter, visit)
 
 
 def _c_verdict(space: SearchSpace, start: int, counter: Counter, want_best: bool) -> list[Action] | None:
-    """:func:`_depth_first` with :func:`find_win`'s visit (or :func:`win_or_best`'s, ``want_best``),
+    """:func:`depth_first` with :func:`find_win`'s visit (or :func:`win_or_best`'s, ``want_best``),
     its loop in C (``_astar.verdict``): the same positions in the same order, the same lines."""
     assert _C_VERDICT is not None
     params = _c_params(space, counter)
@@ -445,7 +230,7 @@ def _c_search_fits(space: SearchSpace) -> bool:
 
 
 def _c_verdict_fits(space: SearchSpace) -> bool:
-    """True if the C loop of the verdict searches ``space`` as :func:`_depth_first` would: where the
+    """True if the C loop of the verdict searches ``space`` as :func:`depth_first` would: where the
     shortest search's does, and its relaxed game runs in C too (not in strict rules with one usable
     stock-side card, whose starved-stock cut only :meth:`SearchSpace.hopeless` makes)."""
     return _c_search_fits(space) and not space.one_stock_card
