@@ -12,7 +12,6 @@ import gc
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from ..deal import Deal
 from ..game import Game
@@ -48,7 +47,7 @@ class SolveResult:
         """Steps in the solution (each draw, recycle or removal is one)."""
         return None if self.solution is None else len(self.solution)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The object ``solve --jsonl`` prints for a deal."""
         return {
             "deal": self.deal.notation,
