@@ -134,8 +134,8 @@ class DirectPool:
         finally:
             self._give(connection)
 
-    # Any: each value is a Value of the type the caller's statement selects (the rate limit's numbers,
-    # web/shared_limits.py), which the type checker cannot see through the compiled statement.
+    # The rows' values left untyped: each is a Value of the type the caller's statement selects (the rate
+    # limit's numbers, web/shared_limits.py), which the type checker cannot see through the statement.
     def run(self, statement: Statement, values: Mapping[str, object]) -> list[tuple[Any, ...]]:
         """Run one statement in autocommit; the rows it returns.  Raises psycopg's errors: the class
         of the server's SQLSTATE (``psycopg.errors.UniqueViolation``…), OperationalError for a link
