@@ -11,6 +11,10 @@ from __future__ import annotations
 from typing import Literal, NotRequired, TypedDict
 
 from ..stats import StatsShown
+from ..view import CellCard, Slot
+from ..view import Cells as CellsShown
+from ..view import Pile as PileShown
+from ..view import Waste as WasteShown
 
 #: What an answer reports was done: a move (``removed``, ``parked``, ``draw``, ``recycle``), an event
 #: (``undone``, ``redone``, ``rewound``, ``hint``, ``coach``, ``resigned``), or nothing (``dealt``: a new
@@ -50,23 +54,10 @@ class RefusalShown(TypedDict):
 Partners = TypedDict("Partners", {"alone": bool, "with": list[list[str]]})
 
 
-class SlotShown(TypedDict):
-    """One slot of the layout (the pyramid's, then the reserve piles'), as the player sees it: where it
-    lies, its card if face up (else ``None``), and what the engine says of it; ``covering`` names the
-    face-up cards on it (never a face-down one), ``covered_by`` the places of all that still cover it."""
+class SlotShown(Slot):
+    """One slot of the layout as the engine's view gives it (:class:`..view.Slot`), with ``covering``: the
+    face-up cards on it (never a face-down one)."""
 
-    slot: int
-    row: int | None
-    col: int | None
-    pile: int | None
-    level: int | None
-    card: str | None
-    removed: bool
-    parked: bool
-    face_up: bool
-    usable: bool
-    covered_by: list[int]
-    dead: bool
     covering: list[str]
 
 
@@ -76,36 +67,6 @@ StockShown = TypedDict(
     "StockShown",
     {"count": int, "pass": int, "passes": int | None, "label": str, "top": str | None, "usable": bool},
 )
-
-
-class WasteShown(TypedDict):
-    """The waste: its top card, its count (the drawn spot's card apart), its uses left (``None``: no
-    limit)."""
-
-    top: str | None
-    count: int
-    uses_left: int | None
-
-
-class PileShown(TypedDict):
-    """One of several waste piles (Apophis): its top card and count."""
-
-    top: str | None
-    count: int
-
-
-class CellCard(TypedDict):
-    """A card parked in a free cell, and whether it is dead."""
-
-    card: str
-    dead: bool
-
-
-class CellsShown(TypedDict):
-    """The free cells: how many, and each one's card left to right (``None``: empty)."""
-
-    size: int
-    slots: list[CellCard | None]
 
 
 class RemovedShown(TypedDict):
