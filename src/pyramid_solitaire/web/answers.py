@@ -92,10 +92,9 @@ class LeaderboardAnswer(TypedDict):
     entries: list[LeaderEntry]
 
 
-class GameSummary(TypedDict):
-    """A game as the lists of unfinished and finished games show it."""
+class GameFigures(TypedDict):
+    """A game's deal and figures, as every list of games gives them (``result``: ``None`` while it is played)."""
 
-    id: str
     code: str
     rules: str
     difficulty: str
@@ -103,6 +102,12 @@ class GameSummary(TypedDict):
     ended_ms: int | None
     result: str | None
     moves: int
+
+
+class GameSummary(GameFigures):
+    """A game as the lists of unfinished and finished games show it."""
+
+    id: str
     pyramid_removed: int
     steps: int
 
@@ -165,19 +170,18 @@ class BadgesAnswer(TypedDict):
     months: list[MonthBadge]
 
 
-class ExportedGame(TypedDict):
-    """One game of a records file: its deal and figures, its record as text, and when each entry was made."""
+class RecordedGame(GameFigures):
+    """A game with its record as text, when each entry was made, and the daily deal's day it is: what a
+    records file keeps, and what the browser keeps of a game played offline."""
 
-    code: str
-    rules: str
-    difficulty: str
-    started_ms: int
-    ended_ms: int | None
-    result: str | None
-    moves: int
     record: str
     times: list[int]
     daily: str | None
+
+
+class ExportedGame(RecordedGame):
+    """One game of a records file: whether it counted for its day, and the challenge it was started for."""
+
     daily_counted: bool
     challenge: str | None
 

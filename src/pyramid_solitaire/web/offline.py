@@ -43,7 +43,7 @@ from ..reasons import IllegalMoveError
 from ..record import Entry, RecordError, format_record, read_record
 from ..stats import stats_for
 from .answering import move_entry, new_deal, record_headers, rules_catalogue
-from .answers import BestAnswer, DailyAnswer, GameAnswer, GameSummary, MeAnswer, StatsAnswer
+from .answers import BestAnswer, DailyAnswer, GameAnswer, GameSummary, MeAnswer, RecordedGame, StatsAnswer
 from .apierror import ApiError, refused
 from .play import BadCell, Session
 from .shapes import Daily, GameState
@@ -76,21 +76,11 @@ SERVER_ONLY: Final = frozenset(
 Fields = dict[str, object]
 
 
-class KeptRecord(TypedDict):
-    """An offline game as the browser keeps it and ``POST /api/me/sync`` takes it: the records export's
-    fields (:class:`.answers.ExportedGame`), its id, and its daily day."""
+class KeptRecord(RecordedGame):
+    """An offline game as the browser keeps it and ``POST /api/me/sync`` takes it: a recorded game
+    (:class:`.answers.RecordedGame`, as a records file has it) with the id the browser gave it."""
 
     id: str
-    code: str
-    rules: str
-    difficulty: str
-    started_ms: int
-    ended_ms: int | None
-    result: str | None
-    moves: int
-    record: str
-    times: list[int]
-    daily: str | None
 
 
 class Handled(TypedDict):
