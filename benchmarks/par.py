@@ -4,6 +4,7 @@
     .venv/bin/python benchmarks/par.py --days 30 --rules thirteen
     .venv/bin/python benchmarks/par.py --msc-1500 --stride 10         # every 10th msc-1500 deal, checked
     .venv/bin/python benchmarks/par.py --presets --deals 30           # every preset: its first 30 won deals
+    .venv/bin/python benchmarks/par.py --presets --preset cells --deals 10 --slowest 5
 
 Each par runs in a child process of its own, ``python -m pyramid_solitaire.web.par_child CODE SECONDS`` —
 the very command the web app's background worker runs (the child lowers itself to nice 19 either way;
@@ -57,6 +58,13 @@ def report(name: str, rows: list[tuple[int | None, float, float]], lost: int = 0
     )
 
 
+def slowest(codes: list[str], rows: list[tuple[int | None, float, float]], count: int) -> None:
+    """The ``count`` slowest pars of ``rows``, each with its deal code (to rerun it alone)."""
+    ranked = sorted(zip(codes, rows, strict=True), key=lambda pair: -pair[1][1])[:count]
+    for code, (moves, cpu, mb) in ranked:
+        print(f"    {code}  {cpu:6.2f} s  par {moves}  {mb:5.0f} MB")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--days", type=int, default=30, help="the daily deals of the first N days")
@@ -66,6 +74,10 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=PAR_SECONDS, help="the CPU limit of one par")
     parser.add_argument("--presets", action="store_true", help="every preset's first won deals instead")
     parser.add_argument("--deals", type=int, default=30, help="with --presets: won deals per preset")
+    parser.add_argument(
+        "--preset", choices=PRESETS, action="append", help="with --presets: only this preset (repeatable)"
+    )
+    parser.add_argument("--slowest", type=int, default=0, help="also print the N slowest pars with their codes")
     args = parser.parse_args()
     print(f"par: CPU limit {args.seconds:.0f} s, one child process per deal, one after another")
     if args.msc_1500:
@@ -80,7 +92,7 @@ def main() -> int:
         report("msc-1500", rows, lost=sum(length == 0 for length in lengths))
         return 0
     if args.presets:
-        for preset in PRESETS:
+        for preset in args.preset or PRESETS:
             won: list[str] = []
             number = 0
             while len(won) < args.deals:
@@ -88,11 +100,15 @@ def main() -> int:
                 number += 1
                 if solve(deal, best=False).winnable:
                     won.append(deal.code)
-            report(preset, [par_in_child(code, args.seconds) for code in won])
+            rows = [par_in_child(code, args.seconds) for code in won]
+            report(preset, rows)
+            slowest(won, rows, args.slowest)
         return 0
     for rules in args.rules or MAIN_RULES:
-        days = [EPOCH + timedelta(days=n) for n in range(args.days)]
-        report(rules, [par_in_child(daily_deal(rules, day).code, args.seconds) for day in days])
+        codes = [daily_deal(rules, EPOCH + timedelta(days=n)).code for n in range(args.days)]
+        rows = [par_in_child(code, args.seconds) for code in codes]
+        report(rules, rows)
+        slowest(codes, rows, args.slowest)
     return 0
 
 
