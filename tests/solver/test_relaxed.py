@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from rule_sets import of_kind
 
 from helpers import make_notation
 from pyramid_solitaire import Deal
@@ -18,24 +19,8 @@ from pyramid_solitaire.solver.relaxed import RelaxedGame
 from pyramid_solitaire.solver.space import SearchSpace
 from pyramid_solitaire.table import Table
 
-RULE_SETS = [
-    "classic",
-    "msc",
-    "thirteen(triples=true)",
-    "thirteen(triples=true,jokers=1)",
-    "classic(overlap=true)",
-    "classic(overlap=true,triples=true)",
-    "fourteen",
-    "spanish",
-    "six_rows",
-    "giza",
-    "reserve",
-    "apophis(triples=true)",
-    "classic(waste_uses=8)",
-    "thirteen(waste_uses=6,triples=true)",
-    "limited_waste",
-    "classic(target=14,lone_kings=false,triples=true)",
-]
+#: the relaxed game without free cells (with them the search asks CellGame's own)
+RULE_SETS = of_kind(lambda space: not space.cells, with_heavy=True)
 
 
 def _plain_most(game: RelaxedGame, pyramid: int, counts: int, memo: dict[tuple[int, int], int]) -> int:

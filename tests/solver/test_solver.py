@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
+from rule_sets import of_kind
 
 from pyramid_solitaire import Deal, Game
 from pyramid_solitaire.cli import main
@@ -148,7 +149,7 @@ def test_difficulty_is_a_stable_share_of_sensible_wins() -> None:
 def test_a_sensible_game_stuck_in_endless_rounds_is_lost_exactly_as_if_played_to_the_end() -> None:
     """With unlimited passes a playout stops when the same round comes back; playing every game to
     MAX_ACTIONS instead, with the same random generator, must win exactly the same games."""
-    for rules in ("pyramide", "tuts_tomb", "classic(passes=unlimited,stock_top=true)"):
+    for rules in of_kind(lambda space: space.unlimited):  # the rule sets with unlimited passes
         for number in range(4):
             deal = Deal.from_number(number, rules)
             table = Table(deal)
