@@ -88,20 +88,17 @@ class Cells(TypedDict):
     slots: list[CellCard | None]
 
 
-class View(TypedDict):
-    """The player's view (:func:`player_view`; ``docs/engine.md`` describes each key).  Its texts are
-    ``{"ja": …, "en": …}``, or only the one of the language asked for."""
+class Shown(TypedDict):
+    """What every form of the player's view has: :class:`View` and the web's ``PlayerView`` add the
+    status message, the layout's slots and the stock, each in a form of its own."""
 
     rules: str
     code: str
     status: str
-    status_message: str | dict[str, str | None] | None
     score: int | None
     moves: int
     undos: int
     hints: int
-    pyramid: list[Slot]
-    stock: Stock
     drawn: str | None
     waste: Waste
     waste_piles: list[Pile]
@@ -113,6 +110,15 @@ class View(TypedDict):
     can_rewind: bool
     can_undo: bool
     can_redo: bool
+
+
+class View(Shown):
+    """The player's view (:func:`player_view`; ``docs/engine.md`` describes each key).  Its texts are
+    ``{"ja": …, "en": …}``, or only the one of the language asked for."""
+
+    status_message: str | dict[str, str | None] | None
+    pyramid: list[Slot]
+    stock: Stock
 
 
 class Game(Protocol):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Literal, NotRequired, TypedDict
 
 from ..stats import StatsShown
-from ..view import CellCard, Slot
+from ..view import CellCard, Shown, Slot
 from ..view import Cells as CellsShown
 from ..view import Pile as PileShown
 from ..view import Waste as WasteShown
@@ -82,31 +82,13 @@ class Manners(TypedDict):
     keep_second: bool
 
 
-class PlayerView(TypedDict):
+class PlayerView(Shown):
     """What the player may see of the game (the engine's :func:`~...view.player_view`, its texts in one
     language), with the face-up cards covering each slot."""
 
-    rules: str
-    code: str
-    status: str
     status_message: str | None
-    score: int | None
-    moves: int
-    undos: int
-    hints: int
     pyramid: list[SlotShown]
     stock: StockShown
-    drawn: str | None
-    waste: WasteShown
-    waste_piles: list[PileShown]
-    cells: CellsShown
-    jokers: list[str]
-    usable: list[str]
-    legal_moves: list[str]
-    dead: list[str]
-    can_rewind: bool
-    can_undo: bool
-    can_redo: bool
 
 
 class Choices(TypedDict):
