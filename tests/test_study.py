@@ -404,7 +404,7 @@ def test_a_killed_worker_ends_the_study_with_one_line_and_the_rows_kept(tmp_path
         return workers
 
     returncode, err, _ = _stopped_study(path, kill_a_worker)
-    assert returncode == 2
+    assert returncode == 2, err
     lines = err.splitlines()
     assert lines[-1].startswith("pyramid-solitaire: error: a worker process died"), err
     assert "run the same command again to resume" in lines[-1] and "Traceback" not in err, err

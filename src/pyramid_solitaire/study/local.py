@@ -44,19 +44,20 @@ def local_results(
     others = set(multiprocessing.active_children())
     pool = ProcessPoolExecutor(workers, mp_context=_process_context())
     try:
-        pending: set[Future[Row]] = {
-            pool.submit(job, n, rules, time_limit) for n in islice(todo, workers * IN_FLIGHT_PER_WORKER)
-        }
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                try:
-                    row = future.result()
-                except BrokenProcessPool:
-                    raise StudyError("study.worker-died") from None
-                yield row
-                for number in islice(todo, 1):
-                    pending.add(pool.submit(job, number, rules, time_limit))
+        try:
+            pending: set[Future[Row]] = {
+                pool.submit(job, n, rules, time_limit) for n in islice(todo, workers * IN_FLIGHT_PER_WORKER)
+            }
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield future.result()
+                    for number in islice(todo, 1):
+                        pending.add(pool.submit(job, number, rules, time_limit))
+        except BrokenProcessPool:
+            # from a result, or from a submit: a worker that dies between a finished deal and the next
+            # submit breaks the pool there (exit 1 with a traceback before this caught both)
+            raise StudyError("study.worker-died") from None
     except BaseException:
         # Stopped early (Ctrl-C, SIGTERM, an error): the deals in flight would not be saved anyway, so
         # stop the workers now rather than wait up to a time limit for each.  (Ctrl-C in a terminal
