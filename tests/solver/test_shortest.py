@@ -75,6 +75,10 @@ def _late_positions(rules: str, count: int) -> list[tuple[Table, int]]:
         ("classic(target=14,lone_kings=false)", 40),
         ("msc(target=14,lone_kings=false)", 40),
         ("tuts_tomb", 40),
+        ("six_rows", 60),
+        ("overlap", 60),
+        ("overlap(passes=2)", 40),
+        ("six_rows(passes=unlimited)", 40),
     ],
 )
 def test_lower_bound_is_admissible_and_astar_is_optimal(rules: str, count: int) -> None:
@@ -132,6 +136,8 @@ C_RULES = [
     "thirteen",
     "relaxed",
     "traditional",
+    "six_rows",
+    "overlap",
 ]
 
 

@@ -52,6 +52,7 @@ typedef struct {
     int free_[MAX_TARGET];
     int cap[MAX_TARGET];
     int width;                  /* len(free) */
+    int partners[MAX_TARGET];   /* by value: pyramid cards of the partner value (steps.PyramidSteps) */
 } Shape;
 
 typedef struct {
@@ -402,6 +403,7 @@ static void pyramid_steps(const Space *sp, uint64_t pyramid, Shape *s) {
     }
     int total = sp->lone == target ? counts[target] : 0;
     s->width = target + 1;
+    for (int value = 1; value < target; value++) s->partners[value] = counts[target - value];
     for (int value = 1; value <= target / 2; value++) {
         int other = target - value;
         if (other == value) {
@@ -633,7 +635,12 @@ typedef struct {
 
 /* StepsBound._sweep: the cards leave from the lowest index up (upward) or the highest down. */
 /* ``first``: StepsBound._sweep's (a drawn spot: the j-th card costs at least j + first), or -1. */
-static int sweep(const Space *sp, uint64_t cards, int upward, const Shape *s, Found *found, int first) {
+/* ``before``: record the cost of the cards in front of each needed card, not counting its own
+ * (StepsBound._sweep's, for the round trip without a usable stock top). */
+/* ``block``: the waste dug from its top with only its top usable (StepsBound._sweep's): stop once
+ * more cards of a value have passed than there are pyramid cards to take them. */
+static int sweep(const Space *sp, uint64_t cards, int upward, const Shape *s, Found *found, int first, int before,
+                 int block) {
     int used[MAX_TARGET];
     memset(used, 0, sizeof(int) * (size_t)s->width);
     int cost = 0, passed = 0;
@@ -649,6 +656,7 @@ static int sweep(const Space *sp, uint64_t cards, int upward, const Shape *s, Fo
         cards &= ~(1ULL << index);
         int value = sp->values[P + index];
         int other = target - value;
+        int prior = cost;
         if (value == lone || !(0 < other && other < width)) {
             cost += 1;
         } else {
@@ -664,13 +672,15 @@ static int sweep(const Space *sp, uint64_t cards, int upward, const Shape *s, Fo
             }
         }
         if (value >= 0 && value < MAX_VALUE && s->wanted[value] && found->n[value] < s->wanted[value]) {
-            found->cost[value][found->n[value]++] = first < 0 || cost >= passed + first ? cost : passed + first;
+            found->cost[value][found->n[value]++] =
+                before ? prior : first < 0 || cost >= passed + first ? cost : passed + first;
             if (found->n[value] == s->wanted[value]) {
                 short_ -= 1;
                 if (!short_) return -1;
             }
         }
         passed++;
+        if (block && value != lone && (!(0 < other && other < width) || used[value] > s->partners[value])) return cost;
     }
     if (first >= 0 && passed && cost < passed - 1 + first) return passed - 1 + first;
     return cost;
@@ -695,7 +705,7 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
     }
     int ahead;
     if (top_model) {
-        ahead = sweep(sp, rest, 1, s, &right, first);
+        ahead = sweep(sp, rest, 1, s, &right, first, 0, 0);
     } else {
         int passed = 0, short_ = s->n_deficits;
         ahead = -2;
@@ -719,16 +729,25 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
         if (ahead == -2) ahead = passed + 1;
     }
     uint64_t waste = stock & ((1ULL << ptr) - 1);
-    if (waste) sweep(sp, waste, 0, s, &left, -1);
+    if (waste) sweep(sp, waste, 0, s, &left, -1, 0, !top_model);
     int rec = (int)(state >> sp->rec_shift & REC_MASK);
     int can_recycle = ahead >= 0 && (sp->max_recycles < 0 || rec < sp->max_recycles);
     int round_trip = can_recycle ? ahead + 1 : UNREACHABLE;
     int extra = 0;
     int msc = top_model;
+    /* without a usable stock top, the round trip also passes the cards in front of the value's first
+     * card in the next pass (StepsBound.bound) */
+    Found wrap;
+    int wraps = can_recycle && !msc;
+    if (wraps) {
+        for (int i = 0; i < s->n_deficits; i++) wrap.n[s->def_value[i]] = 0;
+        sweep(sp, stock, 1, s, &wrap, -1, 1, 0);
+    }
     for (int i = 0; i < s->n_deficits; i++) {
         int value = s->def_value[i], count = s->def_count[i];
         int n_left = left.n[value], n_right = right.n[value];
         int reach = round_trip;
+        if (wraps && wrap.n[value]) reach += wrap.cost[value][0];
         if (count == 1) {
             if (n_right && right.cost[value][0] < reach) reach = right.cost[value][0];
             if (n_left && left.cost[value][0] < reach) reach = left.cost[value][0];

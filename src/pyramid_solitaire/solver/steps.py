@@ -31,7 +31,9 @@ class PyramidSteps(NamedTuple):
     free: list[int]
     #: by value: pairs formed inside the pyramid that using stock cards instead may break
     cap: list[int]
-    #: the same number for every shape with the same deficits, free and cap (a memo key)
+    #: by value: the pyramid cards a stock card of that value could go with (of the partner value)
+    partners: list[int]
+    #: the same number for every shape with the same deficits, free, cap and partners (a memo key)
     ident: int
 
 
@@ -68,12 +70,20 @@ class StepsBound:
         #: the sweeps see a usable card on the stock side of the pointer (msc, or a drawn spot so bounded)
         self.top_model = space.stock_top_usable or self.drawn_as_top
         self.max_recycles = space.max_recycles
+        #: only the waste's top is usable on the stock side (classic): one card a draw, one waste pile,
+        #: no usable stock top or drawn spot (the round trip's and the waste's extra terms of bound)
+        self.waste_top_only = (
+            not space.stock_top_usable and not space.drawn_spot and space.draw_count == 1 and not space.pile_masks
+        )
         #: for each pyramid slot, the places of the cards that could still meet it (see space)
         self._dead_masks = space.dead_masks
         self._steps: dict[int, PyramidSteps] = {}
-        self._step_idents: dict[tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]], int] = {}
+        self._step_idents: dict[
+            tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]], int
+        ] = {}
         self._ahead_sweeps: dict[int, tuple[dict[int, list[int]], int]] = {}
         self._waste_sweeps: dict[int, dict[int, list[int]]] = {}
+        self._wrap_sweeps: dict[int, dict[int, list[int]]] = {}
 
     def release(self) -> None:
         """Empty the memos (see :meth:`.space.SearchSpace.release`)."""
@@ -81,6 +91,7 @@ class StepsBound:
         self._step_idents.clear()
         self._ahead_sweeps.clear()
         self._waste_sweeps.clear()
+        self._wrap_sweeps.clear()
 
     def _pyramid_steps(self, pyramid: int) -> PyramidSteps:
         """Removal steps the pyramid needs at least, and what that count assumes of the stock, cached
@@ -137,9 +148,10 @@ class StepsBound:
             for scarce, plenty in ((other, value), (value, other)):
                 if counts[plenty] > matched:
                     deficits[scarce] = free[scarce] = counts[plenty] - matched
-        signature = (tuple(sorted(deficits.items())), tuple(free), tuple(cap))
+        partners = [counts[target - value] if 0 < value < target else 0 for value in range(target + 1)]
+        signature = (tuple(sorted(deficits.items())), tuple(free), tuple(cap), tuple(partners))
         ident = self._step_idents.setdefault(signature, len(self._step_idents))
-        found = PyramidSteps(total, deficits, free, cap, ident)
+        found = PyramidSteps(total, deficits, free, cap, partners, ident)
         self._steps[pyramid] = found
         return found
 
@@ -227,17 +239,34 @@ class StepsBound:
                 self._waste_sweeps.clear()
             left = {}
             if waste:
-                self._sweep(waste, False, steps, left)
+                self._sweep(waste, False, steps, left, block=self.waste_top_only)
             self._waste_sweeps[key] = left
         rec = state >> self.rec_shift & ((1 << REC_BITS) - 1)
         can_recycle = ahead >= 0 and (self.max_recycles is None or rec < self.max_recycles)
         # Round through a recycle (needed only if some value is short ahead, so the forward sweep
         # went to the end and ``ahead`` is known): every card ahead leaves first.
-        round_trip = ahead + 1 if can_recycle else UNREACHABLE
+        round_trip = round_trip_base = ahead + 1 if can_recycle else UNREACHABLE
+        # Without a usable stock top, the round trip to a value also passes the cards in front of its
+        # first card in the next pass: each leaves the stock first, by a draw after the recycle or a
+        # removal, and costs what :meth:`_sweep` counts (``before``: the cost of the cards in front;
+        # ``ahead`` + 1 already counts the recycle and the card's own draw).
+        wraps: dict[int, list[int]] | None = None
+        if can_recycle and self.waste_top_only:
+            key = steps.ident << self.S | stock
+            wraps = self._wrap_sweeps.get(key)
+            if wraps is None:
+                if len(self._wrap_sweeps) >= SWEEP_CACHE:
+                    self._wrap_sweeps.clear()
+                wraps = {}
+                self._sweep(stock, True, steps, wraps, before=True)
+                self._wrap_sweeps[key] = wraps
         extra = 0
         for value, count in deficits.items():
             lefts = left.get(value, ())
             rights = right.get(value, ())
+            if wraps is not None:
+                wrap = wraps.get(value)
+                round_trip = round_trip_base + (wrap[0] if wrap else 0)
             if count == 1:  # the common case, spelt out
                 reach = round_trip
                 if rights and rights[0] < reach:
@@ -291,7 +320,14 @@ class StepsBound:
         return right, passed + 1  # after a recycle the first card must be drawn again
 
     def _sweep(
-        self, cards: int, upward: bool, steps: PyramidSteps, found: dict[int, list[int]], first: int = NO_DRAWS
+        self,
+        cards: int,
+        upward: bool,
+        steps: PyramidSteps,
+        found: dict[int, list[int]],
+        first: int = NO_DRAWS,
+        before: bool = False,
+        block: bool = False,
     ) -> int:
         """Let the stock cards ``cards`` (a mask of stock indices) leave one by one, from the lowest
         index up or from the highest down, and append the cost so far at each card of a value the
@@ -318,6 +354,7 @@ class StepsBound:
         free = steps.free
         cap = steps.cap
         wanted = steps.deficits
+        partners = steps.partners
         width = len(free)
         used = [0] * width
         cost = 0
@@ -332,6 +369,7 @@ class StepsBound:
                 top = cards.bit_length() - 1
                 cards ^= 1 << top
                 value = stock_values[top]
+            prior = cost
             other = target - value
             if value == lone or not 0 < other < width:
                 cost += 1
@@ -347,12 +385,21 @@ class StepsBound:
             if value in wanted:
                 got = found.setdefault(value, [])
                 if len(got) < wanted[value]:
-                    got.append(cost if first < 0 or cost >= passed + first else passed + first)
+                    if before:
+                        got.append(prior)
+                    else:
+                        got.append(cost if first < 0 or cost >= passed + first else passed + first)
                     if len(got) == wanted[value]:
                         short -= 1
                         if not short:
                             return -1
             passed += 1
+            # ``block`` (the waste dug from its top, with only the waste's top usable): a waste card
+            # leaves only with a pyramid card of the partner value (or alone, a king), each pyramid
+            # card taking one; once more cards of a value have been passed than there are such
+            # pyramid cards, one of them stays until the next recycle, and no card under it can be dug.
+            if block and value != lone and (not 0 < other < width or used[value] > partners[value]):
+                return cost
         if first >= 0 and passed and cost < passed - 1 + first:
             return passed - 1 + first
         return cost
