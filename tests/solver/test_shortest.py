@@ -210,3 +210,20 @@ def test_drawn_spot_lengths_are_those_found_with_removal_steps_only() -> None:
         assert deal.rules.drawn_spot
         result = solve(deal, shortest=True, best=False)
         assert result.length == length, code
+
+
+def test_waste_top_lengths_are_those_of_the_earlier_bound() -> None:
+    """Without a usable stock top (classic, overlap, six_rows) the bound counts the cards in front of a
+    needed one after a recycle and stops digging the waste where no pyramid card is left to take a
+    card: A* finds the lengths it found before (``data/waste_top_lengths.json``: the first 40 deals of
+    each with a win, their lengths found by the solver of 3c3e38f); the first 15 of each are solved
+    again here."""
+    expected = json.loads((Path(__file__).parent / "data" / "waste_top_lengths.json").read_text())
+    assert len(expected) == 120
+    by_preset: dict[str, list[tuple[str, int]]] = {}
+    for code, length in expected.items():
+        by_preset.setdefault(Deal.from_code(code).rules.preset, []).append((code, length))
+    assert sorted(by_preset) == ["classic", "overlap", "six_rows"]
+    for deals in by_preset.values():
+        for code, length in deals[:15]:
+            assert solve(Deal.from_code(code), shortest=True, best=False).length == length, code

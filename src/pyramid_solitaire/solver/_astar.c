@@ -52,7 +52,8 @@ typedef struct {
     int free_[MAX_TARGET];
     int cap[MAX_TARGET];
     int width;                  /* len(free) */
-    int partners[MAX_TARGET];   /* by value: pyramid cards of the partner value (steps.PyramidSteps) */
+    int def_index[MAX_VALUE];   /* by value: its place among the deficits */
+    uint8_t dig[MAX_VALUE][MAX_TARGET]; /* per deficit, steps.PyramidSteps.dig */
 } Shape;
 
 typedef struct {
@@ -403,7 +404,7 @@ static void pyramid_steps(const Space *sp, uint64_t pyramid, Shape *s) {
     }
     int total = sp->lone == target ? counts[target] : 0;
     s->width = target + 1;
-    for (int value = 1; value < target; value++) s->partners[value] = counts[target - value];
+
     for (int value = 1; value <= target / 2; value++) {
         int other = target - value;
         if (other == value) {
@@ -433,6 +434,16 @@ static void pyramid_steps(const Space *sp, uint64_t pyramid, Shape *s) {
         }
     }
     s->total = total;
+    /* steps.PyramidSteps.dig: per deficit w, the pyramid cards of each partner value lying under none
+     * of those that want w */
+    for (int i = 0; i < s->n_deficits; i++) {
+        int value = s->def_value[i];
+        s->def_index[value] = i;
+        uint64_t under = pyramid;
+        for (uint64_t rest = slots_of[target - value]; rest; rest &= rest - 1)
+            under &= sp->kept_by[__builtin_ctzll(rest)] & ~(rest & -rest);
+        for (int u = 1; u < target; u++) s->dig[i][u] = (uint8_t)__builtin_popcountll(slots_of[target - u] & ~under);
+    }
 }
 
 /* Read SearchSpace.shape(pyramid) into a Shape, and work out its removal steps. */
@@ -646,6 +657,7 @@ static int sweep(const Space *sp, uint64_t cards, int upward, const Shape *s, Fo
     int cost = 0, passed = 0;
     int short_ = s->n_deficits;
     int target = sp->target, lone = sp->lone, width = s->width, P = sp->P;
+    uint32_t blocked = 0; /* deficits (by place) no longer dug out */
     while (cards) {
         int index;
         if (upward) {
@@ -671,7 +683,8 @@ static int sweep(const Space *sp, uint64_t cards, int upward, const Shape *s, Fo
                 }
             }
         }
-        if (value >= 0 && value < MAX_VALUE && s->wanted[value] && found->n[value] < s->wanted[value]) {
+        if (value >= 0 && value < MAX_VALUE && s->wanted[value] && found->n[value] < s->wanted[value] &&
+            !(blocked >> s->def_index[value] & 1)) {
             found->cost[value][found->n[value]++] =
                 before ? prior : first < 0 || cost >= passed + first ? cost : passed + first;
             if (found->n[value] == s->wanted[value]) {
@@ -680,7 +693,18 @@ static int sweep(const Space *sp, uint64_t cards, int upward, const Shape *s, Fo
             }
         }
         passed++;
-        if (block && value != lone && (!(0 < other && other < width) || used[value] > s->partners[value])) return cost;
+        if (block && value != lone) {
+            if (!(0 < other && other < width)) return cost;
+            for (int i = 0; i < s->n_deficits; i++) {
+                if (used[value] > s->dig[i][value] && !(blocked >> i & 1)) {
+                    blocked |= 1u << i;
+                    if (found->n[s->def_value[i]] < s->def_count[i]) {
+                        short_ -= 1;
+                        if (!short_) return cost;
+                    }
+                }
+            }
+        }
     }
     if (first >= 0 && passed && cost < passed - 1 + first) return passed - 1 + first;
     return cost;
@@ -1004,8 +1028,9 @@ static int space_init(Space *sp, PyObject *params) {
     long relaxed;
     if (get_int(params, "relaxed", &relaxed) < 0 || get_obj(params, "poll", &sp->poll_fn) < 0) return -1;
     sp->relaxed = (int)relaxed;
+    /* the bound's dig counts read it too */
+    if (get_masks(params, "kept_by", sp->kept_by, sp->P) < 0) return -1;
     if (sp->relaxed) {
-        if (get_masks(params, "kept_by", sp->kept_by, sp->P) < 0) return -1;
         for (int slot = 0; slot < sp->P; slot++)
             if (sp->values[slot] >= 0 && sp->values[slot] < MAX_VALUE) sp->slots_of[sp->values[slot]] |= 1ULL << slot;
         /* RelaxedGame._pairs_only without triples: the values that go only in pairs, with their partner */

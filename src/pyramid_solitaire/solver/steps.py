@@ -31,9 +31,11 @@ class PyramidSteps(NamedTuple):
     free: list[int]
     #: by value: pairs formed inside the pyramid that using stock cards instead may break
     cap: list[int]
-    #: by value: the pyramid cards a stock card of that value could go with (of the partner value)
-    partners: list[int]
-    #: the same number for every shape with the same deficits, free, cap and partners (a memo key)
+    #: for each value of ``deficits``, w: by value u, the pyramid cards of the partner value of u that
+    #: need not wait for a card wanting w to go (that lie under none of them): the waste cards above a
+    #: card of value w leave with those or not at all before it is used (see :meth:`_sweep`)
+    dig: dict[int, tuple[int, ...]]
+    #: the same number for every shape with the same deficits, free, cap and dig (a memo key)
     ident: int
 
 
@@ -77,9 +79,17 @@ class StepsBound:
         )
         #: for each pyramid slot, the places of the cards that could still meet it (see space)
         self._dead_masks = space.dead_masks
+        #: for each layout slot, the slots it lies on (exposed only once it is gone)
+        triangle = space.table.layout.triangle
+        self._under = [
+            sum(1 << other for other in range(space.P) if triangle[other] >> slot & 1) for slot in range(space.P)
+        ]
         self._steps: dict[int, PyramidSteps] = {}
         self._step_idents: dict[
-            tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]], int
+            tuple[
+                tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]
+            ],
+            int,
         ] = {}
         self._ahead_sweeps: dict[int, tuple[dict[int, list[int]], int]] = {}
         self._waste_sweeps: dict[int, dict[int, list[int]]] = {}
@@ -148,10 +158,20 @@ class StepsBound:
             for scarce, plenty in ((other, value), (value, other)):
                 if counts[plenty] > matched:
                     deficits[scarce] = free[scarce] = counts[plenty] - matched
-        partners = [counts[target - value] if 0 < value < target else 0 for value in range(target + 1)]
-        signature = (tuple(sorted(deficits.items())), tuple(free), tuple(cap), tuple(partners))
+        dig: dict[int, tuple[int, ...]] = {}
+        for value in deficits:
+            # the cards lying under every pyramid card that wants this value: they are exposed only
+            # once the one that takes it is gone, after it was dug out
+            under = pyramid
+            for slot in slots_by_value[target - value]:
+                under &= self._under[slot]
+            dig[value] = tuple(
+                sum(1 for slot in slots_by_value.get(target - u, ()) if not under >> slot & 1) if 0 < u < target else 0
+                for u in range(target + 1)
+            )
+        signature = (tuple(sorted(deficits.items())), tuple(free), tuple(cap), tuple(sorted(dig.items())))
         ident = self._step_idents.setdefault(signature, len(self._step_idents))
-        found = PyramidSteps(total, deficits, free, cap, partners, ident)
+        found = PyramidSteps(total, deficits, free, cap, dig, ident)
         self._steps[pyramid] = found
         return found
 
@@ -354,7 +374,8 @@ class StepsBound:
         free = steps.free
         cap = steps.cap
         wanted = steps.deficits
-        partners = steps.partners
+        dig = steps.dig
+        blocked: set[int] = set()
         width = len(free)
         used = [0] * width
         cost = 0
@@ -382,7 +403,7 @@ class StepsBound:
                         cost += 1 - beyond % 2
                     elif beyond > used[other] - free[other] or beyond > cap[value]:
                         cost += 1
-            if value in wanted:
+            if value in wanted and value not in blocked:
                 got = found.setdefault(value, [])
                 if len(got) < wanted[value]:
                     if before:
@@ -396,10 +417,20 @@ class StepsBound:
             passed += 1
             # ``block`` (the waste dug from its top, with only the waste's top usable): a waste card
             # leaves only with a pyramid card of the partner value (or alone, a king), each pyramid
-            # card taking one; once more cards of a value have been passed than there are such
-            # pyramid cards, one of them stays until the next recycle, and no card under it can be dug.
-            if block and value != lone and (not 0 < other < width or used[value] > partners[value]):
-                return cost
+            # card taking one, and before a card of value w is used only with one that need not wait
+            # for the pyramid card taking w (``dig``); once more cards of a value have been passed than
+            # there are such pyramid cards, one of them stays until the next recycle, and no card of w
+            # under it can be dug out.
+            if block and value != lone:
+                if not 0 < other < width:
+                    return cost
+                for want, limits in dig.items():
+                    if used[value] > limits[value] and want not in blocked:
+                        blocked.add(want)
+                        if len(found.get(want, ())) < wanted[want]:
+                            short -= 1
+                            if not short:
+                                return cost
         if first >= 0 and passed and cost < passed - 1 + first:
             return passed - 1 + first
         return cost
