@@ -227,3 +227,40 @@ def test_waste_top_lengths_are_those_of_the_earlier_bound() -> None:
     for deals in by_preset.values():
         for code, length in deals[:15]:
             assert solve(Deal.from_code(code), shortest=True, best=False).length == length, code
+
+
+@pytest.mark.parametrize(
+    "rules", ["classic", "six_rows", "overlap", "classic(passes=2)", "six_rows(target=14,lone_kings=false)"]
+)
+def test_bound_with_the_fewest_recycles_is_admissible(rules: str) -> None:
+    """Told the fewest recycles a win from a start takes (``search._fewest_recycles``), the bound stays
+    at most the breadth-first distance of every position reached from that start: along the shortest
+    line, and along random lines of play from it."""
+    rng = random.Random(rules)
+    told = 0
+    for table, start in _late_positions(rules, 40):
+        generic = SearchSpace(table, generic=True)
+        fast = SearchSpace(table)
+        fewest = search._fewest_recycles(fast, start, Counter(), native=True)
+        line = shortest_win(fast, start, Counter())
+        if line is None:
+            continue
+        told += fewest > start >> fast.rec_shift & 15
+        fast.set_min_recycles(fewest)
+        states = [start]
+        for action in line:
+            states.append(next(s for a, s in fast.successors(states[-1], shortest=True) if a == action))
+        for _ in range(6):
+            state = start
+            for _ in range(rng.randrange(1, 12)):
+                successors = fast.successors(state, shortest=True)
+                if not successors:
+                    break
+                state = rng.choice(successors)[1]
+            states.append(state)
+        for state in states:
+            truth = _bfs_distance(generic, state)
+            if truth is not None:
+                assert fast.steps_bound(state) <= truth, (table.deal.code, state)
+        fast.set_min_recycles(0)
+    assert told >= 3

@@ -54,6 +54,7 @@ typedef struct {
     int width;                  /* len(free) */
     int def_index[MAX_VALUE];   /* by value: its place among the deficits */
     uint8_t dig[MAX_VALUE][MAX_TARGET]; /* per deficit, steps.PyramidSteps.dig */
+    uint8_t partners[MAX_TARGET];       /* steps.PyramidSteps.partners */
 } Shape;
 
 typedef struct {
@@ -110,7 +111,7 @@ typedef struct {
     int P, S;
     int values[128];
     int target, lone;
-    int strict, stock_top_usable, drawn_spot, pairs_ok, unlimited, max_recycles;
+    int strict, stock_top_usable, drawn_spot, pairs_ok, unlimited, max_recycles, min_recycles;
     int stock_shift, ptr_shift, rec_shift;
     uint64_t pyramid_full, stock_mask;
     uint64_t meeting[MAX_SLOTS]; /* SearchSpace.dead_masks, their pyramid part */
@@ -404,6 +405,7 @@ static void pyramid_steps(const Space *sp, uint64_t pyramid, Shape *s) {
     }
     int total = sp->lone == target ? counts[target] : 0;
     s->width = target + 1;
+    for (int u = 1; u < target; u++) s->partners[u] = (uint8_t)counts[target - u];
 
     for (int value = 1; value <= target / 2; value++) {
         int other = target - value;
@@ -650,8 +652,9 @@ typedef struct {
  * (StepsBound._sweep's, for the round trip without a usable stock top). */
 /* ``block``: the waste dug from its top with only its top usable (StepsBound._sweep's): stop once
  * more cards of a value have passed than there are pyramid cards to take them. */
+/* ``stuck``: cards that cost a draw each whatever their value (StepsBound._sweep's). */
 static int sweep(const Space *sp, uint64_t cards, int upward, const Shape *s, Found *found, int first, int before,
-                 int block) {
+                 int block, uint64_t stuck) {
     int used[MAX_TARGET];
     memset(used, 0, sizeof(int) * (size_t)s->width);
     int cost = 0, passed = 0;
@@ -669,7 +672,7 @@ static int sweep(const Space *sp, uint64_t cards, int upward, const Shape *s, Fo
         int value = sp->values[P + index];
         int other = target - value;
         int prior = cost;
-        if (value == lone || !(0 < other && other < width)) {
+        if (value == lone || !(0 < other && other < width) || (stuck >> index & 1)) {
             cost += 1;
         } else {
             int c = used[value] + 1;
@@ -710,6 +713,20 @@ static int sweep(const Space *sp, uint64_t cards, int upward, const Shape *s, Fo
     return cost;
 }
 
+/* StepsBound._stuck: the waste cards that cannot leave before the next recycle. */
+static uint64_t stuck_of(const Space *sp, uint64_t waste, const Shape *s) {
+    int seen[MAX_TARGET] = {0};
+    int target = sp->target;
+    for (uint64_t rest = waste; rest;) {
+        int top = bit_length(rest) - 1;
+        rest &= ~(1ULL << top);
+        int value = sp->values[sp->P + top];
+        if (value == sp->lone) continue;
+        if (!(0 < value && value < target) || ++seen[value] > s->partners[value]) return waste & ((2ULL << top) - 1);
+    }
+    return 0;
+}
+
 static int bound(const Space *sp, uint64_t state, Shape *s) {
     if (!s->n_deficits) return s->total;
     uint64_t stock = state >> sp->stock_shift & sp->stock_mask;
@@ -729,7 +746,7 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
     }
     int ahead;
     if (top_model) {
-        ahead = sweep(sp, rest, 1, s, &right, first, 0, 0);
+        ahead = sweep(sp, rest, 1, s, &right, first, 0, 0, 0);
     } else {
         int passed = 0, short_ = s->n_deficits;
         ahead = -2;
@@ -753,7 +770,7 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
         if (ahead == -2) ahead = passed + 1;
     }
     uint64_t waste = stock & ((1ULL << ptr) - 1);
-    if (waste) sweep(sp, waste, 0, s, &left, -1, 0, !top_model);
+    if (waste) sweep(sp, waste, 0, s, &left, -1, 0, !top_model, 0);
     int rec = (int)(state >> sp->rec_shift & REC_MASK);
     int can_recycle = ahead >= 0 && (sp->max_recycles < 0 || rec < sp->max_recycles);
     int round_trip = can_recycle ? ahead + 1 : UNREACHABLE;
@@ -765,7 +782,7 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
     int wraps = can_recycle && !msc;
     if (wraps) {
         for (int i = 0; i < s->n_deficits; i++) wrap.n[s->def_value[i]] = 0;
-        sweep(sp, stock, 1, s, &wrap, -1, 1, 0);
+        sweep(sp, stock, 1, s, &wrap, -1, 1, 0, stuck_of(sp, waste, s));
     }
     for (int i = 0; i < s->n_deficits; i++) {
         int value = s->def_value[i], count = s->def_count[i];
@@ -788,7 +805,14 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
         }
         if (reach > extra) extra = reach;
     }
-    return s->total + (extra < UNREACHABLE ? extra : 0);
+    if (extra >= UNREACHABLE) extra = 0;
+    /* recycles still to come (StepsBound.min_recycles): the cards ahead drawn, then each recycle and a
+     * draw after it (StepsBound.bound) */
+    if (!top_model && rec < sp->min_recycles) {
+        int forced = __builtin_popcountll(stock >> ptr) + 2 * (sp->min_recycles - rec);
+        if (forced > extra) extra = forced;
+    }
+    return s->total + extra;
 }
 
 static int bound_of(Space *sp, uint64_t state, int *out) {
@@ -1003,6 +1027,7 @@ static int space_init(Space *sp, PyObject *params) {
     INT_PARAM(pairs_ok, "pairs_ok")
     INT_PARAM(unlimited, "unlimited")
     INT_PARAM(max_recycles, "max_recycles")
+    INT_PARAM(min_recycles, "min_recycles")
     INT_PARAM(stock_shift, "stock_shift")
     INT_PARAM(ptr_shift, "ptr_shift")
     INT_PARAM(rec_shift, "rec_shift")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Final, NamedTuple
 
 from ..packed import TRIPLE
-from .packing import PTR_MASK, REC_BITS, Packing
+from .packing import PTR_BITS, PTR_MASK, REC_BITS, Packing
 
 UNREACHABLE: Final = 1 << 20
 #: entries each sweep memo holds at most before it is emptied
@@ -35,6 +35,8 @@ class PyramidSteps(NamedTuple):
     #: need not wait for a card wanting w to go (that lie under none of them): the waste cards above a
     #: card of value w leave with those or not at all before it is used (see :meth:`_sweep`)
     dig: dict[int, tuple[int, ...]]
+    #: by value u: the pyramid cards of the partner value of u (:meth:`StepsBound._stuck`)
+    partners: tuple[int, ...]
     #: the same number for every shape with the same deficits, free, cap and dig (a memo key)
     ident: int
 
@@ -72,6 +74,9 @@ class StepsBound:
         #: the sweeps see a usable card on the stock side of the pointer (msc, or a drawn spot so bounded)
         self.top_model = space.stock_top_usable or self.drawn_as_top
         self.max_recycles = space.max_recycles
+        #: every win from the positions asked about takes this many recycles in all at least (set by the
+        #: shortest search for its start; see :meth:`bound`)
+        self.min_recycles = 0
         #: only the waste's top is usable on the stock side (classic): one card a draw, one waste pile,
         #: no usable stock top or drawn spot (the round trip's and the waste's extra terms of bound)
         self.waste_top_only = (
@@ -87,7 +92,11 @@ class StepsBound:
         self._steps: dict[int, PyramidSteps] = {}
         self._step_idents: dict[
             tuple[
-                tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]
+                tuple[tuple[int, int], ...],
+                tuple[int, ...],
+                tuple[int, ...],
+                tuple[tuple[int, tuple[int, ...]], ...],
+                tuple[int, ...],
             ],
             int,
         ] = {}
@@ -169,9 +178,10 @@ class StepsBound:
                 sum(1 for slot in slots_by_value.get(target - u, ()) if not under >> slot & 1) if 0 < u < target else 0
                 for u in range(target + 1)
             )
-        signature = (tuple(sorted(deficits.items())), tuple(free), tuple(cap), tuple(sorted(dig.items())))
+        partners = tuple(counts[target - u] if 0 < u < target else 0 for u in range(target + 1))
+        signature = (tuple(sorted(deficits.items())), tuple(free), tuple(cap), tuple(sorted(dig.items())), partners)
         ident = self._step_idents.setdefault(signature, len(self._step_idents))
-        found = PyramidSteps(total, deficits, free, cap, dig, ident)
+        found = PyramidSteps(total, deficits, free, cap, dig, partners, ident)
         self._steps[pyramid] = found
         return found
 
@@ -272,13 +282,13 @@ class StepsBound:
         # ``ahead`` + 1 already counts the recycle and the card's own draw).
         wraps: dict[int, list[int]] | None = None
         if can_recycle and self.waste_top_only:
-            key = steps.ident << self.S | stock
+            key = (steps.ident << self.S | stock) << PTR_BITS | ptr
             wraps = self._wrap_sweeps.get(key)
             if wraps is None:
                 if len(self._wrap_sweeps) >= SWEEP_CACHE:
                     self._wrap_sweeps.clear()
                 wraps = {}
-                self._sweep(stock, True, steps, wraps, before=True)
+                self._sweep(stock, True, steps, wraps, before=True, stuck=self._stuck(waste, steps))
                 self._wrap_sweeps[key] = wraps
         extra = 0
         for value, count in deficits.items():
@@ -307,7 +317,44 @@ class StepsBound:
                     reach = cost
             if reach > extra:
                 extra = reach
-        return total + (extra if extra < UNREACHABLE else 0)
+        if extra >= UNREACHABLE:
+            extra = 0
+        if rec < self.min_recycles and self.waste_top_only:
+            # Recycles still to come (``min_recycles``): the cards ahead are all drawn first (only the
+            # waste's top is usable, so a card ahead leaves only by a draw), then each recycle comes
+            # with at least one draw after it (a recycle is legal only once the stock is drawn out,
+            # and in a shortest line a draw follows the last one: a line ending in pyramid-only
+            # removals after it could make them before it and leave it out).
+            forced = (stock >> ptr).bit_count() + 2 * (self.min_recycles - rec)
+            if forced > extra:
+                extra = forced
+        return total + extra
+
+    def _stuck(self, waste: int, steps: PyramidSteps) -> int:
+        """The waste cards (of ``waste``, only its top usable) that cannot leave before the next
+        recycle: a waste card leaves only with a pyramid card of the partner value (or alone, a king),
+        each pyramid card taking one, and only once every card above it has left; so from the first
+        card, from the top down, at which the cards passed of its value outnumber the pyramid cards of
+        the partner value, that card and every card under it stay.  Every card of the stock goes
+        through the waste, so it stays until drawn again after the recycle."""
+        partners = steps.partners
+        lone = self.lone
+        target = self.target
+        stock_values = self.stock_values
+        seen = [0] * (target + 1)
+        rest = waste
+        while rest:
+            top = rest.bit_length() - 1
+            rest ^= 1 << top
+            value = stock_values[top]
+            if value == lone:
+                continue
+            if not 0 < value < target:
+                return waste & ((2 << top) - 1)
+            seen[value] += 1
+            if seen[value] > partners[value]:
+                return waste & ((2 << top) - 1)
+        return 0
 
     def _sweep_ahead(self, rest: int, steps: PyramidSteps, first: int) -> tuple[dict[int, list[int]], int]:
         """The forward sweep over the cards ahead, ``rest``: the costs of reaching the needed cards
@@ -348,6 +395,7 @@ class StepsBound:
         first: int = NO_DRAWS,
         before: bool = False,
         block: bool = False,
+        stuck: int = 0,
     ) -> int:
         """Let the stock cards ``cards`` (a mask of stock indices) leave one by one, from the lowest
         index up or from the highest down, and append the cost so far at each card of a value the
@@ -388,11 +436,14 @@ class StepsBound:
                 value = stock_values[low.bit_length() - 1]
             else:
                 top = cards.bit_length() - 1
-                cards ^= 1 << top
+                low = 1 << top
+                cards ^= low
                 value = stock_values[top]
             prior = cost
             other = target - value
-            if value == lone or not 0 < other < width:
+            if value == lone or not 0 < other < width or stuck & low:
+                # ``stuck`` (:meth:`_stuck`): a card that stays in the waste until the recycle is
+                # drawn again after it (the round trip)
                 cost += 1
             else:
                 count = used[value] + 1
