@@ -67,7 +67,12 @@ def _late_positions(rules: str) -> Iterator[tuple[Table, int]]:
 
 #: every rule set but those with free cells, whose parks multiply the positions breadth-first search
 #: must go through
-BFS_RULES = of_kind(lambda space: not space.cells)
+BFS_RULES = [
+    *of_kind(lambda space: not space.cells),
+    # the waste-top bound's recycle terms with more passes on the smaller pyramid and with overlap pairs
+    "overlap(passes=2)",
+    "six_rows(passes=unlimited)",
+]
 #: late positions checked per rule set at least, and at most while fewer than MIN_SOLVED are won (a
 #: position too large for breadth-first search is passed over)
 LATE, MAX_LATE, MIN_SOLVED = 20, 600, 3
@@ -190,3 +195,60 @@ def test_drawn_spot_lengths_are_those_found_with_removal_steps_only() -> None:
         assert deal.rules.drawn_spot
         result = solve(deal, shortest=True, best=False)
         assert result.length == length, code
+
+
+def test_waste_top_lengths_are_those_of_the_earlier_bound() -> None:
+    """Without a usable stock top (classic, overlap, six_rows) the bound counts the cards in front of a
+    needed one after a recycle and stops digging the waste where no pyramid card is left to take a
+    card: A* finds the lengths it found before (``data/waste_top_lengths.json``: the first 40 deals of
+    each with a win, their lengths found by the solver of 3c3e38f); the first 15 of each are solved
+    again here."""
+    expected = json.loads((Path(__file__).parent / "data" / "waste_top_lengths.json").read_text())
+    assert len(expected) == 120
+    by_preset: dict[str, list[tuple[str, int]]] = {}
+    for code, length in expected.items():
+        by_preset.setdefault(Deal.from_code(code).rules.preset, []).append((code, length))
+    assert sorted(by_preset) == ["classic", "overlap", "six_rows"]
+    for deals in by_preset.values():
+        for code, length in deals[:15]:
+            assert solve(Deal.from_code(code), shortest=True, best=False).length == length, code
+
+
+@pytest.mark.parametrize(
+    "rules", ["classic", "six_rows", "overlap", "classic(passes=2)", "six_rows(target=14,lone_kings=false)"]
+)
+def test_bound_with_the_fewest_recycles_is_admissible(rules: str) -> None:
+    """Told the fewest recycles a win from a start takes (``search._fewest_recycles``), the bound stays
+    at most the breadth-first distance of every position reached from that start: along the shortest
+    line, and along random lines of play from it."""
+    rng = random.Random(rules)
+    told = 0
+    for table, start in islice(_late_positions(rules), 40):
+        generic = SearchSpace(table, generic=True)
+        fast = SearchSpace(table)
+        fewest = search._fewest_recycles(fast, start, Counter(), native=True)
+        line = shortest_win(fast, start, Counter())
+        if line is None:
+            continue
+        told += fewest > start >> fast.rec_shift & 15
+        fast.set_min_recycles(fewest)
+        states = [start]
+        for action in line:
+            states.append(next(s for a, s in fast.successors(states[-1], shortest=True) if a == action))
+        for _ in range(6):
+            state = start
+            for _ in range(rng.randrange(1, 12)):
+                successors = fast.successors(state, shortest=True)
+                if not successors:
+                    break
+                state = rng.choice(successors)[1]
+            states.append(state)
+        for state in states:
+            try:
+                truth = _bfs_distance(generic, state)
+            except TooLarge:
+                continue
+            if truth is not None:
+                assert fast.steps_bound(state) <= truth, (table.deal.code, state)
+        fast.set_min_recycles(0)
+    assert told >= 3

@@ -52,6 +52,9 @@ typedef struct {
     int free_[MAX_TARGET];
     int cap[MAX_TARGET];
     int width;                  /* len(free) */
+    int def_index[MAX_VALUE];   /* by value: its place among the deficits */
+    uint8_t dig[MAX_VALUE][MAX_TARGET]; /* per deficit, steps.PyramidSteps.dig */
+    uint8_t partners[MAX_TARGET];       /* steps.PyramidSteps.partners */
 } Shape;
 
 typedef struct {
@@ -108,7 +111,7 @@ typedef struct {
     int P, S;
     int values[128];
     int target, lone;
-    int strict, stock_top_usable, drawn_spot, pairs_ok, unlimited, max_recycles;
+    int strict, stock_top_usable, drawn_spot, pairs_ok, unlimited, max_recycles, min_recycles;
     int stock_shift, ptr_shift, rec_shift;
     uint64_t pyramid_full, stock_mask;
     uint64_t meeting[MAX_SLOTS]; /* SearchSpace.dead_masks, their pyramid part */
@@ -402,6 +405,8 @@ static void pyramid_steps(const Space *sp, uint64_t pyramid, Shape *s) {
     }
     int total = sp->lone == target ? counts[target] : 0;
     s->width = target + 1;
+    for (int u = 1; u < target; u++) s->partners[u] = (uint8_t)counts[target - u];
+
     for (int value = 1; value <= target / 2; value++) {
         int other = target - value;
         if (other == value) {
@@ -431,6 +436,16 @@ static void pyramid_steps(const Space *sp, uint64_t pyramid, Shape *s) {
         }
     }
     s->total = total;
+    /* steps.PyramidSteps.dig: per deficit w, the pyramid cards of each partner value lying under none
+     * of those that want w */
+    for (int i = 0; i < s->n_deficits; i++) {
+        int value = s->def_value[i];
+        s->def_index[value] = i;
+        uint64_t under = pyramid;
+        for (uint64_t rest = slots_of[target - value]; rest; rest &= rest - 1)
+            under &= sp->kept_by[__builtin_ctzll(rest)] & ~(rest & -rest);
+        for (int u = 1; u < target; u++) s->dig[i][u] = (uint8_t)__builtin_popcountll(slots_of[target - u] & ~under);
+    }
 }
 
 /* Read SearchSpace.shape(pyramid) into a Shape, and work out its removal steps. */
@@ -633,12 +648,19 @@ typedef struct {
 
 /* StepsBound._sweep: the cards leave from the lowest index up (upward) or the highest down. */
 /* ``first``: StepsBound._sweep's (a drawn spot: the j-th card costs at least j + first), or -1. */
-static int sweep(const Space *sp, uint64_t cards, int upward, const Shape *s, Found *found, int first) {
+/* ``before``: record the cost of the cards in front of each needed card, not counting its own
+ * (StepsBound._sweep's, for the round trip without a usable stock top). */
+/* ``block``: the waste dug from its top with only its top usable (StepsBound._sweep's): stop once
+ * more cards of a value have passed than there are pyramid cards to take them. */
+/* ``stuck``: cards that cost a draw each whatever their value (StepsBound._sweep's). */
+static int sweep(const Space *sp, uint64_t cards, int upward, const Shape *s, Found *found, int first, int before,
+                 int block, uint64_t stuck) {
     int used[MAX_TARGET];
     memset(used, 0, sizeof(int) * (size_t)s->width);
     int cost = 0, passed = 0;
     int short_ = s->n_deficits;
     int target = sp->target, lone = sp->lone, width = s->width, P = sp->P;
+    uint32_t blocked = 0; /* deficits (by place) no longer dug out */
     while (cards) {
         int index;
         if (upward) {
@@ -649,7 +671,8 @@ static int sweep(const Space *sp, uint64_t cards, int upward, const Shape *s, Fo
         cards &= ~(1ULL << index);
         int value = sp->values[P + index];
         int other = target - value;
-        if (value == lone || !(0 < other && other < width)) {
+        int prior = cost;
+        if (value == lone || !(0 < other && other < width) || (stuck >> index & 1)) {
             cost += 1;
         } else {
             int c = used[value] + 1;
@@ -663,17 +686,45 @@ static int sweep(const Space *sp, uint64_t cards, int upward, const Shape *s, Fo
                 }
             }
         }
-        if (value >= 0 && value < MAX_VALUE && s->wanted[value] && found->n[value] < s->wanted[value]) {
-            found->cost[value][found->n[value]++] = first < 0 || cost >= passed + first ? cost : passed + first;
+        if (value >= 0 && value < MAX_VALUE && s->wanted[value] && found->n[value] < s->wanted[value] &&
+            !(blocked >> s->def_index[value] & 1)) {
+            found->cost[value][found->n[value]++] =
+                before ? prior : first < 0 || cost >= passed + first ? cost : passed + first;
             if (found->n[value] == s->wanted[value]) {
                 short_ -= 1;
                 if (!short_) return -1;
             }
         }
         passed++;
+        if (block && value != lone) {
+            if (!(0 < other && other < width)) return cost;
+            for (int i = 0; i < s->n_deficits; i++) {
+                if (used[value] > s->dig[i][value] && !(blocked >> i & 1)) {
+                    blocked |= 1u << i;
+                    if (found->n[s->def_value[i]] < s->def_count[i]) {
+                        short_ -= 1;
+                        if (!short_) return cost;
+                    }
+                }
+            }
+        }
     }
     if (first >= 0 && passed && cost < passed - 1 + first) return passed - 1 + first;
     return cost;
+}
+
+/* StepsBound._stuck: the waste cards that cannot leave before the next recycle. */
+static uint64_t stuck_of(const Space *sp, uint64_t waste, const Shape *s) {
+    int seen[MAX_TARGET] = {0};
+    int target = sp->target;
+    for (uint64_t rest = waste; rest;) {
+        int top = bit_length(rest) - 1;
+        rest &= ~(1ULL << top);
+        int value = sp->values[sp->P + top];
+        if (value == sp->lone) continue;
+        if (!(0 < value && value < target) || ++seen[value] > s->partners[value]) return waste & ((2ULL << top) - 1);
+    }
+    return 0;
 }
 
 static int bound(const Space *sp, uint64_t state, Shape *s) {
@@ -695,7 +746,7 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
     }
     int ahead;
     if (top_model) {
-        ahead = sweep(sp, rest, 1, s, &right, first);
+        ahead = sweep(sp, rest, 1, s, &right, first, 0, 0, 0);
     } else {
         int passed = 0, short_ = s->n_deficits;
         ahead = -2;
@@ -719,16 +770,25 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
         if (ahead == -2) ahead = passed + 1;
     }
     uint64_t waste = stock & ((1ULL << ptr) - 1);
-    if (waste) sweep(sp, waste, 0, s, &left, -1);
+    if (waste) sweep(sp, waste, 0, s, &left, -1, 0, !top_model, 0);
     int rec = (int)(state >> sp->rec_shift & REC_MASK);
     int can_recycle = ahead >= 0 && (sp->max_recycles < 0 || rec < sp->max_recycles);
     int round_trip = can_recycle ? ahead + 1 : UNREACHABLE;
     int extra = 0;
     int msc = top_model;
+    /* without a usable stock top, the round trip also passes the cards in front of the value's first
+     * card in the next pass (StepsBound.bound) */
+    Found wrap;
+    int wraps = can_recycle && !msc;
+    if (wraps) {
+        for (int i = 0; i < s->n_deficits; i++) wrap.n[s->def_value[i]] = 0;
+        sweep(sp, stock, 1, s, &wrap, -1, 1, 0, stuck_of(sp, waste, s));
+    }
     for (int i = 0; i < s->n_deficits; i++) {
         int value = s->def_value[i], count = s->def_count[i];
         int n_left = left.n[value], n_right = right.n[value];
         int reach = round_trip;
+        if (wraps && wrap.n[value]) reach += wrap.cost[value][0];
         if (count == 1) {
             if (n_right && right.cost[value][0] < reach) reach = right.cost[value][0];
             if (n_left && left.cost[value][0] < reach) reach = left.cost[value][0];
@@ -745,7 +805,14 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
         }
         if (reach > extra) extra = reach;
     }
-    return s->total + (extra < UNREACHABLE ? extra : 0);
+    if (extra >= UNREACHABLE) extra = 0;
+    /* recycles still to come (StepsBound.min_recycles): the cards ahead drawn, then each recycle and a
+     * draw after it (StepsBound.bound) */
+    if (!top_model && rec < sp->min_recycles) {
+        int forced = __builtin_popcountll(stock >> ptr) + 2 * (sp->min_recycles - rec);
+        if (forced > extra) extra = forced;
+    }
+    return s->total + extra;
 }
 
 static int bound_of(Space *sp, uint64_t state, int *out) {
@@ -960,6 +1027,7 @@ static int space_init(Space *sp, PyObject *params) {
     INT_PARAM(pairs_ok, "pairs_ok")
     INT_PARAM(unlimited, "unlimited")
     INT_PARAM(max_recycles, "max_recycles")
+    INT_PARAM(min_recycles, "min_recycles")
     INT_PARAM(stock_shift, "stock_shift")
     INT_PARAM(ptr_shift, "ptr_shift")
     INT_PARAM(rec_shift, "rec_shift")
@@ -985,8 +1053,9 @@ static int space_init(Space *sp, PyObject *params) {
     long relaxed;
     if (get_int(params, "relaxed", &relaxed) < 0 || get_obj(params, "poll", &sp->poll_fn) < 0) return -1;
     sp->relaxed = (int)relaxed;
+    /* the bound's dig counts read it too */
+    if (get_masks(params, "kept_by", sp->kept_by, sp->P) < 0) return -1;
     if (sp->relaxed) {
-        if (get_masks(params, "kept_by", sp->kept_by, sp->P) < 0) return -1;
         for (int slot = 0; slot < sp->P; slot++)
             if (sp->values[slot] >= 0 && sp->values[slot] < MAX_VALUE) sp->slots_of[sp->values[slot]] |= 1ULL << slot;
         /* RelaxedGame._pairs_only without triples: the values that go only in pairs, with their partner */

@@ -55,6 +55,9 @@ class SearchSpace(Packing):
         # draw, or with no recycle to come (see :meth:`successors`).
         self.king_at_once = self.draw_count == 1 or rules.max_recycles == 0
         self._hopeless: dict[int, bool] = {}
+        #: per start of a shortest search: the fewest recycles in all a win from it takes (as far as
+        #: search._fewest_recycles proved it)
+        self.fewest_recycles: dict[int, int] = {}
         # the A* bound, the relaxed game and the free cells, each with its memos
         self._steps_bound = StepsBound(self)
         self._cell_game = CellGame(self) if self.cells else None
@@ -67,6 +70,7 @@ class SearchSpace(Packing):
         the solver pauses while it searches (see ``solve_position``)."""
         super().release()
         self._hopeless.clear()
+        self.fewest_recycles.clear()
         self._steps_bound.release()
         self._relaxed_game.release()
         if self._cell_game is not None:
@@ -259,6 +263,22 @@ class SearchSpace(Packing):
     def steps_bound(self, state: int) -> int:
         """A lower bound on the steps still needed to win (admissible for A*): see :mod:`.steps`."""
         return self._steps_bound.bound(state)
+
+    @property
+    def waste_top_only(self) -> bool:
+        """Only the waste's top is usable on the stock side (see :class:`.steps.StepsBound`)."""
+        return self._steps_bound.waste_top_only
+
+    @property
+    def min_recycles(self) -> int:
+        """The fewest recycles in all of every win the bound is asked about (see :meth:`set_min_recycles`)."""
+        return self._steps_bound.min_recycles
+
+    def set_min_recycles(self, count: int) -> None:
+        """Tell the bound that every position it is asked about wins only with ``count`` recycles in all
+        at least (the shortest search, from a start that needs them: positions reached from it); 0 when
+        nothing is known.  See :meth:`.steps.StepsBound.bound`."""
+        self._steps_bound.min_recycles = count
 
     # --- the relaxed game: the stock as a bag of values --------------------------------------------
 

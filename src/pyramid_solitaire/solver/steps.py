@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Final, NamedTuple
 
 from ..packed import TRIPLE
-from .packing import PTR_MASK, REC_BITS, Packing
+from .packing import PTR_BITS, PTR_MASK, REC_BITS, Packing
 
 UNREACHABLE: Final = 1 << 20
 #: entries each sweep memo holds at most before it is emptied
@@ -31,7 +31,13 @@ class PyramidSteps(NamedTuple):
     free: list[int]
     #: by value: pairs formed inside the pyramid that using stock cards instead may break
     cap: list[int]
-    #: the same number for every shape with the same deficits, free and cap (a memo key)
+    #: for each value of ``deficits``, w: by value u, the pyramid cards of the partner value of u that
+    #: need not wait for a card wanting w to go (that lie under none of them): the waste cards above a
+    #: card of value w leave with those or not at all before it is used (see :meth:`_sweep`)
+    dig: dict[int, tuple[int, ...]]
+    #: by value u: the pyramid cards of the partner value of u (:meth:`StepsBound._stuck`)
+    partners: tuple[int, ...]
+    #: the same number for every shape with the same deficits, free, cap and dig (a memo key)
     ident: int
 
 
@@ -68,12 +74,35 @@ class StepsBound:
         #: the sweeps see a usable card on the stock side of the pointer (msc, or a drawn spot so bounded)
         self.top_model = space.stock_top_usable or self.drawn_as_top
         self.max_recycles = space.max_recycles
+        #: every win from the positions asked about takes this many recycles in all at least (set by the
+        #: shortest search for its start; see :meth:`bound`)
+        self.min_recycles = 0
+        #: only the waste's top is usable on the stock side (classic): one card a draw, one waste pile,
+        #: no usable stock top or drawn spot (the round trip's and the waste's extra terms of bound)
+        self.waste_top_only = (
+            not space.stock_top_usable and not space.drawn_spot and space.draw_count == 1 and not space.pile_masks
+        )
         #: for each pyramid slot, the places of the cards that could still meet it (see space)
         self._dead_masks = space.dead_masks
+        #: for each layout slot, the slots it lies on (exposed only once it is gone)
+        triangle = space.table.layout.triangle
+        self._under = [
+            sum(1 << other for other in range(space.P) if triangle[other] >> slot & 1) for slot in range(space.P)
+        ]
         self._steps: dict[int, PyramidSteps] = {}
-        self._step_idents: dict[tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]], int] = {}
+        self._step_idents: dict[
+            tuple[
+                tuple[tuple[int, int], ...],
+                tuple[int, ...],
+                tuple[int, ...],
+                tuple[tuple[int, tuple[int, ...]], ...],
+                tuple[int, ...],
+            ],
+            int,
+        ] = {}
         self._ahead_sweeps: dict[int, tuple[dict[int, list[int]], int]] = {}
         self._waste_sweeps: dict[int, dict[int, list[int]]] = {}
+        self._wrap_sweeps: dict[int, dict[int, list[int]]] = {}
 
     def release(self) -> None:
         """Empty the memos (see :meth:`.space.SearchSpace.release`)."""
@@ -81,6 +110,7 @@ class StepsBound:
         self._step_idents.clear()
         self._ahead_sweeps.clear()
         self._waste_sweeps.clear()
+        self._wrap_sweeps.clear()
 
     def _pyramid_steps(self, pyramid: int) -> PyramidSteps:
         """Removal steps the pyramid needs at least, and what that count assumes of the stock, cached
@@ -137,9 +167,21 @@ class StepsBound:
             for scarce, plenty in ((other, value), (value, other)):
                 if counts[plenty] > matched:
                     deficits[scarce] = free[scarce] = counts[plenty] - matched
-        signature = (tuple(sorted(deficits.items())), tuple(free), tuple(cap))
+        dig: dict[int, tuple[int, ...]] = {}
+        for value in deficits:
+            # the cards lying under every pyramid card that wants this value: they are exposed only
+            # once the one that takes it is gone, after it was dug out
+            under = pyramid
+            for slot in slots_by_value[target - value]:
+                under &= self._under[slot]
+            dig[value] = tuple(
+                sum(1 for slot in slots_by_value.get(target - u, ()) if not under >> slot & 1) if 0 < u < target else 0
+                for u in range(target + 1)
+            )
+        partners = tuple(counts[target - u] if 0 < u < target else 0 for u in range(target + 1))
+        signature = (tuple(sorted(deficits.items())), tuple(free), tuple(cap), tuple(sorted(dig.items())), partners)
         ident = self._step_idents.setdefault(signature, len(self._step_idents))
-        found = PyramidSteps(total, deficits, free, cap, ident)
+        found = PyramidSteps(total, deficits, free, cap, dig, partners, ident)
         self._steps[pyramid] = found
         return found
 
@@ -227,17 +269,34 @@ class StepsBound:
                 self._waste_sweeps.clear()
             left = {}
             if waste:
-                self._sweep(waste, False, steps, left)
+                self._sweep(waste, False, steps, left, block=self.waste_top_only)
             self._waste_sweeps[key] = left
         rec = state >> self.rec_shift & ((1 << REC_BITS) - 1)
         can_recycle = ahead >= 0 and (self.max_recycles is None or rec < self.max_recycles)
         # Round through a recycle (needed only if some value is short ahead, so the forward sweep
         # went to the end and ``ahead`` is known): every card ahead leaves first.
-        round_trip = ahead + 1 if can_recycle else UNREACHABLE
+        round_trip = round_trip_base = ahead + 1 if can_recycle else UNREACHABLE
+        # Without a usable stock top, the round trip to a value also passes the cards in front of its
+        # first card in the next pass: each leaves the stock first, by a draw after the recycle or a
+        # removal, and costs what :meth:`_sweep` counts (``before``: the cost of the cards in front;
+        # ``ahead`` + 1 already counts the recycle and the card's own draw).
+        wraps: dict[int, list[int]] | None = None
+        if can_recycle and self.waste_top_only:
+            key = (steps.ident << self.S | stock) << PTR_BITS | ptr
+            wraps = self._wrap_sweeps.get(key)
+            if wraps is None:
+                if len(self._wrap_sweeps) >= SWEEP_CACHE:
+                    self._wrap_sweeps.clear()
+                wraps = {}
+                self._sweep(stock, True, steps, wraps, before=True, stuck=self._stuck(waste, steps))
+                self._wrap_sweeps[key] = wraps
         extra = 0
         for value, count in deficits.items():
             lefts = left.get(value, ())
             rights = right.get(value, ())
+            if wraps is not None:
+                wrap = wraps.get(value)
+                round_trip = round_trip_base + (wrap[0] if wrap else 0)
             if count == 1:  # the common case, spelt out
                 reach = round_trip
                 if rights and rights[0] < reach:
@@ -258,7 +317,44 @@ class StepsBound:
                     reach = cost
             if reach > extra:
                 extra = reach
-        return total + (extra if extra < UNREACHABLE else 0)
+        if extra >= UNREACHABLE:
+            extra = 0
+        if rec < self.min_recycles and self.waste_top_only:
+            # Recycles still to come (``min_recycles``): the cards ahead are all drawn first (only the
+            # waste's top is usable, so a card ahead leaves only by a draw), then each recycle comes
+            # with at least one draw after it (a recycle is legal only once the stock is drawn out,
+            # and in a shortest line a draw follows the last one: a line ending in pyramid-only
+            # removals after it could make them before it and leave it out).
+            forced = (stock >> ptr).bit_count() + 2 * (self.min_recycles - rec)
+            if forced > extra:
+                extra = forced
+        return total + extra
+
+    def _stuck(self, waste: int, steps: PyramidSteps) -> int:
+        """The waste cards (of ``waste``, only its top usable) that cannot leave before the next
+        recycle: a waste card leaves only with a pyramid card of the partner value (or alone, a king),
+        each pyramid card taking one, and only once every card above it has left; so from the first
+        card, from the top down, at which the cards passed of its value outnumber the pyramid cards of
+        the partner value, that card and every card under it stay.  Every card of the stock goes
+        through the waste, so it stays until drawn again after the recycle."""
+        partners = steps.partners
+        lone = self.lone
+        target = self.target
+        stock_values = self.stock_values
+        seen = [0] * (target + 1)
+        rest = waste
+        while rest:
+            top = rest.bit_length() - 1
+            rest ^= 1 << top
+            value = stock_values[top]
+            if value == lone:
+                continue
+            if not 0 < value < target:
+                return waste & ((2 << top) - 1)
+            seen[value] += 1
+            if seen[value] > partners[value]:
+                return waste & ((2 << top) - 1)
+        return 0
 
     def _sweep_ahead(self, rest: int, steps: PyramidSteps, first: int) -> tuple[dict[int, list[int]], int]:
         """The forward sweep over the cards ahead, ``rest``: the costs of reaching the needed cards
@@ -291,7 +387,15 @@ class StepsBound:
         return right, passed + 1  # after a recycle the first card must be drawn again
 
     def _sweep(
-        self, cards: int, upward: bool, steps: PyramidSteps, found: dict[int, list[int]], first: int = NO_DRAWS
+        self,
+        cards: int,
+        upward: bool,
+        steps: PyramidSteps,
+        found: dict[int, list[int]],
+        first: int = NO_DRAWS,
+        before: bool = False,
+        block: bool = False,
+        stuck: int = 0,
     ) -> int:
         """Let the stock cards ``cards`` (a mask of stock indices) leave one by one, from the lowest
         index up or from the highest down, and append the cost so far at each card of a value the
@@ -318,6 +422,8 @@ class StepsBound:
         free = steps.free
         cap = steps.cap
         wanted = steps.deficits
+        dig = steps.dig
+        blocked: set[int] = set()
         width = len(free)
         used = [0] * width
         cost = 0
@@ -330,10 +436,14 @@ class StepsBound:
                 value = stock_values[low.bit_length() - 1]
             else:
                 top = cards.bit_length() - 1
-                cards ^= 1 << top
+                low = 1 << top
+                cards ^= low
                 value = stock_values[top]
+            prior = cost
             other = target - value
-            if value == lone or not 0 < other < width:
+            if value == lone or not 0 < other < width or stuck & low:
+                # ``stuck`` (:meth:`_stuck`): a card that stays in the waste until the recycle is
+                # drawn again after it (the round trip)
                 cost += 1
             else:
                 count = used[value] + 1
@@ -344,15 +454,34 @@ class StepsBound:
                         cost += 1 - beyond % 2
                     elif beyond > used[other] - free[other] or beyond > cap[value]:
                         cost += 1
-            if value in wanted:
+            if value in wanted and value not in blocked:
                 got = found.setdefault(value, [])
                 if len(got) < wanted[value]:
-                    got.append(cost if first < 0 or cost >= passed + first else passed + first)
+                    if before:
+                        got.append(prior)
+                    else:
+                        got.append(cost if first < 0 or cost >= passed + first else passed + first)
                     if len(got) == wanted[value]:
                         short -= 1
                         if not short:
                             return -1
             passed += 1
+            # ``block`` (the waste dug from its top, with only the waste's top usable): a waste card
+            # leaves only with a pyramid card of the partner value (or alone, a king), each pyramid
+            # card taking one, and before a card of value w is used only with one that need not wait
+            # for the pyramid card taking w (``dig``); once more cards of a value have been passed than
+            # there are such pyramid cards, one of them stays until the next recycle, and no card of w
+            # under it can be dug out.
+            if block and value != lone:
+                if not 0 < other < width:
+                    return cost
+                for want, limits in dig.items():
+                    if used[value] > limits[value] and want not in blocked:
+                        blocked.add(want)
+                        if len(found.get(want, ())) < wanted[want]:
+                            short -= 1
+                            if not short:
+                                return cost
         if first >= 0 and passed and cost < passed - 1 + first:
             return passed - 1 + first
         return cost
