@@ -98,6 +98,64 @@ def test_lower_bound_is_admissible_and_astar_is_optimal(rules: str, count: int) 
     assert solved >= 3
 
 
+#: free cells (the Python loop): the bound counts a park where a pair lies apart, the sweeps run, and a
+#: park is followed only by a move that needs it (SearchSpace.after_park) — with one cell
+CELL_RULES = [
+    ("cells", 60),
+    ("msc(cells=1)", 40),
+    ("thirteen(cells=1)", 40),
+    ("relaxed(cells=1)", 40),
+    ("classic(cells=1,passes=1)", 40),
+    ("classic(cells=1,target=14,lone_kings=false)", 40),
+]
+
+
+@pytest.mark.parametrize(("rules", "count"), CELL_RULES)
+def test_with_free_cells_the_bound_is_admissible_and_astar_is_optimal(rules: str, count: int) -> None:
+    """As above, with free cells, and the line found replays through the engine to a win."""
+    solved = parked = 0
+    for table, state in _late_positions(rules, count):
+        generic = SearchSpace(table, generic=True)
+        fast = SearchSpace(table)
+        truth = _bfs_distance(generic, state, limit=2_000_000)
+        line = shortest_win(fast, state, Counter())
+        if truth is None:
+            assert line is None
+            continue
+        solved += 1
+        assert line is not None and len(line) == truth
+        pos = generic.unpack(state)
+        for done, action in enumerate(line):
+            assert fast.steps_bound(fast.pack(pos)) <= truth - done
+            assert action in table.actions(pos)
+            parked += isinstance(action, int)
+            pos = table.apply(pos, action)
+        assert table.won(pos)
+    assert solved >= 3
+    assert parked, "no shortest line parked a card: the parks were never checked"
+
+
+def test_with_two_cells_the_bound_is_admissible() -> None:
+    """Two cells (every park's follow-up is searched there): the bound and A* against breadth-first
+    search on positions with few cards left."""
+    solved = 0
+    rng = random.Random(2)
+    for table, late in _late_positions("classic(cells=2,passes=1)", 40):
+        generic = SearchSpace(table, generic=True)
+        fast = SearchSpace(table)
+        state = late
+        while (state & generic.pyramid_full).bit_count() > 6 and generic.successors(state):
+            removals = [s for a, s in generic.successors(state) if isinstance(a, tuple)]
+            state = rng.choice(removals) if removals else rng.choice(generic.successors(state))[1]
+        truth = _bfs_distance(generic, state, limit=2_000_000)
+        line = shortest_win(fast, state, Counter())
+        assert (line is None) == (truth is None)
+        if truth is not None and line is not None:
+            solved += 1
+            assert fast.steps_bound(state) <= truth == len(line)
+    assert solved >= 3
+
+
 DATA = Path(__file__).resolve().parents[2] / "data" / "msc-1500"
 
 

@@ -49,12 +49,14 @@ class StepsBound:
         self.lone = space.lone
         self.triples = space.triples
         self.S = space.S
+        self.P = space.P
         self.pyramid_full = space.pyramid_full
         self.stock_shift = space.stock_shift
         self.stock_mask = space.stock_mask
         self.ptr_shift = space.ptr_shift
         self.rec_shift = space.rec_shift
         self.jok_shift = space.jok_shift
+        self.jok_mask = space.jok_mask
         self.cells = space.cells
         self.cell_shift = space.cell_shift
         self.drawn_spot = space.drawn_spot
@@ -68,12 +70,14 @@ class StepsBound:
         #: the sweeps see a usable card on the stock side of the pointer (msc, or a drawn spot so bounded)
         self.top_model = space.stock_top_usable or self.drawn_as_top
         self.max_recycles = space.max_recycles
-        #: for each pyramid slot, the places of the cards that could still meet it (see space)
-        self._dead_masks = space.dead_masks
+        #: for each pyramid slot, the places of the cards that could still meet it (see space), here
+        #: without free cells (with them, the bound counts the park that a pair lying apart needs)
+        self._meeting = space.plain_meeting
         self._steps: dict[int, PyramidSteps] = {}
         self._step_idents: dict[tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]], int] = {}
         self._ahead_sweeps: dict[int, tuple[dict[int, list[int]], int]] = {}
         self._waste_sweeps: dict[int, dict[int, list[int]]] = {}
+        self._togethers: dict[int, int] = {}
 
     def release(self) -> None:
         """Empty the memos (see :meth:`.space.SearchSpace.release`)."""
@@ -81,8 +85,9 @@ class StepsBound:
         self._step_idents.clear()
         self._ahead_sweeps.clear()
         self._waste_sweeps.clear()
+        self._togethers.clear()
 
-    def _pyramid_steps(self, pyramid: int) -> PyramidSteps:
+    def _pyramid_steps(self, pyramid: int, cells: int = 0) -> PyramidSteps:
         """Removal steps the pyramid needs at least, and what that count assumes of the stock, cached
         per shape.
 
@@ -98,10 +103,26 @@ class StepsBound:
         n_v + n_w - m' = (n_v + n_w - m) + (m - m') removal steps, and s_w - d_w = s_v - d_v = m - m'.
         So the first d_w stock cards of value w used with the pyramid are *free* (their steps are in
         the total), and each further one costs a step — one step for a further w and a further v
-        together, m of those at most (``cap``)."""
-        found = self._steps.get(pyramid)
+        together, m of those at most (``cap``).
+
+        With free cells (``cells``: the places parked, ``pyramid`` then holding the parked pyramid
+        cards too), two cards one of which lies under the other can meet too, but only after the one
+        on top has been parked: a park is a step that removes nothing, and each park serves one such
+        pair at most (a parked card leaves its cell only to be removed).  So the matching is still
+        taken over the pairs that can meet without a cell, where a card already parked meets every
+        partner, and ``total`` counts the removal steps and the parks of pyramid cards together: with
+        m_c such pairs formed through a future park, and m_p the pairs that meet without one
+        (m_p <= m), the removal steps are n_v + n_w - m_p - m_c and the parks at least m_c.  The
+        stock may then give fewer cards than d_w (as many fewer as parks pay for): only
+        n_v - n_w must come from it whatever the pairs (the most pairs is n_w), fewer the stock cards
+        of value w already parked (they lie in no route); those are the deficits the sweeps look for.
+        The free cards stay d_w, and what each further one costs stays a step: the steps beyond
+        ``total`` are at least m - m_p, and s_w - d_w = s_v - d_v = m - m_p - m_c is no more."""
+        key = cells << self.P | pyramid if cells else pyramid
+        found = self._steps.get(key)
         if found is not None:
             return found
+        parked = cells & self.pyramid_full
         target = self.target
         counts = [0] * (max(self.values, default=0) + target + 1)
         values = self.values
@@ -131,31 +152,43 @@ class StepsBound:
                 cap[value] = counts[value] // 2
                 continue
             # pyramid pairs: a maximum matching of cards that can meet (see _meeting_masks)
-            matched = self._matching(slots_by_value.get(value, []), slots_by_value.get(other, []))
+            matched = self._matching(slots_by_value.get(value, []), slots_by_value.get(other, []), parked)
             total += counts[value] + counts[other] - matched
             cap[value] = cap[other] = matched
             for scarce, plenty in ((other, value), (value, other)):
                 if counts[plenty] > matched:
                     deficits[scarce] = free[scarce] = counts[plenty] - matched
+                    if self.cells:  # through cells, as many pairs as the scarcer value has cards
+                        deficits[scarce] = counts[plenty] - min(counts[plenty], counts[scarce])
+        if self.cells:  # parked stock cards are usable now, out of any route
+            rest = cells >> self.P
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                value = self.stock_values[low.bit_length() - 1]
+                if value in deficits:
+                    deficits[value] -= 1
+            deficits = {value: count for value, count in deficits.items() if count > 0}
         signature = (tuple(sorted(deficits.items())), tuple(free), tuple(cap))
         ident = self._step_idents.setdefault(signature, len(self._step_idents))
         found = PyramidSteps(total, deficits, free, cap, ident)
-        self._steps[pyramid] = found
+        self._steps[key] = found
         return found
 
-    def _matching(self, lows: list[int], highs: list[int]) -> int:
-        """Most disjoint pairs (a, b), a from ``lows``, b from ``highs``, that can ever meet."""
+    def _matching(self, lows: list[int], highs: list[int], parked: int) -> int:
+        """Most disjoint pairs (a, b), a from ``lows``, b from ``highs``, that can meet without a park
+        (``parked``: pyramid cards in cells, which meet every partner)."""
         partner: dict[int, int] = {}
-        return sum(1 for a in lows if self._augment(a, highs, partner, set()))
+        return sum(1 for a in lows if self._augment(a, highs, partner, set(), parked))
 
-    def _augment(self, a: int, highs: list[int], partner: dict[int, int], tried: set[int]) -> bool:
+    def _augment(self, a: int, highs: list[int], partner: dict[int, int], tried: set[int], parked: int) -> bool:
         """Kuhn's augmenting path from ``a`` (a method, not a closure: a recursive closure is a
         reference cycle, left for the garbage collector that the solver pauses)."""
-        mask = self._dead_masks[a]
+        mask = -1 if parked >> a & 1 else self._meeting[a] | parked
         for b in highs:
             if mask >> b & 1 and b not in tried:
                 tried.add(b)
-                if b not in partner or self._augment(partner[b], highs, partner, tried):
+                if b not in partner or self._augment(partner[b], highs, partner, tried, parked):
                     partner[b] = a
                     return True
         return False
@@ -186,17 +219,14 @@ class StepsBound:
         each an extra step, whatever else the cards in front of it cost; so its cost in the sweep is
         at least that (:meth:`_sweep`'s ``first``)."""
         pyramid = state & self.pyramid_full
-        if self.cells:  # a parked card still has to go: count it where it was, as if still there
-            pyramid |= state >> self.cell_shift & self.pyramid_full
+        cells = state >> self.cell_shift if self.cells else 0
+        if cells:  # a parked card still has to go: count it where it was (it meets every partner)
+            pyramid |= cells & self.pyramid_full
         if self.triples:  # a triple may take three pyramid cards in one step
             return -(-pyramid.bit_count() // TRIPLE)
-        steps = self._pyramid_steps(pyramid)
-        if self.cells:
-            # The removal steps stay a bound (any card may meet any other through a cell, and the
-            # meeting masks say so); the sweeps do not: a parked stock card is usable out of order.
-            return steps.total
+        steps = self._pyramid_steps(pyramid, cells)
         total, deficits = steps.total, steps.deficits
-        if state >> self.jok_shift:  # a joker may stand in for any stock card the pyramid needs
+        if state >> self.jok_shift & self.jok_mask:  # a joker may stand in for any stock card the pyramid needs
             return total
         if not deficits or (self.drawn_spot and not self.drawn_as_top) or self.draw_count > 1:
             return total
@@ -258,7 +288,96 @@ class StepsBound:
                     reach = cost
             if reach > extra:
                 extra = reach
+        if self.cells and not msc:
+            # memoised on what it reads: the pyramid's needs, the waste, the cards ahead, the recycle
+            key = ((steps.ident << self.S | waste) << self.S | rest) << 1 | (round_trip < UNREACHABLE)
+            together = self._togethers.get(key)
+            if together is None:
+                if len(self._togethers) >= SWEEP_CACHE:
+                    self._togethers.clear()
+                together = self._togethers[key] = self._together(deficits, left, right, round_trip, waste)
+            if extra < together < UNREACHABLE:
+                extra = together
         return total + (extra if extra < UNREACHABLE else 0)
+
+    def _together(
+        self,
+        deficits: dict[int, int],
+        left: dict[int, list[int]],
+        right: dict[int, list[int]],
+        round_trip: int,
+        waste: int,
+    ) -> int:
+        """The extra steps of reaching every value the pyramid needs at once, where one card a draw
+        and only the waste's top is usable on the stock side (classic, and so ``cells``): the steps
+        that dig into the waste (removals and parks of its cards, what the waste sweep charges) and
+        the draws are different steps.
+
+        * A line that does not recycle takes at least the costliest dig plus the furthest draw ahead,
+          whichever cards of each value it takes from which side.
+        * One that recycles draws every card ahead and recycles first (``round_trip``); a card of the
+          waste that it has not dug out by then is drawn again after the recycle, with every card
+          below it (none of them could leave before it): the k-th card from the waste's bottom costs
+          k draws, the first of them counted in the round trip.  So it takes at least the costliest
+          dig, the round trip and the furthest such draw, each value's cards taken from the waste's
+          top, from ahead (passed in the round trip anyway) or from the waste's bottom.
+
+        (:meth:`bound` takes the costliest value alone; a stock-top model's step can pass a card on
+        each side, so there the sides do not add up.)"""
+        stock_values = self.stock_values
+        bottoms: dict[int, list[int]] = {}
+        if round_trip < UNREACHABLE:
+            rest = waste
+            passed = 0
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                passed += 1
+                value = stock_values[low.bit_length() - 1]
+                if value in deficits:  # the round trip counts the first draw after the recycle
+                    bottoms.setdefault(value, []).append(passed - 1)
+        plain: list[list[tuple[int, int]]] = []
+        recycled: list[list[tuple[int, int]]] = []
+        digs = {0}
+        for value, count in deficits.items():
+            lefts = left.get(value, [])
+            rights = right.get(value, [])
+            ups = bottoms.get(value, [])
+            choices = []
+            again = []
+            for from_left in range(0, min(count, len(lefts)) + 1):
+                dig = lefts[from_left - 1] if from_left else 0
+                rest_count = count - from_left
+                if rest_count <= len(rights):
+                    choices.append((dig, rights[rest_count - 1] if rest_count else 0))
+                    digs.add(dig)
+                if round_trip < UNREACHABLE:
+                    from_bottom = max(0, rest_count - len(rights))
+                    if from_bottom <= len(ups):
+                        again.append((dig, ups[from_bottom - 1] if from_bottom else 0))
+                        digs.add(dig)
+            plain.append(choices)
+            recycled.append(again)
+        best = UNREACHABLE
+        for dig in sorted(digs):
+            if dig >= best:
+                break
+            best = min(best, dig + self._furthest(plain, dig), dig + round_trip + self._furthest(recycled, dig))
+        return best
+
+    @staticmethod
+    def _furthest(options: list[list[tuple[int, int]]], dig: int) -> int:
+        """The most that some value needs on the second side, each value taking its cheapest choice
+        whose dig is at most ``dig`` (UNREACHABLE if some value has none)."""
+        furthest = 0
+        for choices in options:
+            reach = UNREACHABLE
+            for cost_left, cost_right in choices:
+                if cost_left <= dig and cost_right < reach:
+                    reach = cost_right
+            if reach > furthest:
+                furthest = reach
+        return furthest
 
     def _sweep_ahead(self, rest: int, steps: PyramidSteps, first: int) -> tuple[dict[int, list[int]], int]:
         """The forward sweep over the cards ahead, ``rest``: the costs of reaching the needed cards
