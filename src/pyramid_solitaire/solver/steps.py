@@ -264,6 +264,17 @@ class StepsBound:
         # Round through a recycle (needed only if some value is short ahead, so the forward sweep
         # went to the end and ``ahead`` is known): every card ahead leaves first.
         round_trip = ahead + 1 if can_recycle else UNREACHABLE
+        if self.cells and not msc:
+            # all values at once (never less than the costliest alone), memoised on what it reads:
+            # the pyramid's needs, the waste, the cards ahead and whether a recycle is left
+            key = ((steps.ident << self.S | waste) << self.S | rest) << 1 | (round_trip < UNREACHABLE)
+            together = self._togethers.get(key)
+            if together is None:
+                if len(self._togethers) >= SWEEP_CACHE:
+                    self._togethers.clear()
+                together = self._togethers[key] = self._together(deficits, left, right, round_trip, waste)
+            if together < UNREACHABLE:
+                return total + together
         extra = 0
         for value, count in deficits.items():
             lefts = left.get(value, ())
@@ -288,16 +299,6 @@ class StepsBound:
                     reach = cost
             if reach > extra:
                 extra = reach
-        if self.cells and not msc:
-            # memoised on what it reads: the pyramid's needs, the waste, the cards ahead, the recycle
-            key = ((steps.ident << self.S | waste) << self.S | rest) << 1 | (round_trip < UNREACHABLE)
-            together = self._togethers.get(key)
-            if together is None:
-                if len(self._togethers) >= SWEEP_CACHE:
-                    self._togethers.clear()
-                together = self._togethers[key] = self._together(deficits, left, right, round_trip, waste)
-            if extra < together < UNREACHABLE:
-                extra = together
         return total + (extra if extra < UNREACHABLE else 0)
 
     def _together(
