@@ -12,6 +12,10 @@ win leaves stock cards; a king is never parked.  Parks come after the draw: deal
 needed 16 M positions with parks first and 4 M with parks last.  Rule sets with cells and jokers or
 triples take the table's own moves instead (``SearchSpace._generic_successors``).
 
+**Parks in the shortest search** (:meth:`CellGame.after_park`): with one cell, A* follows a park only
+with a move that needs it (a shortest line can always be reordered so), and does not push a pyramid
+park that exposes nothing a usable card can take (:meth:`CellGame.park_leads`).
+
 **The relaxed game with cells** (:meth:`CellGame.reach`): every stock card not yet removed (parked
 ones too) is usable at any time, as in the relaxed game without cells, and the cells hold pyramid cards
 (stock cards need none: they are usable anyway).  With a card parked, a card under it can meet it, so
