@@ -109,6 +109,79 @@ def test_lower_bound_is_admissible_and_astar_is_optimal(rules: str) -> None:
     assert solved >= MIN_SOLVED or SearchSpace(Table(Deal.from_number(0, rules))).strict
 
 
+#: free cells (the Python loop): the bound counts a park where a pair lies apart, the sweeps run, and
+#: with one cell a park is followed only by a move that needs it (SearchSpace.after_park); besides the
+#: generated rule sets, the stock models the bases do not give (msc's usable stock top, relaxed's drawn
+#: spot), one pass, and a target without lone kings
+ONE_CELL_RULES = [
+    *of_kind(lambda space: space.cells == 1),
+    "msc(cells=1)",
+    "relaxed(cells=1)",
+    "classic(cells=1,passes=1)",
+    "classic(cells=1,target=14,lone_kings=false)",
+]
+#: with free cells breadth-first search goes through every park: it is given more positions
+CELL_BFS_LIMIT = 2_000_000
+
+
+@pytest.mark.parametrize("rules", ONE_CELL_RULES)
+def test_with_free_cells_the_bound_is_admissible_and_astar_is_optimal(rules: str) -> None:
+    """As above, with one free cell, and the line found replays through the engine to a win."""
+    solved = checked = 0
+    parked = False
+    for table, state in islice(_late_positions(rules), MAX_LATE):
+        if checked >= LATE and solved >= MIN_SOLVED and parked:
+            break
+        generic = SearchSpace(table, generic=True)
+        fast = SearchSpace(table)
+        try:
+            truth = _bfs_distance(generic, state, limit=CELL_BFS_LIMIT)
+        except TooLarge:
+            continue
+        checked += 1
+        line = shortest_win(fast, state, Counter())
+        if truth is None:
+            assert line is None
+            continue
+        solved += 1
+        assert line is not None and len(line) == truth
+        pos = generic.unpack(state)
+        for done, action in enumerate(line):
+            assert fast.steps_bound(fast.pack(pos)) <= truth - done
+            assert action in table.actions(pos)
+            parked = parked or isinstance(action, int)
+            pos = table.apply(pos, action)
+        assert table.won(pos)
+    strict = SearchSpace(Table(Deal.from_number(0, rules))).strict
+    assert solved >= MIN_SOLVED or strict
+    assert parked or strict, "no shortest line parked a card: the parks were never checked"
+
+
+@pytest.mark.parametrize("rules", of_kind(lambda space: space.cells > 1))
+def test_with_more_cells_the_bound_is_admissible(rules: str) -> None:
+    """Two cells or more (every park's follow-up is searched there): the bound and A* against
+    breadth-first search on positions with few cards left."""
+    solved = 0
+    rng = random.Random(rules)
+    for table, late in islice(_late_positions(rules), LATE):
+        generic = SearchSpace(table, generic=True)
+        fast = SearchSpace(table)
+        state = late
+        while (state & generic.pyramid_full).bit_count() > 6 and generic.successors(state):
+            removals = [s for a, s in generic.successors(state) if isinstance(a, tuple)]
+            state = rng.choice(removals) if removals else rng.choice(generic.successors(state))[1]
+        try:
+            truth = _bfs_distance(generic, state, limit=CELL_BFS_LIMIT)
+        except TooLarge:
+            continue
+        line = shortest_win(fast, state, Counter())
+        assert (line is None) == (truth is None)
+        if truth is not None and line is not None:
+            solved += 1
+            assert fast.steps_bound(state) <= truth == len(line)
+    assert solved >= MIN_SOLVED
+
+
 DATA = Path(__file__).resolve().parents[2] / "data" / "msc-1500"
 
 

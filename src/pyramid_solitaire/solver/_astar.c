@@ -43,7 +43,7 @@ typedef struct {
     uint64_t *removals;         /* the pyramid mask after each pyramid-only removal */
     uint8_t need_count[MAX_TARGET];
     uint8_t need_slots[MAX_TARGET][MAX_SLOTS];
-    /* as steps.PyramidSteps: */
+    /* as needs.PyramidSteps: */
     int total;
     int n_deficits;
     int def_value[MAX_VALUE];   /* its deficits, in their order */
@@ -53,8 +53,8 @@ typedef struct {
     int cap[MAX_TARGET];
     int width;                  /* len(free) */
     int def_index[MAX_VALUE];   /* by value: its place among the deficits */
-    uint8_t dig[MAX_VALUE][MAX_TARGET]; /* per deficit, steps.PyramidSteps.dig */
-    uint8_t partners[MAX_TARGET];       /* steps.PyramidSteps.partners */
+    uint8_t dig[MAX_VALUE][MAX_TARGET]; /* per deficit, needs.PyramidSteps.dig */
+    uint8_t partners[MAX_TARGET];       /* needs.PyramidSteps.partners */
 } Shape;
 
 typedef struct {
@@ -378,7 +378,7 @@ static int augment(const Space *sp, int a, uint64_t highs, int *holder, uint64_t
     return 0;
 }
 
-/* The most disjoint pairs of a slot of lows with one of highs that can meet (StepsBound._matching). */
+/* The most disjoint pairs of a slot of lows with one of highs that can meet (needs.PyramidNeeds._matching). */
 static int matching(const Space *sp, uint64_t lows, uint64_t highs) {
     int holder[MAX_SLOTS];
     for (int i = 0; i < MAX_SLOTS; i++) holder[i] = -1;
@@ -392,7 +392,7 @@ static int matching(const Space *sp, uint64_t lows, uint64_t highs) {
     return size;
 }
 
-/* StepsBound._pyramid_steps (see there): the removal steps the pyramid needs at least, the stock
+/* needs.PyramidNeeds.steps (see there): the removal steps the pyramid needs at least, the stock
  * cards it must use by value (deficits), and the free and cap counts of the sweeps. */
 static void pyramid_steps(const Space *sp, uint64_t pyramid, Shape *s) {
     int target = sp->target;
@@ -436,7 +436,7 @@ static void pyramid_steps(const Space *sp, uint64_t pyramid, Shape *s) {
         }
     }
     s->total = total;
-    /* steps.PyramidSteps.dig: per deficit w, the pyramid cards of each partner value lying under none
+    /* needs.PyramidSteps.dig: per deficit w, the pyramid cards of each partner value lying under none
      * of those that want w */
     for (int i = 0; i < s->n_deficits; i++) {
         int value = s->def_value[i];

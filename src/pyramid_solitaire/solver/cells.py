@@ -12,6 +12,10 @@ win leaves stock cards; a king is never parked.  Parks come after the draw: deal
 needed 16 M positions with parks first and 4 M with parks last.  Rule sets with cells and jokers or
 triples take the table's own moves instead (``SearchSpace._generic_successors``).
 
+**Parks in the shortest search** (:meth:`CellGame.after_park`): with one cell, A* follows a park only
+with a move that needs it (a shortest line can always be reordered so), and does not push a pyramid
+park that exposes nothing a usable card can take (:meth:`CellGame.park_leads`).
+
 **The relaxed game with cells** (:meth:`CellGame.reach`): every stock card not yet removed (parked
 ones too) is usable at any time, as in the relaxed game without cells, and the cells hold pyramid cards
 (stock cards need none: they are usable anyway).  With a card parked, a card under it can meet it, so
@@ -51,11 +55,22 @@ class CellGame:
         self._board_tables = space.value_count_tables(0, space.P)
         self._relaxed: dict[int, int] = {}
         self._shapes: dict[int, tuple[tuple[int, ...], list[tuple[int, int]]]] = {}
+        self._exposed: dict[int, int] = {}
+        #: the shortest search plays a park only with a move that needs it next (see :meth:`after_park`):
+        #: one cell, the fast path, no overlap pairs and no limit on waste uses
+        self.parks_then_use = (
+            self.cells == 1
+            and not space.jokers
+            and not space.triples
+            and not space.overlap
+            and space.waste_limit is None
+        )
 
     def release(self) -> None:
         """Empty the memos (see :meth:`.space.SearchSpace.release`)."""
         self._relaxed.clear()
         self._shapes.clear()
+        self._exposed.clear()
 
     # --- moves ---------------------------------------------------------------------------------------
 
@@ -134,6 +149,102 @@ class CellGame:
                 after = state & ~(1 << place) if place < P else settle(state & ~(1 << (place - P + shift)))
                 out.append((place, after | 1 << (cell_shift + place)))
         return out
+
+    def after_park(self, state: int, moves: list[tuple[Action, int]]) -> list[tuple[Action, int]]:
+        """Of ``moves``, the successors of ``state`` reached by a park (one cell: the card in it is the
+        one just parked), those a shortest line may play next (when :attr:`parks_then_use`).
+
+        Take a shortest line and a park in it.  Until the first later move that needs the card gone
+        from its place, the moves in between neither use that card (taking it from its place instead
+        would save the park's step) nor a card it frees; so they can all be played before the park,
+        with the cell still empty (with one cell nothing else was parked meanwhile), and the line is as
+        long.  Moving every park so gives a shortest line in which each park is followed at once by a
+        move that needs it (a move that needs a park is always in the search's moves there, as a
+        removal follows it: ``Table.useful_park``).
+
+        * A pyramid card parked: the move must use a card that the park exposed (an exposed king is
+          one; it is the only move then).
+        * A stock-side card parked: what needs it gone is a draw or a recycle (the card would
+          otherwise stay on the stock side, under the next one drawn) or a move with a stock-side
+          card.  What does not: a removal of pyramid cards only, or of the parked card with a pyramid
+          card (both usable before the park)."""
+        P = self.P
+        place = (state >> self.cell_shift).bit_length() - 1
+        if place < P:
+            pyramid = state & self.pyramid_full
+            freed = self._exposed_mask(pyramid) & ~self._exposed_mask(pyramid | 1 << place)
+            return [
+                (action, after)
+                for action, after in moves
+                if isinstance(action, tuple) and any(p < P and freed >> p & 1 for p in action)
+            ]
+        return [
+            (action, after)
+            for action, after in moves
+            if not isinstance(action, tuple) or any(p >= P and p != place for p in action)
+        ]
+
+    def park_leads(self, state: int, place: int) -> bool:
+        """False if parking the pyramid card at ``place`` from ``state`` can be followed by none of
+        the moves :meth:`after_park` keeps: it exposes no card, or none that a usable card (the parked
+        one among them) can take; a king exposed is always taken.  True otherwise (and for a
+        stock-side card)."""
+        P = self.P
+        if place >= P:
+            return True
+        pyramid = state & self.pyramid_full
+        left = pyramid & ~(1 << place)
+        exposed = self._exposed_mask(left)
+        freed = exposed & ~self._exposed_mask(pyramid)
+        if not freed:
+            return False
+        values = self.values
+        have = 1 << values[place]
+        rest = exposed
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            have |= 1 << values[low.bit_length() - 1]
+        stock = state >> self.stock_shift & self.stock_mask
+        for index in self.space.usable_stock_indices(stock, state >> self.ptr_shift & PTR_MASK, True):
+            have |= 1 << values[P + index]
+        while freed:
+            low = freed & -freed
+            freed ^= low
+            slot = low.bit_length() - 1
+            value = values[slot]
+            need = self.target - value
+            if value == self.lone:
+                return True
+            if 0 < need < MAX_VALUE and have >> need & 1:
+                if need != value or self._count_value(exposed, value) > 1 or values[place] == value:
+                    return True
+                # its only partner of the same value is itself: not a pair
+                if self._stock_has_value(stock, state >> self.ptr_shift & PTR_MASK, value):
+                    return True
+        return False
+
+    def _count_value(self, mask: int, value: int) -> int:
+        count = 0
+        while mask:
+            low = mask & -mask
+            mask ^= low
+            if self.values[low.bit_length() - 1] == value:
+                count += 1
+        return count
+
+    def _stock_has_value(self, stock: int, ptr: int, value: int) -> bool:
+        P = self.P
+        return any(self.values[P + i] == value for i in self.space.usable_stock_indices(stock, ptr, True))
+
+    def _exposed_mask(self, pyramid: int) -> int:
+        found = self._exposed.get(pyramid)
+        if found is None:
+            found = 0
+            for slot in self.space.shape(pyramid).exposed:
+                found |= 1 << slot
+            self._exposed[pyramid] = found
+        return found
 
     def _stock_action(self, state: int, stock: int, ptr: int) -> tuple[Action, int] | None:
         """The draw, or the recycle, of ``state``, if either is legal."""

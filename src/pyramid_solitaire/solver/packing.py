@@ -91,7 +91,10 @@ class Packing:
         self.jok_mask = (1 << rules.jokers) - 1
         self.board_places = (1 << self.P) - 1
         self.stock_mask = (1 << self.S) - 1
-        self.dead_masks = self._meeting_masks()
+        self.dead_masks = self._meeting_masks(rules.cells > 0)
+        #: with free cells, the meeting masks of the same layout without them (the A* bound reads them:
+        #: a pair of cards one of which lies under the other needs a park to meet, see .steps)
+        self.plain_meeting = self._meeting_masks(False) if self.cells else self.dead_masks
         # stock value counts: 4 bits per value, summed from per-byte tables of the stock mask
         self._count_tables = self.value_count_tables(self.P, self.S)
         # Strict rules where at most one stock-side card is ever usable (the waste top): every stock
@@ -225,12 +228,12 @@ class Packing:
 
     # --- facts for the bounds -----------------------------------------------------------------------
 
-    def _meeting_masks(self) -> list[int]:
+    def _meeting_masks(self, through_cells: bool) -> list[int]:
         """For each pyramid slot, the places (as a packed-state bitmask) of the cards that could still
         meet it as a partner: cards of the value it needs that neither lie in its cover triangle (they
         go before it is exposed) nor lie under it (they are exposed only once it is gone) — with
-        overlap pairs, but for the cards directly on it or under it; with free cells, any."""
-        rules = self.rules
+        overlap pairs, but for the cards directly on it or under it; ``through_cells`` (free cells),
+        any."""
         masks = []
         for slot in range(self.P):
             need = self.target - self.values[slot]
@@ -238,7 +241,7 @@ class Packing:
             for place in range(self.P + self.S):
                 if place == slot or self.values[place] != need:
                     continue
-                if place < self.P and not rules.cells and self.apart(slot, place):
+                if place < self.P and not through_cells and self.apart(slot, place):
                     continue
                 mask |= 1 << place  # pyramid places and stock places share the packed layout
             masks.append(mask)

@@ -229,37 +229,50 @@ def _python_shortest(space: SearchSpace, start: int, counter: Counter) -> list[A
     # a state's bits: the widest field is the cells' (places up to P + S above cell_shift)
     width = space.cell_shift + space.P + space.S
     state_mask = (1 << width) - 1
-    order_shift = width
+    # A key is a state, and with free cells whose parks are played only with a move that needs them
+    # (SearchSpace.after_park) one bit more above it: the state was reached by a park, so only those
+    # moves follow.  The same state reached otherwise is another key, with all its moves.
+    parked = 1 << width if space.parks_then_use else 0
+    key_mask = (parked << 1) - 1 if parked else state_mask
+    order_shift = key_mask.bit_length()
     g_shift = order_shift + ORDER_BITS
     f_shift = g_shift + G_BITS
     g_top = G_MASK
-    # per state: the state it was reached from, and the fewest steps to it
+    # per key: the key it was reached from, and the fewest steps to it
     reached: dict[int, int] = {start: 0}
     heap: list[int] = [space.steps_bound(start) << f_shift | g_top << g_shift | start]
     order = 0
     while heap:
         entry = heapq.heappop(heap)
-        state = entry & state_mask
+        key = entry & key_mask
+        state = key & state_mask
         g = g_top - (entry >> g_shift & G_MASK)
-        if reached[state] & G_MASK < g:
+        if reached[key] & G_MASK < g:
             continue
         if space.won(state):
-            return _line_back(space, reached, state, start)
+            return _line_back(space, reached, key, start, state_mask)
         counter.tick()
         cost = g + 1
         if cost >= g_top:
             raise ValueError("a line longer than the shortest search counts")
-        for action, after in space.successors(state, shortest=True):
+        moves = space.successors(state, shortest=True)
+        if key != state:
+            moves = space.after_park(state, moves)
+        for action, after in moves:
+            if parked and isinstance(action, int):
+                if not space.park_leads(state, action):
+                    continue
+                after |= parked
             known = reached.get(after)
             if known is not None and known & G_MASK <= cost:
                 continue
             if isinstance(action, tuple) and space.hopeless(after):
                 continue
-            reached[after] = state << G_BITS | cost
+            reached[after] = key << G_BITS | cost
             order += 1
             heapq.heappush(
                 heap,
-                (cost + space.steps_bound(after)) << f_shift
+                (cost + space.steps_bound(after & state_mask)) << f_shift
                 | (g_top - cost) << g_shift
                 | (order & ORDER_MASK) << order_shift
                 | after,
@@ -340,13 +353,14 @@ def _action_to(space: SearchSpace, parent: int, state: int, shortest: bool) -> A
     return next(action for action, after in space.successors(parent, shortest=shortest) if after == state)
 
 
-def _line_back(space: SearchSpace, reached: dict[int, int], state: int, start: int) -> list[Action]:
-    """The line that :func:`shortest_win` found to ``state``: each step's action is found again among
-    its parent's successors (the one that leads to the state)."""
+def _line_back(space: SearchSpace, reached: dict[int, int], key: int, start: int, state_mask: int) -> list[Action]:
+    """The line that :func:`shortest_win` found to ``key``: each step's action is found again among
+    its parent's successors (the one that leads to the state; keys are states, with ``state_mask``
+    clearing the bit of :func:`shortest_win` that says a park led to it)."""
     line: list[Action] = []
-    while state != start:
-        parent = reached[state] >> G_BITS
-        line.append(_action_to(space, parent, state, shortest=True))
-        state = parent
+    while key != start:
+        parent = reached[key] >> G_BITS
+        line.append(_action_to(space, parent & state_mask, key & state_mask, shortest=True))
+        key = parent
     line.reverse()
     return line

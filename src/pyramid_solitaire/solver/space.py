@@ -227,6 +227,24 @@ class SearchSpace(Packing):
                 x, y, z = ordered
                 out.append(((x, y, z), self.settle(state & ~(1 << x) & ~(1 << y) & ~(1 << z))))
 
+    @property
+    def parks_then_use(self) -> bool:
+        """True if the shortest search may follow each park with only the moves that need it
+        (:meth:`.cells.CellGame.after_park`)."""
+        return self._cell_game is not None and self._cell_game.parks_then_use
+
+    def after_park(self, state: int, moves: list[tuple[Action, int]]) -> list[tuple[Action, int]]:
+        """Of ``state``'s ``moves`` (``state`` reached by a park), those a shortest line plays next
+        (:meth:`.cells.CellGame.after_park`)."""
+        assert self._cell_game is not None
+        return self._cell_game.after_park(state, moves)
+
+    def park_leads(self, state: int, place: int) -> bool:
+        """False if the park of ``place`` from ``state`` is followed by none of the moves
+        :meth:`after_park` keeps (:meth:`.cells.CellGame.park_leads`)."""
+        assert self._cell_game is not None
+        return self._cell_game.park_leads(state, place)
+
     def _generic_successors(self, state: int, shortest: bool = False) -> list[tuple[Action, int]]:
         table = self.table
         pos = self.unpack(state)

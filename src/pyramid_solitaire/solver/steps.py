@@ -2,7 +2,7 @@
 
 :class:`StepsBound` belongs to one :class:`~.space.SearchSpace` and reads its packed positions (it is
 given the space as a :class:`~.packing.Packing`): the removal steps the pyramid needs at least
-(:meth:`StepsBound._pyramid_steps`), and the extra steps of reaching the stock cards it must use
+(:meth:`.needs.PyramidNeeds.steps`), and the extra steps of reaching the stock cards it must use
 (:meth:`StepsBound._sweep`).  Both are admissible: no line of
 play takes fewer steps, so A* finds a shortest solution (``tests/solver/test_shortest.py`` checks the
 bound against the known shortest lengths of msc-1500).
@@ -10,35 +10,15 @@ bound against the known shortest lengths of msc-1500).
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Final
 
 from ..packed import TRIPLE
+from .needs import PyramidNeeds, PyramidSteps
 from .packing import PTR_BITS, PTR_MASK, REC_BITS, Packing
 
 UNREACHABLE: Final = 1 << 20
 #: entries each sweep memo holds at most before it is emptied
 SWEEP_CACHE: Final = 400_000
-
-
-class PyramidSteps(NamedTuple):
-    """What :meth:`StepsBound._pyramid_steps` knows about one pyramid shape."""
-
-    #: removal steps the pyramid needs at least
-    total: int
-    #: value → stock cards of that value the pyramid must use at least
-    deficits: dict[int, int]
-    #: by value: stock cards of that value whose use with a pyramid card the total already counts
-    free: list[int]
-    #: by value: pairs formed inside the pyramid that using stock cards instead may break
-    cap: list[int]
-    #: for each value of ``deficits``, w: by value u, the pyramid cards of the partner value of u that
-    #: need not wait for a card wanting w to go (that lie under none of them): the waste cards above a
-    #: card of value w leave with those or not at all before it is used (see :meth:`_sweep`)
-    dig: dict[int, tuple[int, ...]]
-    #: by value u: the pyramid cards of the partner value of u (:meth:`StepsBound._stuck`)
-    partners: tuple[int, ...]
-    #: the same number for every shape with the same deficits, free, cap and dig (a memo key)
-    ident: int
 
 
 #: :meth:`StepsBound._sweep`'s ``first`` when no draws are counted (no drawn spot)
@@ -49,7 +29,6 @@ class StepsBound:
     """The A* bound of one deal's search space, with its memos (see the module docstring)."""
 
     def __init__(self, space: Packing) -> None:
-        self.values = space.values
         self.stock_values = space.stock_values
         self.target = space.target
         self.lone = space.lone
@@ -61,6 +40,7 @@ class StepsBound:
         self.ptr_shift = space.ptr_shift
         self.rec_shift = space.rec_shift
         self.jok_shift = space.jok_shift
+        self.jok_mask = space.jok_mask
         self.cells = space.cells
         self.cell_shift = space.cell_shift
         self.drawn_spot = space.drawn_spot
@@ -78,137 +58,38 @@ class StepsBound:
         #: shortest search for its start; see :meth:`bound`)
         self.min_recycles = 0
         #: only the waste's top is usable on the stock side (classic): one card a draw, one waste pile,
-        #: no usable stock top or drawn spot (the round trip's and the waste's extra terms of bound)
+        #: no usable stock top or drawn spot (the round trip's and the waste's extra terms of bound);
+        #: and no free cells, for a parked card leaves the waste, or the stock side, without a partner
+        #: and may then be used out of order (with cells, :meth:`_together` bounds the stock side)
         self.waste_top_only = (
-            not space.stock_top_usable and not space.drawn_spot and space.draw_count == 1 and not space.pile_masks
+            not space.stock_top_usable
+            and not space.drawn_spot
+            and space.draw_count == 1
+            and not space.pile_masks
+            and not space.cells
         )
-        #: for each pyramid slot, the places of the cards that could still meet it (see space)
-        self._dead_masks = space.dead_masks
-        #: for each layout slot, the slots it lies on (exposed only once it is gone)
-        triangle = space.table.layout.triangle
-        self._under = [
-            sum(1 << other for other in range(space.P) if triangle[other] >> slot & 1) for slot in range(space.P)
-        ]
-        self._steps: dict[int, PyramidSteps] = {}
-        self._step_idents: dict[
-            tuple[
-                tuple[tuple[int, int], ...],
-                tuple[int, ...],
-                tuple[int, ...],
-                tuple[tuple[int, tuple[int, ...]], ...],
-                tuple[int, ...],
-            ],
-            int,
-        ] = {}
+        #: what the pyramid needs, per shape
+        self._needs = PyramidNeeds(space)
         self._ahead_sweeps: dict[int, tuple[dict[int, list[int]], int]] = {}
         self._waste_sweeps: dict[int, dict[int, list[int]]] = {}
         self._wrap_sweeps: dict[int, dict[int, list[int]]] = {}
+        self._togethers: dict[int, int] = {}
 
     def release(self) -> None:
         """Empty the memos (see :meth:`.space.SearchSpace.release`)."""
-        self._steps.clear()
-        self._step_idents.clear()
+        self._needs.release()
         self._ahead_sweeps.clear()
         self._waste_sweeps.clear()
         self._wrap_sweeps.clear()
-
-    def _pyramid_steps(self, pyramid: int) -> PyramidSteps:
-        """Removal steps the pyramid needs at least, and what that count assumes of the stock, cached
-        per shape.
-
-        Lone cards take a step each.  For two values v and w that pair, at most m pairs can be made
-        inside the pyramid, m the largest set of disjoint v-w pairs of cards that can ever meet (neither
-        lies under the other); every other card of the two values needs a step of its own with a stock
-        card, so the stock must supply at least d_w = n_v - m cards of value w and d_v = n_w - m of
-        value v (the *deficits*).  Each step lowers the total by one at most (removing a matched pair
-        lowers m by one).
-
-        The count is exact about stock cards: if play forms m' pairs inside the pyramid and uses s_w
-        stock cards of value w with pyramid cards, the pyramid cards of the two values take
-        n_v + n_w - m' = (n_v + n_w - m) + (m - m') removal steps, and s_w - d_w = s_v - d_v = m - m'.
-        So the first d_w stock cards of value w used with the pyramid are *free* (their steps are in
-        the total), and each further one costs a step — one step for a further w and a further v
-        together, m of those at most (``cap``)."""
-        found = self._steps.get(pyramid)
-        if found is not None:
-            return found
-        target = self.target
-        counts = [0] * (max(self.values, default=0) + target + 1)
-        values = self.values
-        rest = pyramid
-        while rest:
-            low = rest & -rest
-            counts[values[low.bit_length() - 1]] += 1
-            rest ^= low
-        total = counts[target] if self.lone == target else 0
-        deficits: dict[int, int] = {}
-        free = [0] * (target + 1)
-        cap = [0] * (target + 1)
-        slots_by_value: dict[int, list[int]] = {}
-        rest = pyramid
-        while rest:
-            low = rest & -rest
-            slot = low.bit_length() - 1
-            slots_by_value.setdefault(values[slot], []).append(slot)
-            rest ^= low
-        for value in range(1, target // 2 + 1):
-            other = target - value
-            if other == value:
-                total += (counts[value] + 1) // 2
-                if counts[value] % 2:
-                    deficits[value] = 1
-                    free[value] = 1
-                cap[value] = counts[value] // 2
-                continue
-            # pyramid pairs: a maximum matching of cards that can meet (see _meeting_masks)
-            matched = self._matching(slots_by_value.get(value, []), slots_by_value.get(other, []))
-            total += counts[value] + counts[other] - matched
-            cap[value] = cap[other] = matched
-            for scarce, plenty in ((other, value), (value, other)):
-                if counts[plenty] > matched:
-                    deficits[scarce] = free[scarce] = counts[plenty] - matched
-        dig: dict[int, tuple[int, ...]] = {}
-        for value in deficits:
-            # the cards lying under every pyramid card that wants this value: they are exposed only
-            # once the one that takes it is gone, after it was dug out
-            under = pyramid
-            for slot in slots_by_value[target - value]:
-                under &= self._under[slot]
-            dig[value] = tuple(
-                sum(1 for slot in slots_by_value.get(target - u, ()) if not under >> slot & 1) if 0 < u < target else 0
-                for u in range(target + 1)
-            )
-        partners = tuple(counts[target - u] if 0 < u < target else 0 for u in range(target + 1))
-        signature = (tuple(sorted(deficits.items())), tuple(free), tuple(cap), tuple(sorted(dig.items())), partners)
-        ident = self._step_idents.setdefault(signature, len(self._step_idents))
-        found = PyramidSteps(total, deficits, free, cap, dig, partners, ident)
-        self._steps[pyramid] = found
-        return found
-
-    def _matching(self, lows: list[int], highs: list[int]) -> int:
-        """Most disjoint pairs (a, b), a from ``lows``, b from ``highs``, that can ever meet."""
-        partner: dict[int, int] = {}
-        return sum(1 for a in lows if self._augment(a, highs, partner, set()))
-
-    def _augment(self, a: int, highs: list[int], partner: dict[int, int], tried: set[int]) -> bool:
-        """Kuhn's augmenting path from ``a`` (a method, not a closure: a recursive closure is a
-        reference cycle, left for the garbage collector that the solver pauses)."""
-        mask = self._dead_masks[a]
-        for b in highs:
-            if mask >> b & 1 and b not in tried:
-                tried.add(b)
-                if b not in partner or self._augment(partner[b], highs, partner, tried):
-                    partner[b] = a
-                    return True
-        return False
+        self._togethers.clear()
 
     def bound(self, state: int) -> int:
         """A lower bound on the steps still needed to win from ``state``.
 
-        Removal steps: see :meth:`_pyramid_steps`; each step lowers that count by one at most.  On top
+        Removal steps: see :meth:`.needs.PyramidNeeds.steps`; each step lowers that count by one at most.  On top
         of them come the *extra* steps: draws, recycles, removals that use no pyramid card, and the
         step each further stock card used with the pyramid beyond the free ones costs (see
-        :meth:`_pyramid_steps`).  Every value the pyramid must take from the stock has to become usable
+        :meth:`.needs.PyramidNeeds.steps`).  Every value the pyramid must take from the stock has to become usable
         at some time; reaching its cards, forward through the stock, down the waste, or round through
         a recycle, makes every card in front of them leave its place first: by a draw, or by a removal.
         :meth:`_sweep` says what each card that leaves costs at least, counting the cards of one
@@ -228,17 +109,14 @@ class StepsBound:
         each an extra step, whatever else the cards in front of it cost; so its cost in the sweep is
         at least that (:meth:`_sweep`'s ``first``)."""
         pyramid = state & self.pyramid_full
-        if self.cells:  # a parked card still has to go: count it where it was, as if still there
-            pyramid |= state >> self.cell_shift & self.pyramid_full
+        cells = state >> self.cell_shift if self.cells else 0
+        if cells:  # a parked card still has to go: count it where it was (it meets every partner)
+            pyramid |= cells & self.pyramid_full
         if self.triples:  # a triple may take three pyramid cards in one step
             return -(-pyramid.bit_count() // TRIPLE)
-        steps = self._pyramid_steps(pyramid)
-        if self.cells:
-            # The removal steps stay a bound (any card may meet any other through a cell, and the
-            # meeting masks say so); the sweeps do not: a parked stock card is usable out of order.
-            return steps.total
+        steps = self._needs.steps(pyramid, cells)
         total, deficits = steps.total, steps.deficits
-        if state >> self.jok_shift:  # a joker may stand in for any stock card the pyramid needs
+        if state >> self.jok_shift & self.jok_mask:  # a joker may stand in for any stock card the pyramid needs
             return total
         if not deficits or (self.drawn_spot and not self.drawn_as_top) or self.draw_count > 1:
             return total
@@ -290,6 +168,17 @@ class StepsBound:
                 wraps = {}
                 self._sweep(stock, True, steps, wraps, before=True, stuck=self._stuck(waste, steps))
                 self._wrap_sweeps[key] = wraps
+        if self.cells and not msc:
+            # all values at once (never less than the costliest alone), memoised on what it reads:
+            # the pyramid's needs, the waste, the cards ahead and whether a recycle is left
+            key = ((steps.ident << self.S | waste) << self.S | rest) << 1 | (round_trip < UNREACHABLE)
+            together = self._togethers.get(key)
+            if together is None:
+                if len(self._togethers) >= SWEEP_CACHE:
+                    self._togethers.clear()
+                together = self._togethers[key] = self._together(deficits, left, right, round_trip, waste)
+            if together < UNREACHABLE:
+                return total + together
         extra = 0
         for value, count in deficits.items():
             lefts = left.get(value, ())
@@ -356,6 +245,85 @@ class StepsBound:
                 return waste & ((2 << top) - 1)
         return 0
 
+    def _together(
+        self,
+        deficits: dict[int, int],
+        left: dict[int, list[int]],
+        right: dict[int, list[int]],
+        round_trip: int,
+        waste: int,
+    ) -> int:
+        """The extra steps of reaching every value the pyramid needs at once, where one card a draw
+        and only the waste's top is usable on the stock side (classic, and so ``cells``): the steps
+        that dig into the waste (removals and parks of its cards, what the waste sweep charges) and
+        the draws are different steps.
+
+        * A line that does not recycle takes at least the costliest dig plus the furthest draw ahead,
+          whichever cards of each value it takes from which side.
+        * One that recycles draws every card ahead and recycles first (``round_trip``); a card of the
+          waste that it has not dug out by then is drawn again after the recycle, with every card
+          below it (none of them could leave before it): the k-th card from the waste's bottom costs
+          k draws, the first of them counted in the round trip.  So it takes at least the costliest
+          dig, the round trip and the furthest such draw, each value's cards taken from the waste's
+          top, from ahead (passed in the round trip anyway) or from the waste's bottom.
+
+        (:meth:`bound` takes the costliest value alone; a stock-top model's step can pass a card on
+        each side, so there the sides do not add up.)"""
+        stock_values = self.stock_values
+        bottoms: dict[int, list[int]] = {}
+        if round_trip < UNREACHABLE:
+            rest = waste
+            passed = 0
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                passed += 1
+                value = stock_values[low.bit_length() - 1]
+                if value in deficits:  # the round trip counts the first draw after the recycle
+                    bottoms.setdefault(value, []).append(passed - 1)
+        plain: list[list[tuple[int, int]]] = []
+        recycled: list[list[tuple[int, int]]] = []
+        digs = {0}
+        for value, count in deficits.items():
+            lefts = left.get(value, [])
+            rights = right.get(value, [])
+            ups = bottoms.get(value, [])
+            choices = []
+            again = []
+            for from_left in range(0, min(count, len(lefts)) + 1):
+                dig = lefts[from_left - 1] if from_left else 0
+                rest_count = count - from_left
+                if rest_count <= len(rights):
+                    choices.append((dig, rights[rest_count - 1] if rest_count else 0))
+                    digs.add(dig)
+                if round_trip < UNREACHABLE:
+                    from_bottom = max(0, rest_count - len(rights))
+                    if from_bottom <= len(ups):
+                        again.append((dig, ups[from_bottom - 1] if from_bottom else 0))
+                        digs.add(dig)
+            plain.append(choices)
+            recycled.append(again)
+        best = UNREACHABLE
+        for dig in sorted(digs):
+            if dig >= best:
+                break
+            best = min(best, dig + self._furthest(plain, dig), dig + round_trip + self._furthest(recycled, dig))
+        return best
+
+    @staticmethod
+    def _furthest(options: list[list[tuple[int, int]]], dig: int) -> int:
+        """The most that some value needs on the second side, each value taking its cheapest choice
+        whose dig is at most ``dig`` (UNREACHABLE if some value has none)."""
+        furthest = 0
+        for choices in options:
+            reach = UNREACHABLE
+            for cost_left, cost_right in choices:
+                if cost_left <= dig and cost_right < reach:
+                    reach = cost_right
+            if reach > furthest:
+                furthest = reach
+        return furthest
+
     def _sweep_ahead(self, rest: int, steps: PyramidSteps, first: int) -> tuple[dict[int, list[int]], int]:
         """The forward sweep over the cards ahead, ``rest``: the costs of reaching the needed cards
         by value, and the cost of passing them all (-1 if not needed: every value was found often
@@ -408,7 +376,7 @@ class StepsBound:
         a lone king, or a stock-waste pair, whose other card is not on the same side) or a removal
         with a pyramid card.  The last is free for the first ``free[value]`` cards; beyond them, a
         further card of value w and a further one of its partner v cost one step together (see
-        :meth:`_pyramid_steps`), at most ``cap`` times; so the route's cost for the two values is
+        :meth:`.needs.PyramidNeeds.steps`), at most ``cap`` times; so the route's cost for the two values is
         e_w + e_v - min(e_w, e_v, cap) with e the cards beyond the free ones, and each card adds 0
         or 1 to it.  With an even target, cards of half its value cost half a step each beyond the
         free ones.
