@@ -325,3 +325,19 @@ def test_bound_with_the_fewest_recycles_is_admissible(rules: str) -> None:
                 assert fast.steps_bound(state) <= truth, (table.deal.code, state)
         fast.set_min_recycles(0)
     assert told >= 3
+
+
+def test_fewest_recycles_counts_its_positions_but_spends_no_budget() -> None:
+    """The searches that find the fewest recycles before A* add their positions to the caller's count,
+    and move its budget up by as many: ``solve``'s quick A* phase sets the budget as a count to reach,
+    meant for A*'s own positions."""
+    table = Table(Deal.from_number(0, "six_rows"))  # its first pass alone is proved lost
+    space = SearchSpace(table)
+    start = space.canonical(space.pack(table.start()))
+    counter = Counter()
+    counter.nodes = 10
+    counter.budget = 1_000
+    search._fewest_recycles(space, start, counter, native=True)
+    added = counter.nodes - 10
+    assert added > 0
+    assert counter.budget == 1_000 + added

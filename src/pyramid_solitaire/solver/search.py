@@ -213,7 +213,8 @@ def _wins_within(space: SearchSpace, start: int, counter: Counter, native: bool,
     """True if :func:`find_win` finds a win from ``start`` with ``recycles`` recycles in all at most, or
     gives up after FEWEST_RECYCLES_BUDGET positions (for :func:`_fewest_recycles`, which sets the
     limit back).  A search of its own (the same deadline), whose positions are added to ``counter``'s
-    after, but not to any budget of it (that budget is for the shortest search's own positions)."""
+    after, but not to any budget of it: the budget moves up by as many (``solve``'s quick A* phase
+    sets it as an absolute count, and is meant for the shortest search's own positions)."""
     own = Counter(deadline=counter.deadline, clock=counter.clock, budget=FEWEST_RECYCLES_BUDGET)
     space.max_recycles = recycles
     try:
@@ -222,6 +223,8 @@ def _wins_within(space: SearchSpace, start: int, counter: Counter, native: bool,
         return True
     finally:
         counter.nodes += own.nodes
+        if counter.budget is not None:
+            counter.budget += own.nodes
 
 
 def _python_shortest(space: SearchSpace, start: int, counter: Counter) -> list[Action] | None:
