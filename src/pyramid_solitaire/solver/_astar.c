@@ -1,9 +1,11 @@
 /* The shortest-solution search (A*) of solver/search.py, its inner loop written in C.
  *
- * It searches exactly as search.shortest_win does in Python, for the rule sets it takes (one card a
- * draw, one waste pile, no jokers, triples, free cells or limit on waste uses, not both a drawn spot
- * and a usable stock top, and a packed state that fits in 64 bits: msc, classic and thirteen among
- * them): the same successors in the same
+ * It searches exactly as search.shortest_win does in Python, for the rule sets it takes (one waste
+ * pile, no jokers, triples, free cells or limit on waste uses, not both a drawn spot and a usable
+ * stock top, and a packed state that fits in 64 bits: msc, classic, thirteen and tuts_tomb among
+ * them; any number of cards a draw, a draw moving the pointer as board.dealt_to does, and with
+ * several cards a draw the bound counting the removal steps only, as StepsBound.bound does): the
+ * same successors in the same
  * order (SearchSpace._successors), the same bound (steps.StepsBound.bound: its pyramid steps per
  * shape, and its sweeps computed afresh instead of memoised, as they are pure functions of the
  * cards), the same cut (SearchSpace.hopeless: the relaxed game of relaxed.RelaxedGame, with its
@@ -112,6 +114,8 @@ typedef struct {
     int values[128];
     int target, lone;
     int strict, stock_top_usable, drawn_spot, pairs_ok, unlimited, max_recycles, min_recycles;
+    int draw_count;   /* cards a draw (Packing.draw_count) */
+    int king_at_once; /* SearchSpace.king_at_once: the verdict takes a usable stock-side king at once */
     int stock_shift, ptr_shift, rec_shift;
     uint64_t pyramid_full, stock_mask;
     uint64_t meeting[MAX_SLOTS]; /* SearchSpace.dead_masks, their pyramid part */
@@ -549,10 +553,19 @@ typedef struct {
     int removal;
 } Step;
 
+/* board.dealt_to (Packing.dealt_after): the stock pointer after one draw of draw_count cards from ptr,
+ * just past the draw_count-th card still in the stock, or past the last one if fewer are left (``above``,
+ * the stock from ptr on, is not empty). */
+static inline uint64_t dealt_to(const Space *sp, uint64_t above, uint64_t ptr) {
+    for (int i = 1; i < sp->draw_count && (above & (above - 1)); i++) above &= above - 1;
+    return ptr + (uint64_t)__builtin_ctzll(above) + 1;
+}
+
 /* At most: the pyramid-only removals (<= P*P), a removal per exposed slot per usable card, a pair, a
  * draw or recycle.  ``verdict``: SearchSpace._successors with shortest=False, where a usable
- * stock-side king is the only move (the C rule sets deal one card a draw and have no waste-use limit,
- * so SearchSpace.king_at_once holds and waste_end is -1); otherwise shortest=True. */
+ * stock-side king is the only move when SearchSpace.king_at_once holds (one card a draw, or no
+ * recycle to come; the C rule sets have no waste-use limit, so waste_end is -1); otherwise
+ * shortest=True. */
 static int successors(Space *sp, uint64_t state, Step *out, int room, int *n, int verdict) {
     int count = 0;
     uint64_t pyramid = state & sp->pyramid_full;
@@ -593,7 +606,7 @@ static int successors(Space *sp, uint64_t state, Step *out, int room, int *n, in
         int value = sp->values[P + index];
         if (value == sp->lone) {
             uint64_t without = settle(sp, state & ~(1ULL << (index + sp->stock_shift)));
-            if (verdict) {
+            if (verdict && sp->king_at_once) {
                 out[0].after = without;
                 out[0].removal = 1;
                 *n = 1;
@@ -623,7 +636,8 @@ static int successors(Space *sp, uint64_t state, Step *out, int room, int *n, in
     if (above) {
         int top = (int)ptr + __builtin_ctzll(above);
         if (verdict || !(sp->stock_top_usable && sp->values[P + top] == sp->lone)) {
-            out[count].after = (state & ~(PTR_MASK << sp->ptr_shift)) | (uint64_t)(top + 1) << sp->ptr_shift;
+            uint64_t dealt = sp->draw_count == 1 ? (uint64_t)top + 1 : dealt_to(sp, above, ptr);
+            out[count].after = (state & ~(PTR_MASK << sp->ptr_shift)) | dealt << sp->ptr_shift;
             out[count++].removal = 0;
         }
     } else if (passed) {
@@ -728,7 +742,8 @@ static uint64_t stuck_of(const Space *sp, uint64_t waste, const Shape *s) {
 }
 
 static int bound(const Space *sp, uint64_t state, Shape *s) {
-    if (!s->n_deficits) return s->total;
+    /* several cards a draw (one draw passes several cards): the removal steps only (StepsBound.bound) */
+    if (!s->n_deficits || sp->draw_count > 1) return s->total;
     uint64_t stock = state >> sp->stock_shift & sp->stock_mask;
     uint64_t ptr = state >> sp->ptr_shift & PTR_MASK;
     /* a drawn spot: bounded as the stock-top model one card back (StepsBound.bound) */
@@ -1025,6 +1040,8 @@ static int space_init(Space *sp, PyObject *params) {
     INT_PARAM(stock_top_usable, "stock_top_usable")
     INT_PARAM(drawn_spot, "drawn_spot")
     INT_PARAM(pairs_ok, "pairs_ok")
+    INT_PARAM(draw_count, "draw_count")
+    INT_PARAM(king_at_once, "king_at_once")
     INT_PARAM(unlimited, "unlimited")
     INT_PARAM(max_recycles, "max_recycles")
     INT_PARAM(min_recycles, "min_recycles")
@@ -1330,7 +1347,8 @@ static PyObject *astar_verdict(PyObject *self, PyObject *args) {
     int room = sp.P * sp.P + 3 * MAX_SLOTS + 8;
     size_t pending = 0, expanded = 0;
     int P = sp.P;
-    int by_finish = sp.max_recycles >= 0;
+    /* depth.passes_order: the stronger skip of depth_first_passes needs one card a draw */
+    int by_finish = sp.max_recycles >= 0 && sp.draw_count == 1;
     uint64_t rec_field = sp.max_recycles >= 0 ? REC_MASK << sp.rec_shift : 0;
     if (by_finish) rec_field |= PTR_MASK << sp.ptr_shift;
     if (seen_init(&seen, 1 << 12, ~rec_field) < 0 || bounds_init(&sp.bounds, 1 << 12) < 0 ||

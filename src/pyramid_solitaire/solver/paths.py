@@ -36,7 +36,7 @@ HANDLED: Final[dict[str, frozenset[str]]] = {
     "drawn_spot": ALL,
     "stock_waste_pairs": ALL,
     "waste_start": ALL,
-    "draw": NOT_C,  # the C loops deal one card a draw
+    "draw": ALL,  # any number of cards a draw, in C too (board.dealt_to)
     "open_pyramid": ALL,
     "jokers": NOT_C,
     "triples": NOT_C,

@@ -284,16 +284,15 @@ def _python_shortest(space: SearchSpace, start: int, counter: Counter) -> list[A
 
 
 def _c_search_fits(space: SearchSpace) -> bool:
-    """True if the C loop searches ``space`` as :func:`shortest_win` would (see ``_astar.c``): one card a
-    draw, one waste pile, no jokers, triples, free cells or limit on waste uses, not both a drawn spot
-    and a usable stock top, and a packed state of 64 bits at most."""
+    """True if the C loop searches ``space`` as :func:`shortest_win` would (see ``_astar.c``): one waste
+    pile, no jokers, triples, free cells or limit on waste uses, not both a drawn spot and a usable
+    stock top, and a packed state of 64 bits at most (any number of cards a draw)."""
     return (
         space.fast
         and not space.cells
         and not space.jokers
         and not space.triples
         and not (space.drawn_spot and space.stock_top_usable)
-        and space.draw_count == 1
         and space.waste_limit is None
         and not space.pile_masks
         and space.P <= 32
@@ -324,6 +323,8 @@ def _c_params(space: SearchSpace, counter: Counter) -> dict[str, object]:
         "stock_top_usable": int(space.stock_top_usable),
         "drawn_spot": int(space.drawn_spot),
         "pairs_ok": int(space.pairs_ok),
+        "draw_count": space.draw_count,
+        "king_at_once": int(space.king_at_once),
         "unlimited": int(space.unlimited),
         "max_recycles": -1 if space.max_recycles is None else space.max_recycles,
         "min_recycles": space.min_recycles,
