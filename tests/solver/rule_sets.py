@@ -5,9 +5,10 @@ written by hand, so that a new preset, a new option or a new value of one enters
 * every value of every option (its choices, its words, the other boolean, or the sample values of
   :func:`values`) on the first of :data:`BASES` that takes it with nothing else changed;
 * each option that a fast path does not play as the table does (``solver/paths.py``: the options not
-  in ``ALL``, such as jokers, triples, free cells, a limit on waste uses), with its first value, on
-  every base that takes it (each base a stock model of its own), and every two of them together on the
-  first base that takes both: where the solver's own code for one meets its code for the other.
+  in ``ALL``, such as jokers, triples, free cells, a limit on waste uses; and those in :data:`OWN_CODE`),
+  with its first value, on every base that takes it (each base a stock model of its own), and every two
+  of them together on the first base that takes both: where the solver's own code for one meets its
+  code for the other.
 
 A test takes the rule sets of its concern by what the solver does with them (:func:`of_kind`: the fast
 successors, the C loops, the stronger skip, free cells…), never by name.  ``test_paths.py`` checks each
@@ -36,6 +37,10 @@ BASE_FOR = {"reserve_depth": ("reserve",)}
 #: Options that change no move and no win (the score, how many operations may be taken back): a rule
 #: set differing only in them plays as its base, so only test_paths tries them.
 NO_PLAY = frozenset({"scoring", "undo_limit"})
+#: Options every path plays, but each with code of its own in the solver (several cards a draw, several
+#: waste piles: the C loops' draws and usable cards, the bound that stops at the removal steps): still
+#: tried on every base and paired with the options no fast path plays, as when the C loops left them out.
+OWN_CODE = frozenset({"draw", "waste_piles"})
 #: the places of a 7-row pyramid
 PYRAMID_PLACES = 28
 
@@ -96,9 +101,10 @@ def variants() -> list[tuple[str, object, Rules]]:
 
 
 def special() -> list[Rules]:
-    """Each option no fast path plays as the table does, with its first value, on every base that takes
-    it; and every two of them on the first base that takes both (none for two that never go together)."""
-    names = [name for name in OPTIONS if HANDLED[name] != ALL]
+    """Each option no fast path plays as the table does (or one of :data:`OWN_CODE`), with its first
+    value, on every base that takes it; and every two of them on the first base that takes both (none for
+    two that never go together)."""
+    names = [name for name in OPTIONS if HANDLED[name] != ALL or name in OWN_CODE]
     out = [
         rules
         for name in names

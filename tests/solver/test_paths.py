@@ -49,7 +49,11 @@ def test_a_path_gets_a_rule_set_only_if_it_plays_its_options(name: str, value: o
         assert not space.fast
     if any(C not in HANDLED[field] for field in fields):
         assert not search._c_search_fits(space), f"the C loop would ignore {name}={value}"
-    elif search._c_search_fits(space_of(PRESETS["classic"])) and not (rules.stock_top_usable and rules.drawn_spot):
+    elif (
+        search._c_search_fits(space_of(PRESETS["classic"]))
+        and not (rules.stock_top_usable and rules.drawn_spot)
+        and not (rules.waste_piles > 1 and rules.draw == 1)
+    ):
         # options the C loop plays: it takes the rule set, unless its positions outgrow what a C position
         # holds (32 places, 64 bits), which the loop says for itself
         too_big = space.P > 32 or space.rec_shift + REC_BITS > 64

@@ -32,6 +32,11 @@
 #define REC_MASK ((1ULL << REC_BITS) - 1)
 #define MAX_VALUE 16
 #define MAX_TARGET 64
+#define MAX_PILES 8 /* waste piles the C loops take (Packing.pile_masks) */
+#define MAX_USABLE (MAX_PILES + 2) /* usable stock-side cards: the drawn card, the piles' tops, the stock's top */
+/* successors besides the pyramid-only removals: a removal per usable card and pyramid slot, a pair per
+ * two usable cards, a draw or a recycle */
+#define STOCK_STEPS (MAX_USABLE * MAX_SLOTS + MAX_USABLE * MAX_USABLE / 2 + 2)
 #define MAX_SLOTS 32
 #define UNREACHABLE (1 << 20)
 #define EMPTY UINT64_MAX
@@ -116,6 +121,8 @@ typedef struct {
     int strict, stock_top_usable, drawn_spot, pairs_ok, unlimited, max_recycles, min_recycles;
     int draw_count;   /* cards a draw (Packing.draw_count) */
     int king_at_once; /* SearchSpace.king_at_once: the verdict takes a usable stock-side king at once */
+    int n_piles;      /* several waste piles (Apophis): each pile's top is usable (Packing.pile_masks) */
+    uint64_t pile_masks[MAX_PILES];
     int stock_shift, ptr_shift, rec_shift;
     uint64_t pyramid_full, stock_mask;
     uint64_t meeting[MAX_SLOTS]; /* SearchSpace.dead_masks, their pyramid part */
@@ -582,18 +589,23 @@ static int successors(Space *sp, uint64_t state, Step *out, int room, int *n, in
     }
     uint64_t ptr = state >> sp->ptr_shift & PTR_MASK;
     /* SearchSpace.usable_stock_indices: the drawn card, the waste's top, the stock's top if usable */
-    int usable[3], n_usable = 0;
+    int usable[MAX_USABLE], n_usable = 0;
     uint64_t passed = stock & ((1ULL << ptr) - 1), below = passed;
     if (sp->drawn_spot) {
         if (ptr && (stock >> (ptr - 1) & 1)) usable[n_usable++] = (int)ptr - 1;
         below = ptr > 1 ? stock & ((1ULL << (ptr - 1)) - 1) : 0;
     }
-    if (below) usable[n_usable++] = bit_length(below) - 1;
+    if (sp->n_piles) {
+        for (int k = 0; k < sp->n_piles; k++)
+            if (below & sp->pile_masks[k]) usable[n_usable++] = bit_length(below & sp->pile_masks[k]) - 1;
+    } else if (below) {
+        usable[n_usable++] = bit_length(below) - 1;
+    }
     uint64_t above = stock >> ptr;
     if (sp->stock_top_usable && above) usable[n_usable++] = (int)ptr + __builtin_ctzll(above);
     int P = sp->P;
     uint64_t rest = state & ~sp->pyramid_full;
-    if (shape->n_removals + 3 * MAX_SLOTS + 4 > room) {
+    if (shape->n_removals + STOCK_STEPS > room) {
         PyErr_SetString(PyExc_RuntimeError, "_astar: too many successors");
         return -1;
     }
@@ -1072,6 +1084,17 @@ static int space_init(Space *sp, PyObject *params) {
     sp->relaxed = (int)relaxed;
     /* the bound's dig counts read it too */
     if (get_masks(params, "kept_by", sp->kept_by, sp->P) < 0) return -1;
+    PyObject *piles;
+    if (get_obj(params, "pile_masks", &piles) < 0) return -1;
+    if (!PyTuple_Check(piles) || PyTuple_GET_SIZE(piles) > MAX_PILES) {
+        PyErr_SetString(PyExc_ValueError, "_astar: pile_masks must be a tuple of at most MAX_PILES masks");
+        return -1;
+    }
+    sp->n_piles = (int)PyTuple_GET_SIZE(piles);
+    for (int k = 0; k < sp->n_piles; k++) {
+        sp->pile_masks[k] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(piles, k));
+        if (PyErr_Occurred()) return -1;
+    }
     if (sp->relaxed) {
         for (int slot = 0; slot < sp->P; slot++)
             if (sp->values[slot] >= 0 && sp->values[slot] < MAX_VALUE) sp->slots_of[sp->values[slot]] |= 1ULL << slot;
@@ -1106,7 +1129,7 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
-    room = sp.P * sp.P + 3 * MAX_SLOTS + 8;
+    room = sp.P * sp.P + STOCK_STEPS;
     steps = malloc((size_t)room * sizeof(Step));
     if (!steps) {
         PyErr_NoMemory();
@@ -1344,7 +1367,7 @@ static PyObject *astar_verdict(PyObject *self, PyObject *args) {
     SeenSet seen = {0};
     Stack st = {0};
     Step *scratch = NULL;
-    int room = sp.P * sp.P + 3 * MAX_SLOTS + 8;
+    int room = sp.P * sp.P + STOCK_STEPS;
     size_t pending = 0, expanded = 0;
     int P = sp.P;
     /* depth.passes_order: the stronger skip of depth_first_passes needs one card a draw */

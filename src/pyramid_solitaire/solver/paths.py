@@ -49,7 +49,7 @@ HANDLED: Final[dict[str, frozenset[str]]] = {
     "reserve": ALL,  # a row of single cards: more places of the layout (up to 32 in all in C)
     "reserve_depth": NOT_C,  # piles of several cards
     "inverted": ALL,
-    "waste_piles": NOT_C,
+    "waste_piles": ALL,  # but in C only with several cards a draw (search._c_search_fits)
     "waste_uses": NOT_C,
     # free cells take CellGame's moves in SearchSpace, and the table's own with jokers or triples
     "cells": NOT_C,

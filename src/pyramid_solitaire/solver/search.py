@@ -34,6 +34,8 @@ G_BITS: Final = 16
 G_MASK: Final = (1 << G_BITS) - 1
 ORDER_BITS: Final = 40
 ORDER_MASK: Final = (1 << ORDER_BITS) - 1
+#: waste piles the C loops take (``_astar.c``'s MAX_PILES)
+MAX_PILES: Final = 8
 
 
 #: positions each search of :func:`_fewest_recycles` may expand (the slowest of the first 30 six_rows
@@ -284,9 +286,10 @@ def _python_shortest(space: SearchSpace, start: int, counter: Counter) -> list[A
 
 
 def _c_search_fits(space: SearchSpace) -> bool:
-    """True if the C loop searches ``space`` as :func:`shortest_win` would (see ``_astar.c``): one waste
-    pile, no jokers, triples, free cells or limit on waste uses, not both a drawn spot and a usable
-    stock top, and a packed state of 64 bits at most (any number of cards a draw)."""
+    """True if the C loop searches ``space`` as :func:`shortest_win` would (see ``_astar.c``): no jokers,
+    triples, free cells or limit on waste uses, not both a drawn spot and a usable stock top, one waste
+    pile or up to MAX_PILES with several cards a draw, and a packed state of 64 bits at most (any
+    number of cards a draw)."""
     return (
         space.fast
         and not space.cells
@@ -294,7 +297,9 @@ def _c_search_fits(space: SearchSpace) -> bool:
         and not space.triples
         and not (space.drawn_spot and space.stock_top_usable)
         and space.waste_limit is None
-        and not space.pile_masks
+        # several waste piles where the bound counts the removal steps alone, in both loops (several
+        # cards a draw): with one card a draw the Python bound sweeps the piles as one waste
+        and (not space.pile_masks or (space.draw_count > 1 and len(space.pile_masks) <= MAX_PILES))
         and space.P <= 32
         and space.rec_shift + REC_BITS <= 64
         and space.target < MAX_VALUE
@@ -325,6 +330,7 @@ def _c_params(space: SearchSpace, counter: Counter) -> dict[str, object]:
         "pairs_ok": int(space.pairs_ok),
         "draw_count": space.draw_count,
         "king_at_once": int(space.king_at_once),
+        "pile_masks": space.pile_masks,
         "unlimited": int(space.unlimited),
         "max_recycles": -1 if space.max_recycles is None else space.max_recycles,
         "min_recycles": space.min_recycles,
