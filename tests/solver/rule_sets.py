@@ -38,9 +38,10 @@ BASE_FOR = {"reserve_depth": ("reserve",)}
 #: set differing only in them plays as its base, so only test_paths tries them.
 NO_PLAY = frozenset({"scoring", "undo_limit"})
 #: Options every path plays, but each with code of its own in the solver (several cards a draw, several
-#: waste piles: the C loops' draws and usable cards, the bound that stops at the removal steps): still
-#: tried on every base and paired with the options no fast path plays, as when the C loops left them out.
-OWN_CODE = frozenset({"draw", "waste_piles"})
+#: waste piles: the C loops' draws and usable cards, the bound that stops at the removal steps; reserve
+#: piles: the layout's masks behind the cuts and the bound): still tried on every base and paired with
+#: the options no fast path plays, as when the C loops left them out.
+OWN_CODE = frozenset({"draw", "waste_piles", "reserve_depth"})
 #: the places of a 7-row pyramid
 PYRAMID_PLACES = 28
 

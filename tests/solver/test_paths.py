@@ -55,6 +55,6 @@ def test_a_path_gets_a_rule_set_only_if_it_plays_its_options(name: str, value: o
         and not (rules.waste_piles > 1 and rules.draw == 1)
     ):
         # options the C loop plays: it takes the rule set, unless its positions outgrow what a C position
-        # holds (32 places, 64 bits), which the loop says for itself
-        too_big = space.P > 32 or space.rec_shift + REC_BITS > 64
+        # holds (64 places, 64 bits), which the loop says for itself
+        too_big = space.P > search.MAX_SLOTS or space.rec_shift + REC_BITS > 64
         assert search._c_search_fits(space) or too_big, f"{name}={value}: {sorted(fields)}"

@@ -37,7 +37,7 @@
 /* successors besides the pyramid-only removals: a removal per usable card and pyramid slot, a pair per
  * two usable cards, a draw or a recycle */
 #define STOCK_STEPS (MAX_USABLE * MAX_SLOTS + MAX_USABLE * MAX_USABLE / 2 + 2)
-#define MAX_SLOTS 32
+#define MAX_SLOTS 64 /* layout places (pyramid and reserve): a position's low bits, masks of 64 bits */
 #define UNREACHABLE (1 << 20)
 #define EMPTY UINT64_MAX
 
@@ -104,7 +104,7 @@ typedef struct {
 
 typedef struct {
     uint64_t counts;
-    uint32_t pyramid;
+    uint64_t pyramid;
     uint8_t low, high, used;
 } Bound;
 
@@ -301,15 +301,15 @@ static int bounds_init(Bounds *m, size_t size) {
     return 0;
 }
 
-static inline size_t bound_slot(const Bounds *m, uint64_t counts, uint32_t pyramid) {
+static inline size_t bound_slot(const Bounds *m, uint64_t counts, uint64_t pyramid) {
     size_t mask = m->size - 1;
-    size_t i = mix(counts ^ ((uint64_t)pyramid * 0x9e3779b97f4a7c15ULL)) & mask;
+    size_t i = mix(counts ^ (pyramid * 0x9e3779b97f4a7c15ULL)) & mask;
     while (m->rows[i].used && (m->rows[i].counts != counts || m->rows[i].pyramid != pyramid)) i = (i + 1) & mask;
     return i;
 }
 
 /* The row of (counts, pyramid), added unused if new (NULL when out of memory). */
-static Bound *bounds_row(Bounds *m, uint64_t counts, uint32_t pyramid) {
+static Bound *bounds_row(Bounds *m, uint64_t counts, uint64_t pyramid) {
     if ((m->count + 1) * 2 > m->size) {
         Bounds bigger;
         if (bounds_init(&bigger, m->size * 2) < 0) return NULL;
@@ -902,7 +902,7 @@ static int ceiling(Space *sp, uint64_t pyramid, uint64_t counts) {
 /* RelaxedGame.reaches: can the relaxed game remove at least k pyramid cards in all from (pyramid,
  * counts)?  1, 0, or -1 on an error.  The same exact answers, asked with the same memo of bounds. */
 static int reaches(Space *sp, uint64_t pyramid, uint64_t counts, int k) {
-    Bound *row = bounds_row(&sp->bounds, counts, (uint32_t)pyramid);
+    Bound *row = bounds_row(&sp->bounds, counts, pyramid);
     if (!row) {
         PyErr_NoMemory();
         return -1;
@@ -948,7 +948,7 @@ static int reaches(Space *sp, uint64_t pyramid, uint64_t counts, int k) {
         }
     }
     /* the row may have moved as the memo grew */
-    row = bounds_row(&sp->bounds, counts, (uint32_t)pyramid);
+    row = bounds_row(&sp->bounds, counts, pyramid);
     if (!row) {
         PyErr_NoMemory();
         return -1;

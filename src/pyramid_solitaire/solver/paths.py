@@ -43,11 +43,11 @@ HANDLED: Final[dict[str, frozenset[str]]] = {
     "target": ALL,
     "lone_kings": ALL,
     "deck": ALL,
-    "rows": ALL,  # up to the 32 places a C position holds
+    "rows": ALL,  # up to the 64 places of a C position
     "scoring": ALL,
     "undo_limit": ALL,
-    "reserve": ALL,  # a row of single cards: more places of the layout (up to 32 in all in C)
-    "reserve_depth": NOT_C,  # piles of several cards
+    "reserve": ALL,  # a row of single cards: more places of the layout (up to 64 in all in C)
+    "reserve_depth": ALL,  # piles of several cards: more places, each covered by the one on it (the layout says)
     "inverted": ALL,
     "waste_piles": ALL,  # but in C only with several cards a draw (search._c_search_fits)
     "waste_uses": NOT_C,

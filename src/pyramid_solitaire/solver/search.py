@@ -36,6 +36,8 @@ ORDER_BITS: Final = 40
 ORDER_MASK: Final = (1 << ORDER_BITS) - 1
 #: waste piles the C loops take (``_astar.c``'s MAX_PILES)
 MAX_PILES: Final = 8
+#: layout places the C loops take (``_astar.c``'s MAX_SLOTS: its masks of places have 64 bits)
+MAX_SLOTS: Final = 64
 
 
 #: positions each search of :func:`_fewest_recycles` may expand (the slowest of the first 30 six_rows
@@ -300,7 +302,7 @@ def _c_search_fits(space: SearchSpace) -> bool:
         # several waste piles where the bound counts the removal steps alone, in both loops (several
         # cards a draw): with one card a draw the Python bound sweeps the piles as one waste
         and (not space.pile_masks or (space.draw_count > 1 and len(space.pile_masks) <= MAX_PILES))
-        and space.P <= 32
+        and space.P <= MAX_SLOTS
         and space.rec_shift + REC_BITS <= 64
         and space.target < MAX_VALUE
     )
