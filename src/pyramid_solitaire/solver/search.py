@@ -290,8 +290,8 @@ def _python_shortest(space: SearchSpace, start: int, counter: Counter) -> list[A
 def _c_search_fits(space: SearchSpace) -> bool:
     """True if the C loop searches ``space`` as :func:`shortest_win` would (see ``_astar.c``): no jokers,
     triples, free cells or limit on waste uses, not both a drawn spot and a usable stock top, one waste
-    pile or up to MAX_PILES with several cards a draw, and a packed state of 64 bits at most (any
-    number of cards a draw)."""
+    pile or up to MAX_PILES with several cards a draw, MAX_SLOTS layout places and a packed state of 64
+    bits at most (any number of cards a draw)."""
     return (
         space.fast
         and not space.cells
