@@ -1,11 +1,12 @@
 /* The shortest-solution search (A*) of solver/search.py, its inner loop written in C.
  *
- * It searches exactly as search.shortest_win does in Python, for the rule sets it takes (one waste
- * pile, no jokers, triples, free cells or limit on waste uses, not both a drawn spot and a usable
- * stock top, and a packed state that fits in 64 bits: msc, classic, thirteen and tuts_tomb among
- * them; any number of cards a draw, a draw moving the pointer as board.dealt_to does, and with
- * several cards a draw the bound counting the removal steps only, as StepsBound.bound does): the
- * same successors in the same
+ * It searches exactly as search.shortest_win does in Python, for the rule sets it takes
+ * (search._c_search_fits: no jokers, triples, free cells or limit on waste uses, not both a drawn spot
+ * and a usable stock top, one waste pile or several with several cards a draw, at most MAX_SLOTS
+ * layout places and a packed state that fits in 64 bits: msc, classic, thirteen, tuts_tomb, apophis
+ * and reserve among them; any number of cards a draw, a draw moving the pointer as board.dealt_to
+ * does, and with several cards a draw the bound counting the removal steps only, as StepsBound.bound
+ * does): the same successors in the same
  * order (SearchSpace._successors), the same bound (steps.StepsBound.bound: its pyramid steps per
  * shape, and its sweeps computed afresh instead of memoised, as they are pure functions of the
  * cards), the same cut (SearchSpace.hopeless: the relaxed game of relaxed.RelaxedGame, with its
@@ -32,12 +33,12 @@
 #define REC_MASK ((1ULL << REC_BITS) - 1)
 #define MAX_VALUE 16
 #define MAX_TARGET 64
-#define MAX_PILES 8 /* waste piles the C loops take (Packing.pile_masks) */
+#define MAX_SLOTS 64 /* layout places (pyramid and reserve): a position's low bits, masks of 64 bits */
+#define MAX_PILES 8  /* waste piles the C loops take (Packing.pile_masks) */
 #define MAX_USABLE (MAX_PILES + 2) /* usable stock-side cards: the drawn card, the piles' tops, the stock's top */
 /* successors besides the pyramid-only removals: a removal per usable card and pyramid slot, a pair per
  * two usable cards, a draw or a recycle */
 #define STOCK_STEPS (MAX_USABLE * MAX_SLOTS + MAX_USABLE * MAX_USABLE / 2 + 2)
-#define MAX_SLOTS 64 /* layout places (pyramid and reserve): a position's low bits, masks of 64 bits */
 #define UNREACHABLE (1 << 20)
 #define EMPTY UINT64_MAX
 
@@ -588,7 +589,7 @@ static int successors(Space *sp, uint64_t state, Step *out, int room, int *n, in
         return 0;
     }
     uint64_t ptr = state >> sp->ptr_shift & PTR_MASK;
-    /* SearchSpace.usable_stock_indices: the drawn card, the waste's top, the stock's top if usable */
+    /* SearchSpace.usable_stock_indices: the drawn card, the waste's top (each pile's), the stock's top if usable */
     int usable[MAX_USABLE], n_usable = 0;
     uint64_t passed = stock & ((1ULL << ptr) - 1), below = passed;
     if (sp->drawn_spot) {
