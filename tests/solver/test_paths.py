@@ -14,7 +14,6 @@ from rule_sets import values, variants
 from pyramid_solitaire import Deal
 from pyramid_solitaire.rules import OPTIONS, PRESETS, Rules
 from pyramid_solitaire.solver import search
-from pyramid_solitaire.solver.packing import REC_BITS
 from pyramid_solitaire.solver.paths import FAST, HANDLED, C
 from pyramid_solitaire.solver.space import SearchSpace
 from pyramid_solitaire.table import Table
@@ -56,5 +55,5 @@ def test_a_path_gets_a_rule_set_only_if_it_plays_its_options(name: str, value: o
     ):
         # options the C loop plays: it takes the rule set, unless its positions outgrow what a C position
         # holds (64 places, 64 bits), which the loop says for itself
-        too_big = space.P > search.MAX_SLOTS or space.rec_shift + REC_BITS > 64
+        too_big = space.P > search.MAX_SLOTS or space.cell_shift > 64
         assert search._c_search_fits(space) or too_big, f"{name}={value}: {sorted(fields)}"

@@ -29,8 +29,6 @@
 
 #define PTR_BITS 6
 #define PTR_MASK ((1ULL << PTR_BITS) - 1)
-#define REC_BITS 4
-#define REC_MASK ((1ULL << REC_BITS) - 1)
 #define MAX_VALUE 16
 #define MAX_TARGET 64
 #define MAX_SLOTS 64 /* layout places (pyramid and reserve): a position's low bits, masks of 64 bits */
@@ -125,6 +123,8 @@ typedef struct {
     int n_piles;      /* several waste piles (Apophis): each pile's top is usable (Packing.pile_masks) */
     uint64_t pile_masks[MAX_PILES];
     int stock_shift, ptr_shift, rec_shift;
+    int rec_bits;      /* Packing.rec_bits: the recycle count's width, as the rule set's limit needs */
+    uint64_t rec_mask; /* (1 << rec_bits) - 1 */
     uint64_t pyramid_full, stock_mask;
     uint64_t meeting[MAX_SLOTS]; /* SearchSpace.dead_masks, their pyramid part */
     /* the relaxed game in C (see below), or -1: SearchSpace.hopeless is asked instead */
@@ -654,10 +654,10 @@ static int successors(Space *sp, uint64_t state, Step *out, int room, int *n, in
             out[count++].removal = 0;
         }
     } else if (passed) {
-        int rec = (int)(state >> sp->rec_shift & REC_MASK);
+        int rec = (int)(state >> sp->rec_shift & sp->rec_mask);
         if (sp->max_recycles < 0 || rec < sp->max_recycles) {
             rec = sp->unlimited ? 0 : rec + 1;
-            uint64_t cleared = state & ~(((1ULL << (PTR_BITS + REC_BITS)) - 1) << sp->ptr_shift);
+            uint64_t cleared = state & ~(((1ULL << (PTR_BITS + sp->rec_bits)) - 1) << sp->ptr_shift);
             out[count].after = cleared | (uint64_t)rec << sp->rec_shift;
             out[count++].removal = 0;
         }
@@ -799,7 +799,7 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
     }
     uint64_t waste = stock & ((1ULL << ptr) - 1);
     if (waste) sweep(sp, waste, 0, s, &left, -1, 0, !top_model, 0);
-    int rec = (int)(state >> sp->rec_shift & REC_MASK);
+    int rec = (int)(state >> sp->rec_shift & sp->rec_mask);
     int can_recycle = ahead >= 0 && (sp->max_recycles < 0 || rec < sp->max_recycles);
     int round_trip = can_recycle ? ahead + 1 : UNREACHABLE;
     int extra = 0;
@@ -1061,8 +1061,11 @@ static int space_init(Space *sp, PyObject *params) {
     INT_PARAM(stock_shift, "stock_shift")
     INT_PARAM(ptr_shift, "ptr_shift")
     INT_PARAM(rec_shift, "rec_shift")
+    INT_PARAM(rec_bits, "rec_bits")
 #undef INT_PARAM
-    if (sp->P > MAX_SLOTS || sp->P + sp->S > 128 || sp->rec_shift + REC_BITS > 64 || sp->target >= MAX_VALUE ||
+    sp->rec_mask = (1ULL << sp->rec_bits) - 1;
+    if (sp->P > MAX_SLOTS || sp->P + sp->S > 128 || sp->rec_bits < 0 || sp->rec_shift + sp->rec_bits > 64 ||
+        sp->target >= MAX_VALUE ||
         sp->stock_shift != sp->P || sp->ptr_shift != sp->P + sp->S || sp->rec_shift != sp->ptr_shift + PTR_BITS) {
         PyErr_SetString(PyExc_ValueError, "_astar: a layout this search does not take");
         return -1;
@@ -1373,7 +1376,7 @@ static PyObject *astar_verdict(PyObject *self, PyObject *args) {
     int P = sp.P;
     /* depth.passes_order: the stronger skip of depth_first_passes needs one card a draw */
     int by_finish = sp.max_recycles >= 0 && sp.draw_count == 1;
-    uint64_t rec_field = sp.max_recycles >= 0 ? REC_MASK << sp.rec_shift : 0;
+    uint64_t rec_field = sp.rec_mask << sp.rec_shift;
     if (by_finish) rec_field |= PTR_MASK << sp.ptr_shift;
     if (seen_init(&seen, 1 << 12, ~rec_field) < 0 || bounds_init(&sp.bounds, 1 << 12) < 0 ||
         !(scratch = malloc((size_t)room * sizeof(Step))) ||
@@ -1412,7 +1415,7 @@ static PyObject *astar_verdict(PyObject *self, PyObject *args) {
         if (*row != EMPTY && (*row & rec_field) <= (state & rec_field)) continue;
         uint64_t origin = step.removal ? state : top->origin;
         if (by_finish && !step.removal) {
-            int r0 = (int)(origin >> sp.rec_shift & REC_MASK), r = (int)(state >> sp.rec_shift & REC_MASK);
+            int r0 = (int)(origin >> sp.rec_shift & sp.rec_mask), r = (int)(state >> sp.rec_shift & sp.rec_mask);
             uint64_t p0 = origin >> sp.ptr_shift & PTR_MASK, p = state >> sp.ptr_shift & PTR_MASK;
             if (r > r0 && (p >= p0 || r > r0 + 1)) continue;
         }

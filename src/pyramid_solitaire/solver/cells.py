@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from ..layout import bits
 from ..packed import DRAW_ACTION, PAIR, RECYCLE_ACTION, Action, Position
-from .packing import COUNT_BITS, COUNT_MASK, MAX_VALUE, PTR_BITS, PTR_MASK, REC_BITS, Packing
+from .packing import COUNT_BITS, COUNT_MASK, MAX_VALUE, PTR_BITS, PTR_MASK, Packing
 from .relaxed import bag_triples
 
 
@@ -255,10 +255,10 @@ class CellGame:
             dealt = top + 1 if space.draw_count == 1 else space.dealt_after(stock, ptr)
             return DRAW_ACTION, state & ~(PTR_MASK << self.ptr_shift) | dealt << self.ptr_shift
         if stock & ((1 << ptr) - 1):
-            rec = state >> self.rec_shift & ((1 << REC_BITS) - 1)
+            rec = state >> self.rec_shift & self.space.rec_mask
             if space.max_recycles is None or rec < space.max_recycles:
                 rec = 0 if space.unlimited else rec + 1
-                cleared = state & ~(((1 << (PTR_BITS + REC_BITS)) - 1) << self.ptr_shift)
+                cleared = state & ~(((1 << (PTR_BITS + self.space.rec_bits)) - 1) << self.ptr_shift)
                 return RECYCLE_ACTION, cleared | rec << self.rec_shift
         return None
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from ..packed import Action
 from .counter import Counter
-from .packing import PTR_MASK, REC_BITS, USE_MASK
+from .packing import PTR_MASK
 from .space import SearchSpace
 
 EXPAND, CUT, FOUND = 0, 1, 2
@@ -63,10 +63,10 @@ def depth_first_passes(space: SearchSpace, start: int, counter: Counter, visit: 
 
     This searches fewer positions than the plain skip and keeps one row per cards instead of one per
     position (msc's slowest lost deals: a third of the time)."""
-    field = PTR_MASK << space.ptr_shift | ((1 << REC_BITS) - 1) << space.rec_shift
+    field = PTR_MASK << space.ptr_shift | space.rec_mask << space.rec_shift
     rec_shift = space.rec_shift
     ptr_shift = space.ptr_shift
-    rec_mask = (1 << REC_BITS) - 1
+    rec_mask = space.rec_mask
     start = space.canonical(start)
     # per cards (the position without its pointer and recycles): the earliest searched in full
     done: dict[int, int] = {}
@@ -137,10 +137,10 @@ def depth_first_seen(space: SearchSpace, start: int, counter: Counter, visit: Vi
     # is a direct call, where a bound method goes through Python's calling machinery every position
     stack = [iter(space.successors(start))]
     rec_shift = space.rec_shift
-    rec_mask = (1 << REC_BITS) - 1 if space.max_recycles is not None else 0
+    rec_mask = space.rec_mask
     rec_one = 1 << rec_shift
     use_shift = space.use_shift
-    use_mask = USE_MASK if space.waste_limit is not None else 0
+    use_mask = space.use_mask
     use_one = 1 << use_shift
     while stack:
         step = next(stack[-1], None)

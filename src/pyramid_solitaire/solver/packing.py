@@ -24,10 +24,6 @@ from ..table import Table
 
 PTR_BITS: Final = 6
 PTR_MASK: Final = (1 << PTR_BITS) - 1
-REC_BITS: Final = 4
-#: bits of the count of waste uses (rules.MAX_WASTE_USES is 48)
-USE_BITS: Final = 6
-USE_MASK: Final = (1 << USE_BITS) - 1
 COUNT_BITS: Final = 4
 COUNT_MASK: Final = (1 << COUNT_BITS) - 1
 MAX_VALUE: Final = 16
@@ -83,9 +79,18 @@ class Packing:
         self._shapes: dict[int, PyramidShape] = {}
         self.stock_shift = self.P
         self.ptr_shift = self.P + self.S
+        # The recycles done and the waste uses spent take as many bits as the rule set's limits need
+        # (none without a limit), so that a position of the rule sets the C loops play fits in their 64
+        # bits: thirteen with jokers packs 28 + 24 + 6 + 2 + 2 bits, limited_waste 28 + 24 + 6 + 2 + 4.
+        #: bits of the recycles done (a limit of 0 recycles, or none, needs no bits)
+        self.rec_bits = (rules.max_recycles or 0).bit_length()
+        self.rec_mask = (1 << self.rec_bits) - 1
+        #: bits of the waste uses spent (at most rules.waste_uses)
+        self.use_bits = (rules.waste_uses or 0).bit_length()
+        self.use_mask = (1 << self.use_bits) - 1
         self.rec_shift = self.ptr_shift + PTR_BITS
-        self.use_shift = self.rec_shift + REC_BITS
-        self.jok_shift = self.use_shift + USE_BITS
+        self.use_shift = self.rec_shift + self.rec_bits
+        self.jok_shift = self.use_shift + self.use_bits
         #: the places parked in free cells, above the jokers
         self.cell_shift = self.jok_shift + rules.jokers
         self.jok_mask = (1 << rules.jokers) - 1
@@ -125,6 +130,8 @@ class Packing:
         recycles done are left out (they change nothing, and their count is not bounded: it would spill
         out of its bits into the next field)."""
         recycles = 0 if self.unlimited else pos.recycles
+        if recycles > self.rec_mask or pos.waste_used > self.use_mask:
+            raise ValueError(f"a position past its rule set's limits: {recycles} recycles, {pos.waste_used} waste uses")
         return (
             pos.pyramid
             | pos.stock << self.stock_shift
@@ -141,9 +148,9 @@ class Packing:
             state & self.pyramid_full,
             state >> self.stock_shift & self.stock_mask,
             state >> self.ptr_shift & ((1 << PTR_BITS) - 1),
-            state >> self.rec_shift & ((1 << REC_BITS) - 1),
+            state >> self.rec_shift & self.rec_mask,
             state >> self.jok_shift & self.jok_mask,
-            state >> self.use_shift & ((1 << USE_BITS) - 1),
+            state >> self.use_shift & self.use_mask,
             state >> self.cell_shift,
         )
 
@@ -155,7 +162,7 @@ class Packing:
         card still on the waste, so it is moved back there.  :meth:`.space.SearchSpace.successors` yields
         canonical states, so the searches use states directly as keys."""
         if self.unlimited:
-            state &= ~(((1 << REC_BITS) - 1) << self.rec_shift)
+            state &= ~(self.rec_mask << self.rec_shift)
         return self.settle(state)
 
     def settle(self, state: int) -> int:

@@ -25,7 +25,7 @@ from typing import Final
 from ..packed import Action
 from .counter import CHECK_EVERY, BudgetSpent, Counter, SearchTimeout
 from .depth import CUT, EXPAND, FOUND, depth_first, depth_first_seen
-from .packing import MAX_VALUE, REC_BITS
+from .packing import MAX_VALUE
 from .space import SearchSpace
 
 #: the shortest search's packed heap entries and its map of states reached: bits of the steps so far,
@@ -203,7 +203,7 @@ def _fewest_recycles(space: SearchSpace, start: int, counter: Counter, native: b
     known = space.fewest_recycles.get(start)
     if known is not None:
         return known
-    fewest = start >> space.rec_shift & ((1 << REC_BITS) - 1)
+    fewest = start >> space.rec_shift & space.rec_mask
     try:
         while fewest < limit and not _wins_within(space, start, counter, native, fewest):
             fewest += 1
@@ -303,7 +303,7 @@ def _c_search_fits(space: SearchSpace) -> bool:
         # cards a draw): with one card a draw the Python bound sweeps the piles as one waste
         and (not space.pile_masks or (space.draw_count > 1 and len(space.pile_masks) <= MAX_PILES))
         and space.P <= MAX_SLOTS
-        and space.rec_shift + REC_BITS <= 64
+        and space.cell_shift <= 64
         and space.target < MAX_VALUE
     )
 
@@ -339,6 +339,7 @@ def _c_params(space: SearchSpace, counter: Counter) -> dict[str, object]:
         "stock_shift": space.stock_shift,
         "ptr_shift": space.ptr_shift,
         "rec_shift": space.rec_shift,
+        "rec_bits": space.rec_bits,
         "shape": space.shape,
         "meeting": tuple(mask & space.pyramid_full for mask in space.dead_masks),
         # the relaxed game in C, but where SearchSpace.hopeless has a cut of its own (a stock card

@@ -31,8 +31,6 @@ from .packing import (
     MAX_VALUE,
     PTR_BITS,
     PTR_MASK,
-    REC_BITS,
-    USE_MASK,
     Packing,
     PyramidShape,
 )
@@ -83,7 +81,7 @@ class SearchSpace(Packing):
         limit on waste uses, each removal that takes a waste card counts one use."""
         if self.waste_limit is None or not self.fast:
             return self._successors(state, shortest, True)
-        used = state >> self.use_shift & USE_MASK
+        used = state >> self.use_shift & self.use_mask
         out = self._successors(state, shortest, used < self.waste_limit)
         # waste cards are the stock indices under the pointer (under the drawn card with a drawn spot),
         # not parked: a removal or a park that takes one spends a use
@@ -179,10 +177,10 @@ class SearchSpace(Packing):
                 dealt = top + 1 if self.draw_count == 1 else self.dealt_after(stock, ptr)
                 out.append((DRAW_ACTION, state & ~(((1 << PTR_BITS) - 1) << self.ptr_shift) | dealt << self.ptr_shift))
         elif stock & ((1 << ptr) - 1):
-            rec = state >> self.rec_shift & ((1 << REC_BITS) - 1)
+            rec = state >> self.rec_shift & self.rec_mask
             if self.max_recycles is None or rec < self.max_recycles:
                 rec = 0 if self.unlimited else rec + 1
-                cleared = state & ~(((1 << (PTR_BITS + REC_BITS)) - 1) << self.ptr_shift)
+                cleared = state & ~(((1 << (PTR_BITS + self.rec_bits)) - 1) << self.ptr_shift)
                 out.append((RECYCLE_ACTION, cleared | rec << self.rec_shift))
         return out
 
@@ -342,7 +340,7 @@ class SearchSpace(Packing):
         counts = self.stock_counts(state) + (state >> self.jok_shift).bit_count()
         if self.waste_limit is None or not self.waste_only:
             return counts
-        left = self.waste_limit - (state >> self.use_shift & USE_MASK)
+        left = self.waste_limit - (state >> self.use_shift & self.use_mask)
         return counts | left << BAG_USES_SHIFT if left > 0 else counts & COUNT_MASK
 
     def reachable_bound(self, state: int) -> int:
@@ -376,7 +374,7 @@ class SearchSpace(Packing):
         stock cards are left than the uses left can take (``Rules.stock_cards_per_waste_use`` each)."""
         if not (self.strict and self.waste_limit is not None and self.waste_only):
             return False
-        left = self.waste_limit - (state >> self.use_shift & USE_MASK)
+        left = self.waste_limit - (state >> self.use_shift & self.use_mask)
         return (state >> self.stock_shift & self.stock_mask).bit_count() > left * self.cards_per_use
 
     def hopeless(self, state: int) -> bool:

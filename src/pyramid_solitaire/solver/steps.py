@@ -14,7 +14,7 @@ from typing import Final
 
 from ..packed import TRIPLE
 from .needs import PyramidNeeds, PyramidSteps
-from .packing import PTR_BITS, PTR_MASK, REC_BITS, Packing
+from .packing import PTR_BITS, PTR_MASK, Packing
 
 UNREACHABLE: Final = 1 << 20
 #: entries each sweep memo holds at most before it is emptied
@@ -39,6 +39,7 @@ class StepsBound:
         self.stock_mask = space.stock_mask
         self.ptr_shift = space.ptr_shift
         self.rec_shift = space.rec_shift
+        self.rec_mask = space.rec_mask
         self.jok_shift = space.jok_shift
         self.jok_mask = space.jok_mask
         self.cells = space.cells
@@ -149,7 +150,7 @@ class StepsBound:
             if waste:
                 self._sweep(waste, False, steps, left, block=self.waste_top_only)
             self._waste_sweeps[key] = left
-        rec = state >> self.rec_shift & ((1 << REC_BITS) - 1)
+        rec = state >> self.rec_shift & self.rec_mask
         can_recycle = ahead >= 0 and (self.max_recycles is None or rec < self.max_recycles)
         # Round through a recycle (needed only if some value is short ahead, so the forward sweep
         # went to the end and ``ahead`` is known): every card ahead leaves first.
