@@ -268,5 +268,5 @@ def player_view(game: Game, lang: str | None = None) -> View:
         "dead": [game.tokens[s] for s in bits(dead)],
         "can_rewind": game.rewind_refusal() is None,
         "can_undo": game.undo_refusal() is None,
-        "can_redo": bool(game.redo_stack),
+        "can_redo": game.redo_refusal() is None,
     }
