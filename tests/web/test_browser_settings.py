@@ -138,3 +138,22 @@ def test_saved_settings_the_server_refuses_still_open_a_game(desktop: tuple[Page
     assert game.message() == ""
     # the one refused request of the first visit is the only thing the console reported
     assert all("400" in error for error in errors) and len(errors) == 1, errors
+
+
+def test_a_change_of_language_leaves_nothing_of_the_old_one_in_the_announcer(
+    desktop: tuple[Page, Errors], server: str
+) -> None:
+    page, errors = desktop
+    game = GamePage(page, server).open(f"/play/{Deal.from_notation(NOTATION, 'classic').code}")
+    game.tap("Ks")
+    page.wait_for_function("() => document.getElementById('live').textContent !== ''")
+    assert page.text_content("#live") == "スペードのキングを取り除きました"
+    game.settings(lang="en")
+    assert game.text("#btn-new") == "New game"
+    assert page.text_content("#live") == ""  # a screen reader hears no Japanese on the English page
+    game.tap("6h")  # and the next announcement is in English
+    page.wait_for_function("() => document.getElementById('live').textContent !== ''")
+    assert page.text_content("#live") == "Selected 6 of hearts"
+    game.settings(lang="ja")
+    assert page.text_content("#live") == ""
+    assert list(errors) == []
