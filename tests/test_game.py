@@ -710,6 +710,18 @@ def test_undo_of_a_draw_and_a_recycle_restores_the_stock() -> None:
     assert game.view()["waste"]["top"] == "5h"
 
 
+def test_redo_is_refused_once_the_game_is_resigned_with_a_move_undone() -> None:
+    game = game_of(stock=["5h"], rules="classic")
+    game.tap_stock()
+    game.undo()
+    assert game.view()["can_redo"]
+    game.resign()
+    assert not game.view()["can_redo"] and not game.view()["can_undo"]
+    with pytest.raises(IllegalMoveError) as info:
+        game.redo()
+    assert info.value.refusal.code == "game-over"
+
+
 # --- dead cards (詰み札) and rewinding ---------------------------------------------------------------
 
 #: Qc at (5,1); three aces in the triangle that covers it, the fourth (Ad) outside with Qd next to it.

@@ -249,12 +249,20 @@ class Game:
             self.dead_cause = None
         return step.move
 
-    def redo(self) -> Move:
-        """Play again the last undone move (counts as a move)."""
-        if self.resigned:
-            raise IllegalMoveError(Refusal("game-over"))
+    def redo_refusal(self) -> Refusal | None:
+        """Why redo is refused now, or ``None``: as undo, ``game-over`` once the game is won or resigned
+        (an undone move is still on the redo stack after a resignation)."""
+        if self.resigned or self.status == WON:
+            return Refusal("game-over")
         if not self.redo_stack:
-            raise IllegalMoveError(Refusal("nothing-to-redo"))
+            return Refusal("nothing-to-redo")
+        return None
+
+    def redo(self) -> Move:
+        """Play again the last undone move (counts as a move).  Raises IllegalMoveError when refused."""
+        refusal = self.redo_refusal()
+        if refusal is not None:
+            raise IllegalMoveError(refusal)
         step = self.redo_stack.pop()
         self._apply(step.move, step.cell)
         return step.move

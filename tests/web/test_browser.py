@@ -133,6 +133,9 @@ def test_a_verified_deal_won_by_clicking_the_solvers_solution(desktop: tuple[Pag
     stats = game.text("#result-stats")
     assert "プレイ数\n1" in stats and "勝率\n100%" in stats and "連勝\n1" in stats
     screenshot(page, "result-won")
+    page.click("#dlg-result button[value=close]")
+    for control in ("btn-hint", "btn-undo", "btn-redo", "btn-resign"):
+        assert page.is_disabled(f"#{control}"), f"#{control} is still on after the win"
     no_errors(errors)
 
 

@@ -4,11 +4,13 @@ display name), resigning, and a reload that resumes the game."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
-from browser import Errors, screenshot
+import pytest
+from browser import DESKTOP, PHONE, Errors, open_context, screenshot
 from pages import GamePage
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 
 from pyramid_solitaire import Deal
 from pyramid_solitaire.solver import solve
@@ -127,6 +129,46 @@ def test_resigning_ends_the_game_as_a_loss(desktop: tuple[Page, Errors], server:
     page.click("#dlg-result button[value=close]")
     assert page.is_disabled("#btn-resign") and page.is_disabled("#btn-hint")
     assert list(errors) == []
+
+
+def test_every_game_control_is_off_after_resigning_with_a_move_undone(browser: Browser, server: str) -> None:
+    # a phone, as the player who found Redo still lit after resigning: draw, undo, resign
+    context, errors = open_context(browser, **PHONE)
+    page = context.new_page()
+    game = GamePage(page, server).open("/play/CL1-R-AAAAAAB")
+    game.tap_stock()
+    game.button("btn-undo")
+    assert page.is_enabled("#btn-redo")
+    page.click("#btn-resign")
+    game.button("confirm-yes")
+    page.locator("#dlg-result").wait_for(state="visible")
+    page.click("#dlg-result button[value=close]")
+    for control in ("btn-hint", "btn-undo", "btn-redo", "btn-resign"):
+        assert page.is_disabled(f"#{control}"), f"#{control} is still on after the game is over"
+    assert list(errors) == []
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_records_dialog_writes_dates_with_the_month_in_words(browser: Browser, server: str, lang: str) -> None:
+    # an American browser read "04/12/2026" (day first) on the English page
+    context, errors = open_context(browser, **DESKTOP, locale={"en": "en-US", "ja": "ja-JP"}[lang], timezone_id="UTC")
+    page = context.new_page()
+    game = GamePage(page, server).open("/play/CL1-R-AAAAAAB")
+    game.tap_stock()
+    mine = page.request.get(f"{server}/api/me").json()
+    started = datetime.fromtimestamp(mine["unfinished"][0]["started_ms"] / 1000, UTC)
+    page.click("#btn-records")
+    page.locator("#dlg-records").wait_for(state="visible")
+    listed = page.locator("#records-unfinished li").first.inner_text()
+    day = (
+        f"{started:%b} {started.day}, {started.year}, "
+        if lang == "en"
+        else f"{started.year}年{started.month}月{started.day}日 {started.hour}:{started:%M}"
+    )
+    assert day in listed, f"{listed!r} does not give the date as {day!r}"
+    assert list(errors) == []
+    context.close()
 
 
 def test_a_reload_resumes_the_game_where_it_was(desktop: tuple[Page, Errors], server: str) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from browser import DESKTOP, Errors, open_context
+from browser import DESKTOP, PHONE, Errors, open_context
 from pages import ANSWERED, GamePage
 from playwright.sync_api import Browser, Page
 
@@ -138,3 +138,52 @@ def test_saved_settings_the_server_refuses_still_open_a_game(desktop: tuple[Page
     assert game.message() == ""
     # the one refused request of the first visit is the only thing the console reported
     assert all("400" in error for error in errors) and len(errors) == 1, errors
+
+
+def test_a_change_of_language_leaves_nothing_of_the_old_one_in_the_announcer(
+    desktop: tuple[Page, Errors], server: str
+) -> None:
+    page, errors = desktop
+    game = GamePage(page, server).open(f"/play/{Deal.from_notation(NOTATION, 'classic').code}")
+    game.tap("Ks")
+    page.wait_for_function("() => document.getElementById('live').textContent !== ''")
+    assert page.text_content("#live") == "スペードのキングを取り除きました"
+    game.settings(lang="en")
+    assert game.text("#btn-new") == "New game"
+    assert page.text_content("#live") == ""  # a screen reader hears no Japanese on the English page
+    game.tap("6h")  # and the next announcement is in English
+    page.wait_for_function("() => document.getElementById('live').textContent !== ''")
+    assert page.text_content("#live") == "Selected 6 of hearts"
+    game.settings(lang="ja")
+    assert page.text_content("#live") == ""
+    assert list(errors) == []
+
+
+#: How far a menu's focus ring reaches beyond its border (app.css: a 6px shadow around a 3px outline 2px out).
+RING = 6
+
+
+def test_a_menus_focus_ring_leaves_its_label_clear_on_a_phone(browser: Browser, server: str) -> None:
+    # the New game dialog's ring covered the bottom of "Rules"; Settings' touched "Language"
+    context, errors = open_context(browser, **PHONE, locale="en-US")
+    page = context.new_page()
+    game = GamePage(page, server).open("/play/CL1-R-AAAAAAB")
+    gaps = {}
+    for opener, menu in (("#btn-new", "new-rules"), ("#btn-settings", "set-lang")):
+        page.click(opener)
+        page.focus(f"#{menu}")
+        gaps[menu] = page.evaluate(
+            """id => {
+                const select = document.getElementById(id);
+                const menu = select.getBoundingClientRect();
+                const label = select.closest('label').querySelector('span').getBoundingClientRect();
+                // the label's text above the menu, or beside it on its line
+                return label.bottom <= menu.top ? menu.top - label.bottom : menu.left - label.right;
+            }""",
+            menu,
+        )
+        page.keyboard.press("Escape")
+    assert game.text("#btn-new") == "New game"
+    assert all(gap >= RING for gap in gaps.values()), f"the focus ring reaches a label: {gaps}"
+    assert list(errors) == []
+    context.close()

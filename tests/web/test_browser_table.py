@@ -399,6 +399,41 @@ def test_cards_look_like_cards_and_the_backs_and_table_are_the_players_choice(
     assert list(errors) == []
 
 
+#: How many lines the message line's text takes (a range's rectangles, one a line).
+MESSAGE_LINES = """() => {
+    const m = document.getElementById('message');
+    const range = document.createRange();
+    range.selectNodeContents(m);
+    return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_long_message_that_fits_two_lines_shows_whole_on_a_phone(browser: Browser, server: str, lang: str) -> None:
+    # Apophis deals three cards a draw and names them all; on a phone the message takes two lines, and
+    # the clamp drew an ellipsis mid-message ("…and queen of…" / "clubs, one onto each waste pile")
+    context, errors = open_context(
+        browser,
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=3,
+        locale={"en": "en-US", "ja": "ja-JP"}[lang],
+    )
+    page = context.new_page()
+    game = GamePage(page, server).open("/play/AP1-R-AAAAAAA")
+    game.tap_stock()
+    game.settle()
+    shown = game.message()
+    assert shown.endswith({"en": "one onto each waste pile", "ja": "に1枚ずつ配りました"}[lang])
+    assert page.evaluate(MESSAGE_LINES) == 2
+    drawn = page.locator("#message").screenshot()
+    page.evaluate("() => { document.getElementById('message').style.display = 'block'; }")  # no clamp
+    assert page.locator("#message").screenshot() == drawn, f"the clamp cut {shown!r}, which fits two lines"
+    assert list(errors) == []
+    context.close()
+
+
 def test_sound_is_off_by_default_and_plays_once_turned_on(desktop: tuple[Page, Errors], server: str) -> None:
     page, errors = desktop
     game = seed_001(page, server)

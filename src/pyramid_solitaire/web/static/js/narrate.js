@@ -10,11 +10,13 @@ const $ = (id) => /** @type {PageElement<typeof id>} */ (document.getElementById
 const message = $("message");
 const live = $("live");
 const HINT_MS = 3000;
+let announcing = 0; // the announcement on its way to the announcer (say's timer)
 
 export function say(text, { visible = true, error = false } = {}) {
+  window.clearTimeout(announcing);
   live.textContent = "";
   // A fresh text node each time so that screen readers announce a repeated message too.
-  window.setTimeout(() => { live.textContent = text; }, 30);
+  announcing = window.setTimeout(() => { live.textContent = text; }, 30);
   if (visible) {
     message.textContent = text;
     message.classList.toggle("error", error);
@@ -26,10 +28,13 @@ export function shownMessage() {
   return message.textContent;
 }
 
-// The message line emptied, its error look too (no announcement).
+// The message line emptied, its error look too, and the announcer with it (nothing is announced): after a
+// change of language neither keeps a text in the old one.
 export function clearMessage() {
   message.textContent = "";
   message.classList.remove("error");
+  window.clearTimeout(announcing);
+  live.textContent = "";
 }
 
 // Cards named as the game shown names them, in a list of the page's language.

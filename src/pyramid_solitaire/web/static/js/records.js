@@ -88,8 +88,10 @@ function fillChart(finished, ctx) {
 /** @param {Wire.GameSummary} game */
 function gameItem(game, buttonText, onClick) {
   const item = document.createElement("li");
-  const when = new Date(game.started_ms).toLocaleString(lang() === "ja" ? "ja-JP" : "en-GB",
-    { dateStyle: "short", timeStyle: "short" });
+  // the month in words, in the page's language: "Dec 4, 2026, 8:05 PM", 「2026年12月4日 20:05」 (a numeric
+  // date reads day-first to some and month-first to others)
+  const when = new Intl.DateTimeFormat(lang(), { year: "numeric", month: "short", day: "numeric", hour: "numeric",
+    minute: "2-digit" }).format(new Date(game.started_ms));
   const result = game.result ? t(`result_${game.result}`) : t("in_progress");
   const text = document.createElement("span");
   text.textContent = `${rulesName(game.rules)} · ${when} · ${result} · ${t("moves")} ${game.moves} · ${game.code}`;
