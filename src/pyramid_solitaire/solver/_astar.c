@@ -34,9 +34,11 @@
 #define MAX_SLOTS 64 /* layout places (pyramid and reserve): a position's low bits, masks of 64 bits */
 #define MAX_PILES 8  /* waste piles the C loops take (Packing.pile_masks) */
 #define MAX_USABLE (MAX_PILES + 2) /* usable stock-side cards: the drawn card, the piles' tops, the stock's top */
+#define MAX_JOKERS 2 /* the most jokers a rule set deals (Rules checks 0 to 2) */
 /* successors besides the pyramid-only removals: a removal per usable card and pyramid slot, a pair per
- * two usable cards, a draw or a recycle */
-#define STOCK_STEPS (MAX_USABLE * MAX_SLOTS + MAX_USABLE * MAX_USABLE / 2 + 2)
+ * two usable cards, a joker with each exposed or usable card, a draw or a recycle */
+#define STOCK_STEPS \
+    (MAX_USABLE * MAX_SLOTS + MAX_USABLE * MAX_USABLE / 2 + MAX_JOKERS * (MAX_SLOTS + MAX_USABLE) + 2)
 #define UNREACHABLE (1 << 20)
 #define EMPTY UINT64_MAX
 
@@ -49,6 +51,8 @@ typedef struct {
     uint64_t *removals;         /* the pyramid mask after each pyramid-only removal */
     uint8_t need_count[MAX_TARGET];
     uint8_t need_slots[MAX_TARGET][MAX_SLOTS];
+    int n_exposed;              /* PyramidShape.exposed: a joker takes any of them */
+    uint8_t exposed[MAX_SLOTS];
     /* as needs.PyramidSteps: */
     int total;
     int n_deficits;
@@ -125,6 +129,9 @@ typedef struct {
     int stock_shift, ptr_shift, rec_shift;
     int rec_bits;      /* Packing.rec_bits: the recycle count's width, as the rule set's limit needs */
     uint64_t rec_mask; /* (1 << rec_bits) - 1 */
+    int jokers;        /* jokers in the deal (thirteen's option), each a bit of the state from jok_shift */
+    int jok_shift;
+    uint64_t jok_mask; /* (1 << jokers) - 1 */
     uint64_t pyramid_full, stock_mask;
     uint64_t meeting[MAX_SLOTS]; /* SearchSpace.dead_masks, their pyramid part */
     /* the relaxed game in C (see below), or -1: SearchSpace.hopeless is asked instead */
@@ -472,13 +479,18 @@ static Shape *shape_build(Space *sp, uint64_t pyramid) {
     int bad = 0;
     PyObject *key = PyLong_FromUnsignedLongLong(pyramid);
     PyObject *shape = key ? PyObject_CallOneArg(sp->shape_fn, key) : NULL;
-    PyObject *removals = NULL, *king = NULL, *by_need = NULL;
+    PyObject *removals = NULL, *king = NULL, *by_need = NULL, *exposed = NULL;
     Py_XDECREF(key);
     if (!shape) goto fail;
     removals = PyObject_GetAttrString(shape, "removals");
     king = PyObject_GetAttrString(shape, "king");
     by_need = PyObject_GetAttrString(shape, "by_need");
-    if (!removals || !king || !by_need || !PyTuple_Check(removals) || !PyDict_Check(by_need)) goto fail_type;
+    exposed = PyObject_GetAttrString(shape, "exposed");
+    if (!removals || !king || !by_need || !exposed || !PyTuple_Check(removals) || !PyDict_Check(by_need) ||
+        !PyTuple_Check(exposed) || PyTuple_GET_SIZE(exposed) > MAX_SLOTS)
+        goto fail_type;
+    s->n_exposed = (int)PyTuple_GET_SIZE(exposed);
+    for (int j = 0; j < s->n_exposed; j++) s->exposed[j] = (uint8_t)as_long(PyTuple_GET_ITEM(exposed, j), &bad);
     if (king != Py_None) {
         if (!PyTuple_Check(king) || PyTuple_GET_SIZE(king) != 1) goto fail_type;
         s->king = (int)as_long(PyTuple_GET_ITEM(king, 0), &bad);
@@ -514,6 +526,7 @@ static Shape *shape_build(Space *sp, uint64_t pyramid) {
     Py_DECREF(removals);
     Py_DECREF(king);
     Py_DECREF(by_need);
+    Py_DECREF(exposed);
     return s;
 fail_type:
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "_astar: unexpected shape or steps");
@@ -522,6 +535,7 @@ fail:
     Py_XDECREF(removals);
     Py_XDECREF(king);
     Py_XDECREF(by_need);
+    Py_XDECREF(exposed);
     shape_free(s);
     return NULL;
 }
@@ -646,6 +660,20 @@ static int successors(Space *sp, uint64_t state, Step *out, int room, int *n, in
                 out[count++].removal = 1;
             }
     }
+    /* SearchSpace._joker_moves: a joker with any exposed card, then with any usable stock-side card */
+    uint64_t jokers = state >> sp->jok_shift & sp->jok_mask;
+    for (int j = 0; jokers >> j; j++) {
+        if (!(jokers >> j & 1)) continue;
+        uint64_t without = state & ~(1ULL << (sp->jok_shift + j));
+        for (int e = 0; e < shape->n_exposed; e++) {
+            out[count].after = without & ~(1ULL << shape->exposed[e]);
+            out[count++].removal = 1;
+        }
+        for (int u = 0; u < n_usable; u++) {
+            out[count].after = settle(sp, without & ~(1ULL << (usable[u] + sp->stock_shift)));
+            out[count++].removal = 1;
+        }
+    }
     if (above) {
         int top = (int)ptr + __builtin_ctzll(above);
         if (verdict || !(sp->stock_top_usable && sp->values[P + top] == sp->lone)) {
@@ -757,6 +785,8 @@ static uint64_t stuck_of(const Space *sp, uint64_t waste, const Shape *s) {
 static int bound(const Space *sp, uint64_t state, Shape *s) {
     /* several cards a draw (one draw passes several cards): the removal steps only (StepsBound.bound) */
     if (!s->n_deficits || sp->draw_count > 1) return s->total;
+    /* a joker may stand in for any stock card the pyramid needs (StepsBound.bound) */
+    if (state >> sp->jok_shift & sp->jok_mask) return s->total;
     uint64_t stock = state >> sp->stock_shift & sp->stock_mask;
     uint64_t ptr = state >> sp->ptr_shift & PTR_MASK;
     /* a drawn spot: bounded as the stock-top model one card back (StepsBound.bound) */
@@ -859,6 +889,7 @@ static inline int count_of(uint64_t counts, int value) { return (int)(counts >> 
 
 /* RelaxedGame.ceiling: pyramid cards removed in all at the very most (see there). */
 static int ceiling(Space *sp, uint64_t pyramid, uint64_t counts) {
+    if (count_of(counts, 0)) return sp->P; /* while a joker is left, every card may go */
     int target = sp->target;
     uint64_t dead = 0, needing = 0;
     for (uint64_t rest = pyramid; rest; rest &= rest - 1) {
@@ -947,6 +978,11 @@ static int reaches(Space *sp, uint64_t pyramid, uint64_t counts, int k) {
                 if (found < 0) return -1;
             }
         }
+        /* a joker (the bag's value 0) takes any exposed card */
+        for (int e = 0; e < shape->n_exposed && !found && count_of(counts, 0); e++) {
+            found = reaches(sp, pyramid & ~(1ULL << shape->exposed[e]), counts - 1, k);
+            if (found < 0) return -1;
+        }
     }
     /* the row may have moved as the memo grew */
     row = bounds_row(&sp->bounds, counts, pyramid);
@@ -967,7 +1003,7 @@ static uint64_t bag_of(const Space *sp, uint64_t state) {
     uint64_t stock = state >> sp->stock_shift & sp->stock_mask;
     for (uint64_t rest = stock; rest; rest &= rest - 1)
         counts += 1ULL << (COUNT_BITS * sp->values[sp->P + __builtin_ctzll(rest)]);
-    return counts;
+    return counts + (uint64_t)__builtin_popcountll(state >> sp->jok_shift & sp->jok_mask); /* jokers at value 0 */
 }
 
 /* SearchSpace.hopeless: 1 if the state can certainly not be won, 0 if not, -1 on an error. */
@@ -1062,9 +1098,13 @@ static int space_init(Space *sp, PyObject *params) {
     INT_PARAM(ptr_shift, "ptr_shift")
     INT_PARAM(rec_shift, "rec_shift")
     INT_PARAM(rec_bits, "rec_bits")
+    INT_PARAM(jokers, "jokers")
+    INT_PARAM(jok_shift, "jok_shift")
 #undef INT_PARAM
     sp->rec_mask = (1ULL << sp->rec_bits) - 1;
+    sp->jok_mask = (1ULL << sp->jokers) - 1;
     if (sp->P > MAX_SLOTS || sp->P + sp->S > 128 || sp->rec_bits < 0 || sp->rec_shift + sp->rec_bits > 64 ||
+        sp->jokers < 0 || sp->jokers > MAX_JOKERS || sp->jok_shift + sp->jokers > 64 ||
         sp->target >= MAX_VALUE ||
         sp->stock_shift != sp->P || sp->ptr_shift != sp->P + sp->S || sp->rec_shift != sp->ptr_shift + PTR_BITS) {
         PyErr_SetString(PyExc_ValueError, "_astar: a layout this search does not take");

@@ -38,7 +38,7 @@ HANDLED: Final[dict[str, frozenset[str]]] = {
     "waste_start": ALL,
     "draw": ALL,  # any number of cards a draw, in C too (board.dealt_to)
     "open_pyramid": ALL,
-    "jokers": NOT_C,
+    "jokers": ALL,  # up to two (_astar.c: MAX_JOKERS), each a bit of the position
     "triples": NOT_C,
     "target": ALL,
     "lone_kings": ALL,

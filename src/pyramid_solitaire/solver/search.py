@@ -295,7 +295,6 @@ def _c_search_fits(space: SearchSpace) -> bool:
     return (
         space.fast
         and not space.cells
-        and not space.jokers
         and not space.triples
         and not (space.drawn_spot and space.stock_top_usable)
         and space.waste_limit is None
@@ -340,6 +339,8 @@ def _c_params(space: SearchSpace, counter: Counter) -> dict[str, object]:
         "ptr_shift": space.ptr_shift,
         "rec_shift": space.rec_shift,
         "rec_bits": space.rec_bits,
+        "jokers": space.jokers,
+        "jok_shift": space.jok_shift,
         "shape": space.shape,
         "meeting": tuple(mask & space.pyramid_full for mask in space.dead_masks),
         # the relaxed game in C, but where SearchSpace.hopeless has a cut of its own (a stock card
