@@ -1,20 +1,21 @@
 /* The shortest-solution search (A*) of solver/search.py, its inner loop written in C.
  *
  * It searches exactly as search.shortest_win does in Python, for the rule sets it takes
- * (search._c_search_fits: no jokers, triples, free cells or limit on waste uses, not both a drawn spot
- * and a usable stock top, one waste pile or several with several cards a draw, at most MAX_SLOTS
- * layout places and a packed state that fits in 64 bits: msc, classic, thirteen, tuts_tomb, apophis
- * and reserve among them; any number of cards a draw, a draw moving the pointer as board.dealt_to
- * does, and with several cards a draw the bound counting the removal steps only, as StepsBound.bound
- * does): the same successors in the same
- * order (SearchSpace._successors), the same bound (steps.StepsBound.bound: its pyramid steps per
- * shape, and its sweeps computed afresh instead of memoised, as they are pure functions of the
- * cards), the same cut (SearchSpace.hopeless: the relaxed game of relaxed.RelaxedGame, with its
- * ceiling and its memo of bounds, whose answers are exact), and the same order of the positions to
- * expand (f, then more steps first, then first pushed), so it expands the same positions in the same
- * order and finds the same line.  What depends on the rules (a shape's pyramid-only removals, its
- * exposed cards by the value they need) is asked of SearchSpace.shape once per shape; in strict
- * rules with one usable stock-side card SearchSpace.hopeless itself is asked (its starved-stock cut).
+ * (search._c_search_fits: no free cells or limit on waste uses, not both a drawn spot and a usable
+ * stock top, one waste pile or several with several cards a draw, at most MAX_SLOTS layout places and
+ * a packed state that fits in 64 bits: every preset but limited_waste and cells, and thirteen's jokers
+ * and triples; any number of cards a draw, a draw moving the pointer as board.dealt_to does, and with
+ * several cards a draw, a joker left or triples the bound counting the removal steps only, as
+ * StepsBound.bound does): the same successors in the same order (SearchSpace._successors, its jokers'
+ * and triples' moves included), the same bound (steps.StepsBound.bound: its pyramid steps per shape,
+ * and its sweeps computed afresh instead of memoised, as they are pure functions of the cards), the
+ * same cut (SearchSpace.hopeless: the relaxed game of relaxed.RelaxedGame, with its ceiling and its
+ * memo of bounds, whose answers are exact; jokers are its bag's value 0), and the same order of the
+ * positions to expand (f, then more steps first, then first pushed), so it expands the same positions
+ * in the same order and finds the same line.  What depends on the rules (a shape's pyramid-only
+ * removals, its exposed cards, by the value they need too) is asked of SearchSpace.shape once per
+ * shape; with triples, and in strict rules with one usable stock-side card, SearchSpace.hopeless
+ * itself is asked (the relaxed game with triples, the starved-stock cut: search._c_relaxed).
  * Positions live in C arrays and open hash tables instead of Python integers and dictionaries.
  *
  * search.py uses it when the package runs compiled and the build made it (build_native.py); otherwise
@@ -37,8 +38,13 @@
 #define MAX_JOKERS 2 /* the most jokers a rule set deals (Rules checks 0 to 2) */
 /* successors besides the pyramid-only removals: a removal per usable card and pyramid slot, a pair per
  * two usable cards, a joker with each exposed or usable card, a draw or a recycle */
-#define STOCK_STEPS \
-    (MAX_USABLE * MAX_SLOTS + MAX_USABLE * MAX_USABLE / 2 + MAX_JOKERS * (MAX_SLOTS + MAX_USABLE) + 2)
+#define STOCK_STEPS                                                                                         \
+    (MAX_USABLE * MAX_SLOTS + MAX_USABLE * MAX_USABLE / 2 + MAX_JOKERS * (MAX_SLOTS + MAX_USABLE) +         \
+     TRIPLE_STEPS + 2)
+/* triples with stock-side cards: one usable card with two exposed ones, two usable cards with one, three
+ * usable cards */
+#define TRIPLE_STEPS                                                                                        \
+    (MAX_USABLE * MAX_SLOTS * (MAX_SLOTS - 1) / 2 + MAX_USABLE * MAX_USABLE / 2 * MAX_SLOTS + 1)
 #define UNREACHABLE (1 << 20)
 #define EMPTY UINT64_MAX
 
@@ -129,6 +135,7 @@ typedef struct {
     int stock_shift, ptr_shift, rec_shift;
     int rec_bits;      /* Packing.rec_bits: the recycle count's width, as the rule set's limit needs */
     uint64_t rec_mask; /* (1 << rec_bits) - 1 */
+    int triples;       /* three cards may go together (thirteen's option) */
     int jokers;        /* jokers in the deal (thirteen's option), each a bit of the state from jok_shift */
     int jok_shift;
     uint64_t jok_mask; /* (1 << jokers) - 1 */
@@ -583,6 +590,51 @@ static inline uint64_t dealt_to(const Space *sp, uint64_t above, uint64_t ptr) {
     return ptr + (uint64_t)__builtin_ctzll(above) + 1;
 }
 
+/* SearchSpace._triple_moves: three cards summing to the target, at least one from the stock side (the
+ * pyramid-only triples are among the shape's removals), in its order; the count written to out. */
+static int triple_moves(const Space *sp, uint64_t state, const Shape *shape, const int *usable, int n_usable,
+                        Step *out) {
+    int count = 0, P = sp->P, target = sp->target;
+    for (int u = 0; u < n_usable; u++) {
+        int place = P + usable[u];
+        int need = target - sp->values[place];
+        for (int i = 0; i < shape->n_exposed; i++)
+            for (int j = i + 1; j < shape->n_exposed; j++) {
+                int a = shape->exposed[i], b = shape->exposed[j];
+                if (sp->values[a] + sp->values[b] != need) continue;
+                out[count].after = settle(sp, state & ~(1ULL << a) & ~(1ULL << b) & ~(1ULL << place));
+                out[count++].removal = 1;
+            }
+    }
+    if (n_usable < 2 || !sp->pairs_ok) return count;
+    int ordered[MAX_USABLE];
+    for (int u = 0; u < n_usable; u++) { /* sorted by place: an insertion sort of a few */
+        int v = usable[u], k = u;
+        for (; k > 0 && ordered[k - 1] > v; k--) ordered[k] = ordered[k - 1];
+        ordered[k] = v;
+    }
+    for (int i = 0; i < n_usable; i++)
+        for (int j = i + 1; j < n_usable; j++) {
+            int x = P + ordered[i], y = P + ordered[j];
+            /* the slots whose partner value (by_need's key) is the two cards' sum */
+            int key = sp->values[x] + sp->values[y];
+            if (key < 0 || key >= MAX_TARGET) continue;
+            for (int k = 0; k < shape->need_count[key]; k++) {
+                int slot = shape->need_slots[key][k];
+                out[count].after = settle(sp, state & ~(1ULL << slot) & ~(1ULL << x) & ~(1ULL << y));
+                out[count++].removal = 1;
+            }
+        }
+    if (n_usable == 3) { /* three waste tops */
+        int x = P + ordered[0], y = P + ordered[1], z = P + ordered[2];
+        if (sp->values[x] + sp->values[y] + sp->values[z] == target) {
+            out[count].after = settle(sp, state & ~(1ULL << x) & ~(1ULL << y) & ~(1ULL << z));
+            out[count++].removal = 1;
+        }
+    }
+    return count;
+}
+
 /* At most: the pyramid-only removals (<= P*P), a removal per exposed slot per usable card, a pair, a
  * draw or recycle.  ``verdict``: SearchSpace._successors with shortest=False, where a usable
  * stock-side king is the only move when SearchSpace.king_at_once holds (one card a draw, or no
@@ -674,6 +726,7 @@ static int successors(Space *sp, uint64_t state, Step *out, int room, int *n, in
             out[count++].removal = 1;
         }
     }
+    if (sp->triples) count += triple_moves(sp, state, shape, usable, n_usable, out + count);
     if (above) {
         int top = (int)ptr + __builtin_ctzll(above);
         if (verdict || !(sp->stock_top_usable && sp->values[P + top] == sp->lone)) {
@@ -783,6 +836,8 @@ static uint64_t stuck_of(const Space *sp, uint64_t waste, const Shape *s) {
 }
 
 static int bound(const Space *sp, uint64_t state, Shape *s) {
+    /* a triple may take three pyramid cards in one step (StepsBound.bound) */
+    if (sp->triples) return (__builtin_popcountll(state & sp->pyramid_full) + 2) / 3;
     /* several cards a draw (one draw passes several cards): the removal steps only (StepsBound.bound) */
     if (!s->n_deficits || sp->draw_count > 1) return s->total;
     /* a joker may stand in for any stock card the pyramid needs (StepsBound.bound) */
@@ -1098,6 +1153,7 @@ static int space_init(Space *sp, PyObject *params) {
     INT_PARAM(ptr_shift, "ptr_shift")
     INT_PARAM(rec_shift, "rec_shift")
     INT_PARAM(rec_bits, "rec_bits")
+    INT_PARAM(triples, "triples")
     INT_PARAM(jokers, "jokers")
     INT_PARAM(jok_shift, "jok_shift")
 #undef INT_PARAM

@@ -39,7 +39,7 @@ HANDLED: Final[dict[str, frozenset[str]]] = {
     "draw": ALL,  # any number of cards a draw, in C too (board.dealt_to)
     "open_pyramid": ALL,
     "jokers": ALL,  # up to two (_astar.c: MAX_JOKERS), each a bit of the position
-    "triples": NOT_C,
+    "triples": ALL,  # the shortest search's C loop, asking SearchSpace.hopeless; the verdict's runs in Python
     "target": ALL,
     "lone_kings": ALL,
     "deck": ALL,
