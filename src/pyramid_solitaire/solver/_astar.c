@@ -5,8 +5,8 @@
  * stock top, one waste pile or several with several cards a draw, at most MAX_SLOTS layout places and
  * a packed state that fits in 64 bits: every preset but limited_waste and cells, and thirteen's jokers
  * and triples; any number of cards a draw, a draw moving the pointer as board.dealt_to does, and with
- * several cards a draw, a joker left or triples the bound counting the removal steps only, as
- * StepsBound.bound does): the same successors in the same order (SearchSpace._successors, its jokers'
+ * several cards a draw or triples the bound counting the removal steps only, as StepsBound.bound
+ * does, with a joker left each joker standing in for a stock card): the same successors in the same order (SearchSpace._successors, its jokers'
  * and triples' moves included), the same bound (steps.StepsBound.bound: its pyramid steps per shape,
  * and its sweeps computed afresh instead of memoised, as they are pure functions of the cards), the
  * same cut (SearchSpace.hopeless: the relaxed game of relaxed.RelaxedGame, with its ceiling and its
@@ -835,13 +835,30 @@ static uint64_t stuck_of(const Space *sp, uint64_t waste, const Shape *s) {
     return 0;
 }
 
+/* steps._reach: the fewest extra steps to reach ``count`` cards of ``value``, some from the waste, the
+ * rest ahead, or round through a recycle (``round_trip``); 0 for none. */
+static int reach_of(int count, int value, const Found *left, const Found *right, int round_trip, int msc) {
+    int n_left = left->n[value], n_right = right->n[value];
+    int reach = round_trip;
+    int first = count - n_right > 0 ? count - n_right : 0;
+    int last = count < n_left ? count : n_left;
+    for (int from_left = first; from_left <= last; from_left++) {
+        int from_right = count - from_left;
+        int cost_left = from_left ? left->cost[value][from_left - 1] : 0;
+        int cost_right = from_right ? right->cost[value][from_right - 1] : 0;
+        int cost = msc ? (cost_left > cost_right ? cost_left : cost_right) : cost_left + cost_right;
+        if (cost < reach) reach = cost;
+    }
+    return reach;
+}
+
 static int bound(const Space *sp, uint64_t state, Shape *s) {
     /* a triple may take three pyramid cards in one step (StepsBound.bound) */
     if (sp->triples) return (__builtin_popcountll(state & sp->pyramid_full) + 2) / 3;
     /* several cards a draw (one draw passes several cards): the removal steps only (StepsBound.bound) */
     if (!s->n_deficits || sp->draw_count > 1) return s->total;
-    /* a joker may stand in for any stock card the pyramid needs (StepsBound.bound) */
-    if (state >> sp->jok_shift & sp->jok_mask) return s->total;
+    /* a joker may stand in for any one stock card the pyramid needs (steps._with_jokers) */
+    int jokers = __builtin_popcountll(state >> sp->jok_shift & sp->jok_mask);
     uint64_t stock = state >> sp->stock_shift & sp->stock_mask;
     uint64_t ptr = state >> sp->ptr_shift & PTR_MASK;
     /* a drawn spot: bounded as the stock-top model one card back (StepsBound.bound) */
@@ -883,7 +900,9 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
         if (ahead == -2) ahead = passed + 1;
     }
     uint64_t waste = stock & ((1ULL << ptr) - 1);
-    if (waste) sweep(sp, waste, 0, s, &left, -1, 0, !top_model, 0);
+    /* the waste dug only with a partner, and the cards stuck in it: not while a joker is left */
+    int by_partner = !top_model && !jokers;
+    if (waste) sweep(sp, waste, 0, s, &left, -1, 0, by_partner, 0);
     int rec = (int)(state >> sp->rec_shift & sp->rec_mask);
     int can_recycle = ahead >= 0 && (sp->max_recycles < 0 || rec < sp->max_recycles);
     int round_trip = can_recycle ? ahead + 1 : UNREACHABLE;
@@ -895,28 +914,34 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
     int wraps = can_recycle && !msc;
     if (wraps) {
         for (int i = 0; i < s->n_deficits; i++) wrap.n[s->def_value[i]] = 0;
-        sweep(sp, stock, 1, s, &wrap, -1, 1, 0, stuck_of(sp, waste, s));
+        sweep(sp, stock, 1, s, &wrap, -1, 1, 0, by_partner ? stuck_of(sp, waste, s) : 0);
     }
+    /* with jokers left, per deficit the reach of its count, of one card fewer, ... (steps._with_jokers) */
+    int levels[MAX_VALUE][MAX_JOKERS + 1], n_levels[MAX_VALUE];
     for (int i = 0; i < s->n_deficits; i++) {
         int value = s->def_value[i], count = s->def_count[i];
-        int n_left = left.n[value], n_right = right.n[value];
-        int reach = round_trip;
-        if (wraps && wrap.n[value]) reach += wrap.cost[value][0];
-        if (count == 1) {
-            if (n_right && right.cost[value][0] < reach) reach = right.cost[value][0];
-            if (n_left && left.cost[value][0] < reach) reach = left.cost[value][0];
-        } else {
-            int first = count - n_right > 0 ? count - n_right : 0;
-            int last = count < n_left ? count : n_left;
-            for (int from_left = first; from_left <= last; from_left++) {
-                int from_right = count - from_left;
-                int cost_left = from_left ? left.cost[value][from_left - 1] : 0;
-                int cost_right = from_right ? right.cost[value][from_right - 1] : 0;
-                int cost = msc ? (cost_left > cost_right ? cost_left : cost_right) : cost_left + cost_right;
-                if (cost < reach) reach = cost;
-            }
+        int trip = round_trip;
+        if (wraps && wrap.n[value]) trip += wrap.cost[value][0];
+        if (jokers) {
+            int fewest = count - jokers > 0 ? count - jokers : 0;
+            n_levels[i] = 0;
+            for (int n = count; n >= fewest; n--) levels[i][n_levels[i]++] = reach_of(n, value, &left, &right, trip, msc);
+            continue;
         }
+        int reach = reach_of(count, value, &left, &right, trip, msc);
         if (reach > extra) extra = reach;
+    }
+    if (jokers) {
+        int used[MAX_VALUE] = {0};
+        for (int j = 0; j < jokers; j++) {
+            int costliest = 0;
+            for (int i = 1; i < s->n_deficits; i++)
+                if (levels[i][used[i]] > levels[costliest][used[costliest]]) costliest = i;
+            if (used[costliest] == n_levels[costliest] - 1) break; /* no value needs a stock card */
+            used[costliest]++;
+        }
+        for (int i = 0; i < s->n_deficits; i++)
+            if (levels[i][used[i]] > extra) extra = levels[i][used[i]];
     }
     if (extra >= UNREACHABLE) extra = 0;
     /* recycles still to come (StepsBound.min_recycles): the cards ahead drawn, then each recycle and a
