@@ -5,6 +5,7 @@
     .venv/bin/python benchmarks/par.py --msc-1500 --stride 10         # every 10th msc-1500 deal, checked
     .venv/bin/python benchmarks/par.py --presets --deals 30           # every preset: its first 30 won deals
     .venv/bin/python benchmarks/par.py --presets --preset cells --deals 10 --slowest 5
+    .venv/bin/python benchmarks/par.py --presets --preset "thirteen(jokers=2)" --deals 30   # any rule set
 
 Each par runs in a child process of its own, ``python -m pyramid_solitaire.web.par_child CODE SECONDS`` —
 the very command the web app's background worker runs (the child lowers itself to nice 19 either way;
@@ -30,7 +31,8 @@ from figures import MSC_1500, percentile
 
 from pyramid_solitaire import Deal
 from pyramid_solitaire.daily import EPOCH, MAIN_RULES, PAR_SECONDS, daily_deal
-from pyramid_solitaire.rules import PRESETS
+from pyramid_solitaire.rule_strings import find_rules
+from pyramid_solitaire.rules import PRESETS, RulesError
 from pyramid_solitaire.solver import solve
 
 
@@ -65,6 +67,14 @@ def slowest(codes: list[str], rows: list[tuple[int | None, float, float]], count
         print(f"    {code}  {cpu:6.2f} s  par {moves}  {mb:5.0f} MB")
 
 
+def rule_set(text: str) -> str:
+    """A ``--preset`` value: a preset or any rule string (``thirteen(jokers=2)``), as the game reads it."""
+    try:
+        return str(find_rules(text))
+    except (RulesError, ValueError) as error:
+        raise argparse.ArgumentTypeError(f"not a rule set: {text!r} ({error})") from None
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--days", type=int, default=30, help="the daily deals of the first N days")
@@ -75,7 +85,10 @@ def main() -> int:
     parser.add_argument("--presets", action="store_true", help="every preset's first won deals instead")
     parser.add_argument("--deals", type=int, default=30, help="with --presets: won deals per preset")
     parser.add_argument(
-        "--preset", choices=PRESETS, action="append", help="with --presets: only this preset (repeatable)"
+        "--preset",
+        type=rule_set,
+        action="append",
+        help="with --presets: only this preset, or any rule set such as 'thirteen(jokers=2)' (repeatable)",
     )
     parser.add_argument("--slowest", type=int, default=0, help="also print the N slowest pars with their codes")
     args = parser.parse_args()

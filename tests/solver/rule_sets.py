@@ -39,9 +39,11 @@ BASE_FOR = {"reserve_depth": ("reserve",)}
 NO_PLAY = frozenset({"scoring", "undo_limit"})
 #: Options every path plays, but each with code of its own in the solver (several cards a draw, several
 #: waste piles: the C loops' draws and usable cards, the bound that stops at the removal steps; reserve
-#: piles: the layout's masks behind the cuts and the bound): still tried on every base and paired with
-#: the options no fast path plays, as when the C loops left them out.
-OWN_CODE = frozenset({"draw", "waste_piles", "reserve_depth"})
+#: piles: the layout's masks behind the cuts and the bound; jokers: their moves, the relaxed game's
+#: value 0 and the bound that stops at the removal steps while one is left; triples: their moves and
+#: the bound of a third of the pyramid): still tried on every base
+#: and paired with the options no fast path plays, as when the C loops left them out.
+OWN_CODE = frozenset({"draw", "waste_piles", "reserve_depth", "jokers", "triples"})
 #: the places of a 7-row pyramid
 PYRAMID_PLACES = 28
 

@@ -18,6 +18,7 @@ from rule_sets import of_kind
 from pyramid_solitaire import Deal
 from pyramid_solitaire.solver import search, solve
 from pyramid_solitaire.solver.counter import CHECK_EVERY, Counter, SearchTimeout
+from pyramid_solitaire.solver.needs import PyramidNeeds
 from pyramid_solitaire.solver.search import shortest_win
 from pyramid_solitaire.solver.space import SearchSpace
 from pyramid_solitaire.table import Table
@@ -45,8 +46,9 @@ def _bfs_distance(generic: SearchSpace, start: int, limit: int = 200_000) -> int
     return None
 
 
-def _late_positions(rules: str) -> Iterator[tuple[Table, int]]:
-    """Positions reached by random play with at most 9 pyramid cards left, one a deal, without end."""
+def _late_positions(rules: str, keep_jokers: bool = False) -> Iterator[tuple[Table, int]]:
+    """Positions reached by random play with at most 9 pyramid cards left, one a deal, without end;
+    ``keep_jokers``: by play that never uses a joker."""
     rng = random.Random(rules)
     number = 0
     while True:
@@ -56,6 +58,10 @@ def _late_positions(rules: str) -> Iterator[tuple[Table, int]]:
         state = generic.canonical(generic.pack(table.start()))
         for _ in range(400):
             successors = generic.successors(state)
+            if keep_jokers:
+                successors = [
+                    (a, s) for a, s in successors if not (isinstance(a, tuple) and max(a) >= table.joker_base)
+                ]
             if not successors or generic.won(state):
                 break
             removals = [s for a, s in successors if isinstance(a, tuple)]
@@ -107,6 +113,37 @@ def test_lower_bound_is_admissible_and_astar_is_optimal(rules: str) -> None:
             current = next(s for a, s in fast.successors(current, shortest=True) if a == action)
     # where the win must clear the stock too, late positions are rarely won: they check the losses
     assert solved >= MIN_SOLVED or SearchSpace(Table(Deal.from_number(0, rules))).strict
+
+
+@pytest.mark.parametrize(
+    "rules", ["thirteen(jokers=1)", "thirteen(jokers=2)", "classic(jokers=1)", "classic(jokers=2)"]
+)
+def test_with_jokers_left_the_bound_is_admissible(rules: str) -> None:
+    """With jokers still to play, each may stand in for one stock card the pyramid needs (steps._with_jokers):
+    the bound never passes the shortest length from late positions that keep their jokers, nor along the
+    shortest line from them; and it counts more than the removal steps on some of them (the sweeps run)."""
+    solved = above_removals = 0
+    for checked, (table, state) in enumerate(islice(_late_positions(rules, keep_jokers=True), MAX_LATE)):
+        if checked >= LATE and solved >= MIN_SOLVED:
+            break
+        fast = SearchSpace(table)
+        try:
+            truth = _bfs_distance(SearchSpace(table, generic=True), state)
+        except TooLarge:
+            continue
+        if truth is None:
+            continue
+        solved += 1
+        line = shortest_win(fast, state, Counter())
+        assert line is not None and len(line) == truth
+        current = state
+        for done, action in enumerate(line):
+            assert fast.steps_bound(current) <= truth - done
+            current = next(s for a, s in fast.successors(current, shortest=True) if a == action)
+        pyramid = state & fast.pyramid_full
+        above_removals += fast.steps_bound(state) > PyramidNeeds(fast).steps(pyramid, 0).total
+    assert solved >= MIN_SOLVED
+    assert above_removals
 
 
 #: free cells (the Python loop): the bound counts a park where a pair lies apart, the sweeps run, and

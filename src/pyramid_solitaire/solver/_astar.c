@@ -1,20 +1,21 @@
 /* The shortest-solution search (A*) of solver/search.py, its inner loop written in C.
  *
  * It searches exactly as search.shortest_win does in Python, for the rule sets it takes
- * (search._c_search_fits: no jokers, triples, free cells or limit on waste uses, not both a drawn spot
- * and a usable stock top, one waste pile or several with several cards a draw, at most MAX_SLOTS
- * layout places and a packed state that fits in 64 bits: msc, classic, thirteen, tuts_tomb, apophis
- * and reserve among them; any number of cards a draw, a draw moving the pointer as board.dealt_to
- * does, and with several cards a draw the bound counting the removal steps only, as StepsBound.bound
- * does): the same successors in the same
- * order (SearchSpace._successors), the same bound (steps.StepsBound.bound: its pyramid steps per
- * shape, and its sweeps computed afresh instead of memoised, as they are pure functions of the
- * cards), the same cut (SearchSpace.hopeless: the relaxed game of relaxed.RelaxedGame, with its
- * ceiling and its memo of bounds, whose answers are exact), and the same order of the positions to
- * expand (f, then more steps first, then first pushed), so it expands the same positions in the same
- * order and finds the same line.  What depends on the rules (a shape's pyramid-only removals, its
- * exposed cards by the value they need) is asked of SearchSpace.shape once per shape; in strict
- * rules with one usable stock-side card SearchSpace.hopeless itself is asked (its starved-stock cut).
+ * (search._c_search_fits: no free cells or limit on waste uses, not both a drawn spot and a usable
+ * stock top, one waste pile or several with several cards a draw, at most MAX_SLOTS layout places and
+ * a packed state that fits in 64 bits: every preset but limited_waste and cells, and thirteen's jokers
+ * and triples; any number of cards a draw, a draw moving the pointer as board.dealt_to does, and with
+ * several cards a draw or triples the bound counting the removal steps only, as StepsBound.bound
+ * does, with a joker left each joker standing in for a stock card): the same successors in the same order (SearchSpace._successors, its jokers'
+ * and triples' moves included), the same bound (steps.StepsBound.bound: its pyramid steps per shape,
+ * and its sweeps computed afresh instead of memoised, as they are pure functions of the cards), the
+ * same cut (SearchSpace.hopeless: the relaxed game of relaxed.RelaxedGame, with its ceiling and its
+ * memo of bounds, whose answers are exact; jokers are its bag's value 0), and the same order of the
+ * positions to expand (f, then more steps first, then first pushed), so it expands the same positions
+ * in the same order and finds the same line.  What depends on the rules (a shape's pyramid-only
+ * removals, its exposed cards, by the value they need too) is asked of SearchSpace.shape once per
+ * shape; with triples, and in strict rules with one usable stock-side card, SearchSpace.hopeless
+ * itself is asked (the relaxed game with triples, the starved-stock cut: search._c_relaxed).
  * Positions live in C arrays and open hash tables instead of Python integers and dictionaries.
  *
  * search.py uses it when the package runs compiled and the build made it (build_native.py); otherwise
@@ -34,9 +35,16 @@
 #define MAX_SLOTS 64 /* layout places (pyramid and reserve): a position's low bits, masks of 64 bits */
 #define MAX_PILES 8  /* waste piles the C loops take (Packing.pile_masks) */
 #define MAX_USABLE (MAX_PILES + 2) /* usable stock-side cards: the drawn card, the piles' tops, the stock's top */
+#define MAX_JOKERS 2 /* the most jokers a rule set deals (Rules checks 0 to 2) */
 /* successors besides the pyramid-only removals: a removal per usable card and pyramid slot, a pair per
- * two usable cards, a draw or a recycle */
-#define STOCK_STEPS (MAX_USABLE * MAX_SLOTS + MAX_USABLE * MAX_USABLE / 2 + 2)
+ * two usable cards, a joker with each exposed or usable card, a draw or a recycle */
+#define STOCK_STEPS                                                                                         \
+    (MAX_USABLE * MAX_SLOTS + MAX_USABLE * MAX_USABLE / 2 + MAX_JOKERS * (MAX_SLOTS + MAX_USABLE) +         \
+     TRIPLE_STEPS + 2)
+/* triples with stock-side cards: one usable card with two exposed ones, two usable cards with one, three
+ * usable cards */
+#define TRIPLE_STEPS                                                                                        \
+    (MAX_USABLE * MAX_SLOTS * (MAX_SLOTS - 1) / 2 + MAX_USABLE * MAX_USABLE / 2 * MAX_SLOTS + 1)
 #define UNREACHABLE (1 << 20)
 #define EMPTY UINT64_MAX
 
@@ -49,6 +57,8 @@ typedef struct {
     uint64_t *removals;         /* the pyramid mask after each pyramid-only removal */
     uint8_t need_count[MAX_TARGET];
     uint8_t need_slots[MAX_TARGET][MAX_SLOTS];
+    int n_exposed;              /* PyramidShape.exposed: a joker takes any of them */
+    uint8_t exposed[MAX_SLOTS];
     /* as needs.PyramidSteps: */
     int total;
     int n_deficits;
@@ -125,6 +135,10 @@ typedef struct {
     int stock_shift, ptr_shift, rec_shift;
     int rec_bits;      /* Packing.rec_bits: the recycle count's width, as the rule set's limit needs */
     uint64_t rec_mask; /* (1 << rec_bits) - 1 */
+    int triples;       /* three cards may go together (thirteen's option) */
+    int jokers;        /* jokers in the deal (thirteen's option), each a bit of the state from jok_shift */
+    int jok_shift;
+    uint64_t jok_mask; /* (1 << jokers) - 1 */
     uint64_t pyramid_full, stock_mask;
     uint64_t meeting[MAX_SLOTS]; /* SearchSpace.dead_masks, their pyramid part */
     /* the relaxed game in C (see below), or -1: SearchSpace.hopeless is asked instead */
@@ -472,13 +486,18 @@ static Shape *shape_build(Space *sp, uint64_t pyramid) {
     int bad = 0;
     PyObject *key = PyLong_FromUnsignedLongLong(pyramid);
     PyObject *shape = key ? PyObject_CallOneArg(sp->shape_fn, key) : NULL;
-    PyObject *removals = NULL, *king = NULL, *by_need = NULL;
+    PyObject *removals = NULL, *king = NULL, *by_need = NULL, *exposed = NULL;
     Py_XDECREF(key);
     if (!shape) goto fail;
     removals = PyObject_GetAttrString(shape, "removals");
     king = PyObject_GetAttrString(shape, "king");
     by_need = PyObject_GetAttrString(shape, "by_need");
-    if (!removals || !king || !by_need || !PyTuple_Check(removals) || !PyDict_Check(by_need)) goto fail_type;
+    exposed = PyObject_GetAttrString(shape, "exposed");
+    if (!removals || !king || !by_need || !exposed || !PyTuple_Check(removals) || !PyDict_Check(by_need) ||
+        !PyTuple_Check(exposed) || PyTuple_GET_SIZE(exposed) > MAX_SLOTS)
+        goto fail_type;
+    s->n_exposed = (int)PyTuple_GET_SIZE(exposed);
+    for (int j = 0; j < s->n_exposed; j++) s->exposed[j] = (uint8_t)as_long(PyTuple_GET_ITEM(exposed, j), &bad);
     if (king != Py_None) {
         if (!PyTuple_Check(king) || PyTuple_GET_SIZE(king) != 1) goto fail_type;
         s->king = (int)as_long(PyTuple_GET_ITEM(king, 0), &bad);
@@ -514,6 +533,7 @@ static Shape *shape_build(Space *sp, uint64_t pyramid) {
     Py_DECREF(removals);
     Py_DECREF(king);
     Py_DECREF(by_need);
+    Py_DECREF(exposed);
     return s;
 fail_type:
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "_astar: unexpected shape or steps");
@@ -522,6 +542,7 @@ fail:
     Py_XDECREF(removals);
     Py_XDECREF(king);
     Py_XDECREF(by_need);
+    Py_XDECREF(exposed);
     shape_free(s);
     return NULL;
 }
@@ -567,6 +588,51 @@ typedef struct {
 static inline uint64_t dealt_to(const Space *sp, uint64_t above, uint64_t ptr) {
     for (int i = 1; i < sp->draw_count && (above & (above - 1)); i++) above &= above - 1;
     return ptr + (uint64_t)__builtin_ctzll(above) + 1;
+}
+
+/* SearchSpace._triple_moves: three cards summing to the target, at least one from the stock side (the
+ * pyramid-only triples are among the shape's removals), in its order; the count written to out. */
+static int triple_moves(const Space *sp, uint64_t state, const Shape *shape, const int *usable, int n_usable,
+                        Step *out) {
+    int count = 0, P = sp->P, target = sp->target;
+    for (int u = 0; u < n_usable; u++) {
+        int place = P + usable[u];
+        int need = target - sp->values[place];
+        for (int i = 0; i < shape->n_exposed; i++)
+            for (int j = i + 1; j < shape->n_exposed; j++) {
+                int a = shape->exposed[i], b = shape->exposed[j];
+                if (sp->values[a] + sp->values[b] != need) continue;
+                out[count].after = settle(sp, state & ~(1ULL << a) & ~(1ULL << b) & ~(1ULL << place));
+                out[count++].removal = 1;
+            }
+    }
+    if (n_usable < 2 || !sp->pairs_ok) return count;
+    int ordered[MAX_USABLE];
+    for (int u = 0; u < n_usable; u++) { /* sorted by place: an insertion sort of a few */
+        int v = usable[u], k = u;
+        for (; k > 0 && ordered[k - 1] > v; k--) ordered[k] = ordered[k - 1];
+        ordered[k] = v;
+    }
+    for (int i = 0; i < n_usable; i++)
+        for (int j = i + 1; j < n_usable; j++) {
+            int x = P + ordered[i], y = P + ordered[j];
+            /* the slots whose partner value (by_need's key) is the two cards' sum */
+            int key = sp->values[x] + sp->values[y];
+            if (key < 0 || key >= MAX_TARGET) continue;
+            for (int k = 0; k < shape->need_count[key]; k++) {
+                int slot = shape->need_slots[key][k];
+                out[count].after = settle(sp, state & ~(1ULL << slot) & ~(1ULL << x) & ~(1ULL << y));
+                out[count++].removal = 1;
+            }
+        }
+    if (n_usable == 3) { /* three waste tops */
+        int x = P + ordered[0], y = P + ordered[1], z = P + ordered[2];
+        if (sp->values[x] + sp->values[y] + sp->values[z] == target) {
+            out[count].after = settle(sp, state & ~(1ULL << x) & ~(1ULL << y) & ~(1ULL << z));
+            out[count++].removal = 1;
+        }
+    }
+    return count;
 }
 
 /* At most: the pyramid-only removals (<= P*P), a removal per exposed slot per usable card, a pair, a
@@ -646,6 +712,21 @@ static int successors(Space *sp, uint64_t state, Step *out, int room, int *n, in
                 out[count++].removal = 1;
             }
     }
+    /* SearchSpace._joker_moves: a joker with any exposed card, then with any usable stock-side card */
+    uint64_t jokers = state >> sp->jok_shift & sp->jok_mask;
+    for (int j = 0; jokers >> j; j++) {
+        if (!(jokers >> j & 1)) continue;
+        uint64_t without = state & ~(1ULL << (sp->jok_shift + j));
+        for (int e = 0; e < shape->n_exposed; e++) {
+            out[count].after = without & ~(1ULL << shape->exposed[e]);
+            out[count++].removal = 1;
+        }
+        for (int u = 0; u < n_usable; u++) {
+            out[count].after = settle(sp, without & ~(1ULL << (usable[u] + sp->stock_shift)));
+            out[count++].removal = 1;
+        }
+    }
+    if (sp->triples) count += triple_moves(sp, state, shape, usable, n_usable, out + count);
     if (above) {
         int top = (int)ptr + __builtin_ctzll(above);
         if (verdict || !(sp->stock_top_usable && sp->values[P + top] == sp->lone)) {
@@ -754,9 +835,30 @@ static uint64_t stuck_of(const Space *sp, uint64_t waste, const Shape *s) {
     return 0;
 }
 
+/* steps._reach: the fewest extra steps to reach ``count`` cards of ``value``, some from the waste, the
+ * rest ahead, or round through a recycle (``round_trip``); 0 for none. */
+static int reach_of(int count, int value, const Found *left, const Found *right, int round_trip, int msc) {
+    int n_left = left->n[value], n_right = right->n[value];
+    int reach = round_trip;
+    int first = count - n_right > 0 ? count - n_right : 0;
+    int last = count < n_left ? count : n_left;
+    for (int from_left = first; from_left <= last; from_left++) {
+        int from_right = count - from_left;
+        int cost_left = from_left ? left->cost[value][from_left - 1] : 0;
+        int cost_right = from_right ? right->cost[value][from_right - 1] : 0;
+        int cost = msc ? (cost_left > cost_right ? cost_left : cost_right) : cost_left + cost_right;
+        if (cost < reach) reach = cost;
+    }
+    return reach;
+}
+
 static int bound(const Space *sp, uint64_t state, Shape *s) {
+    /* a triple may take three pyramid cards in one step (StepsBound.bound) */
+    if (sp->triples) return (__builtin_popcountll(state & sp->pyramid_full) + 2) / 3;
     /* several cards a draw (one draw passes several cards): the removal steps only (StepsBound.bound) */
     if (!s->n_deficits || sp->draw_count > 1) return s->total;
+    /* a joker may stand in for any one stock card the pyramid needs (steps._with_jokers) */
+    int jokers = __builtin_popcountll(state >> sp->jok_shift & sp->jok_mask);
     uint64_t stock = state >> sp->stock_shift & sp->stock_mask;
     uint64_t ptr = state >> sp->ptr_shift & PTR_MASK;
     /* a drawn spot: bounded as the stock-top model one card back (StepsBound.bound) */
@@ -798,7 +900,9 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
         if (ahead == -2) ahead = passed + 1;
     }
     uint64_t waste = stock & ((1ULL << ptr) - 1);
-    if (waste) sweep(sp, waste, 0, s, &left, -1, 0, !top_model, 0);
+    /* the waste dug only with a partner, and the cards stuck in it: not while a joker is left */
+    int by_partner = !top_model && !jokers;
+    if (waste) sweep(sp, waste, 0, s, &left, -1, 0, by_partner, 0);
     int rec = (int)(state >> sp->rec_shift & sp->rec_mask);
     int can_recycle = ahead >= 0 && (sp->max_recycles < 0 || rec < sp->max_recycles);
     int round_trip = can_recycle ? ahead + 1 : UNREACHABLE;
@@ -810,28 +914,34 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
     int wraps = can_recycle && !msc;
     if (wraps) {
         for (int i = 0; i < s->n_deficits; i++) wrap.n[s->def_value[i]] = 0;
-        sweep(sp, stock, 1, s, &wrap, -1, 1, 0, stuck_of(sp, waste, s));
+        sweep(sp, stock, 1, s, &wrap, -1, 1, 0, by_partner ? stuck_of(sp, waste, s) : 0);
     }
+    /* with jokers left, per deficit the reach of its count, of one card fewer, ... (steps._with_jokers) */
+    int levels[MAX_VALUE][MAX_JOKERS + 1], n_levels[MAX_VALUE];
     for (int i = 0; i < s->n_deficits; i++) {
         int value = s->def_value[i], count = s->def_count[i];
-        int n_left = left.n[value], n_right = right.n[value];
-        int reach = round_trip;
-        if (wraps && wrap.n[value]) reach += wrap.cost[value][0];
-        if (count == 1) {
-            if (n_right && right.cost[value][0] < reach) reach = right.cost[value][0];
-            if (n_left && left.cost[value][0] < reach) reach = left.cost[value][0];
-        } else {
-            int first = count - n_right > 0 ? count - n_right : 0;
-            int last = count < n_left ? count : n_left;
-            for (int from_left = first; from_left <= last; from_left++) {
-                int from_right = count - from_left;
-                int cost_left = from_left ? left.cost[value][from_left - 1] : 0;
-                int cost_right = from_right ? right.cost[value][from_right - 1] : 0;
-                int cost = msc ? (cost_left > cost_right ? cost_left : cost_right) : cost_left + cost_right;
-                if (cost < reach) reach = cost;
-            }
+        int trip = round_trip;
+        if (wraps && wrap.n[value]) trip += wrap.cost[value][0];
+        if (jokers) {
+            int fewest = count - jokers > 0 ? count - jokers : 0;
+            n_levels[i] = 0;
+            for (int n = count; n >= fewest; n--) levels[i][n_levels[i]++] = reach_of(n, value, &left, &right, trip, msc);
+            continue;
         }
+        int reach = reach_of(count, value, &left, &right, trip, msc);
         if (reach > extra) extra = reach;
+    }
+    if (jokers) {
+        int used[MAX_VALUE] = {0};
+        for (int j = 0; j < jokers; j++) {
+            int costliest = 0;
+            for (int i = 1; i < s->n_deficits; i++)
+                if (levels[i][used[i]] > levels[costliest][used[costliest]]) costliest = i;
+            if (used[costliest] == n_levels[costliest] - 1) break; /* no value needs a stock card */
+            used[costliest]++;
+        }
+        for (int i = 0; i < s->n_deficits; i++)
+            if (levels[i][used[i]] > extra) extra = levels[i][used[i]];
     }
     if (extra >= UNREACHABLE) extra = 0;
     /* recycles still to come (StepsBound.min_recycles): the cards ahead drawn, then each recycle and a
@@ -859,6 +969,7 @@ static inline int count_of(uint64_t counts, int value) { return (int)(counts >> 
 
 /* RelaxedGame.ceiling: pyramid cards removed in all at the very most (see there). */
 static int ceiling(Space *sp, uint64_t pyramid, uint64_t counts) {
+    if (count_of(counts, 0)) return sp->P; /* while a joker is left, every card may go */
     int target = sp->target;
     uint64_t dead = 0, needing = 0;
     for (uint64_t rest = pyramid; rest; rest &= rest - 1) {
@@ -947,6 +1058,11 @@ static int reaches(Space *sp, uint64_t pyramid, uint64_t counts, int k) {
                 if (found < 0) return -1;
             }
         }
+        /* a joker (the bag's value 0) takes any exposed card */
+        for (int e = 0; e < shape->n_exposed && !found && count_of(counts, 0); e++) {
+            found = reaches(sp, pyramid & ~(1ULL << shape->exposed[e]), counts - 1, k);
+            if (found < 0) return -1;
+        }
     }
     /* the row may have moved as the memo grew */
     row = bounds_row(&sp->bounds, counts, pyramid);
@@ -967,7 +1083,7 @@ static uint64_t bag_of(const Space *sp, uint64_t state) {
     uint64_t stock = state >> sp->stock_shift & sp->stock_mask;
     for (uint64_t rest = stock; rest; rest &= rest - 1)
         counts += 1ULL << (COUNT_BITS * sp->values[sp->P + __builtin_ctzll(rest)]);
-    return counts;
+    return counts + (uint64_t)__builtin_popcountll(state >> sp->jok_shift & sp->jok_mask); /* jokers at value 0 */
 }
 
 /* SearchSpace.hopeless: 1 if the state can certainly not be won, 0 if not, -1 on an error. */
@@ -1062,9 +1178,14 @@ static int space_init(Space *sp, PyObject *params) {
     INT_PARAM(ptr_shift, "ptr_shift")
     INT_PARAM(rec_shift, "rec_shift")
     INT_PARAM(rec_bits, "rec_bits")
+    INT_PARAM(triples, "triples")
+    INT_PARAM(jokers, "jokers")
+    INT_PARAM(jok_shift, "jok_shift")
 #undef INT_PARAM
     sp->rec_mask = (1ULL << sp->rec_bits) - 1;
+    sp->jok_mask = (1ULL << sp->jokers) - 1;
     if (sp->P > MAX_SLOTS || sp->P + sp->S > 128 || sp->rec_bits < 0 || sp->rec_shift + sp->rec_bits > 64 ||
+        sp->jokers < 0 || sp->jokers > MAX_JOKERS || sp->jok_shift + sp->jokers > 64 ||
         sp->target >= MAX_VALUE ||
         sp->stock_shift != sp->P || sp->ptr_shift != sp->P + sp->S || sp->rec_shift != sp->ptr_shift + PTR_BITS) {
         PyErr_SetString(PyExc_ValueError, "_astar: a layout this search does not take");

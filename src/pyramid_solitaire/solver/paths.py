@@ -38,8 +38,8 @@ HANDLED: Final[dict[str, frozenset[str]]] = {
     "waste_start": ALL,
     "draw": ALL,  # any number of cards a draw, in C too (board.dealt_to)
     "open_pyramid": ALL,
-    "jokers": NOT_C,
-    "triples": NOT_C,
+    "jokers": ALL,  # up to two (_astar.c: MAX_JOKERS), each a bit of the position
+    "triples": ALL,  # the shortest search's C loop, asking SearchSpace.hopeless; the verdict's runs in Python
     "target": ALL,
     "lone_kings": ALL,
     "deck": ALL,

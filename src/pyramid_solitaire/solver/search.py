@@ -288,15 +288,13 @@ def _python_shortest(space: SearchSpace, start: int, counter: Counter) -> list[A
 
 
 def _c_search_fits(space: SearchSpace) -> bool:
-    """True if the C loop searches ``space`` as :func:`shortest_win` would (see ``_astar.c``): no jokers,
-    triples, free cells or limit on waste uses, not both a drawn spot and a usable stock top, one waste
-    pile or up to MAX_PILES with several cards a draw, MAX_SLOTS layout places and a packed state of 64
-    bits at most (any number of cards a draw)."""
+    """True if the C loop searches ``space`` as :func:`shortest_win` would (see ``_astar.c``): no free
+    cells or limit on waste uses, not both a drawn spot and a usable stock top, one waste pile or up to
+    MAX_PILES with several cards a draw, MAX_SLOTS layout places and a packed state of 64 bits at most
+    (any number of cards a draw, jokers and triples)."""
     return (
         space.fast
         and not space.cells
-        and not space.jokers
-        and not space.triples
         and not (space.drawn_spot and space.stock_top_usable)
         and space.waste_limit is None
         # several waste piles where the bound counts the removal steps alone, in both loops (several
@@ -310,9 +308,16 @@ def _c_search_fits(space: SearchSpace) -> bool:
 
 def _c_verdict_fits(space: SearchSpace) -> bool:
     """True if the C loop of the verdict searches ``space`` as :func:`depth_first` would: where the
-    shortest search's does, and its relaxed game runs in C too (not in strict rules with one usable
-    stock-side card, whose starved-stock cut only :meth:`SearchSpace.hopeless` makes)."""
-    return _c_search_fits(space) and not space.one_stock_card
+    shortest search's does, and its relaxed game runs in C too (see :func:`_c_relaxed`)."""
+    return _c_search_fits(space) and _c_relaxed(space)
+
+
+def _c_relaxed(space: SearchSpace) -> bool:
+    """True if the C loops play the relaxed game themselves: not with triples (whose relaxed game,
+    with its triples from the bag and its per-pyramid facts, only :mod:`.relaxed` plays), nor in strict
+    rules with one usable stock-side card (whose starved-stock cut only :meth:`SearchSpace.hopeless`
+    makes).  Elsewhere the shortest search's C loop asks :meth:`SearchSpace.hopeless` itself."""
+    return not space.one_stock_card and not space.triples
 
 
 def _c_params(space: SearchSpace, counter: Counter) -> dict[str, object]:
@@ -340,11 +345,14 @@ def _c_params(space: SearchSpace, counter: Counter) -> dict[str, object]:
         "ptr_shift": space.ptr_shift,
         "rec_shift": space.rec_shift,
         "rec_bits": space.rec_bits,
+        "triples": int(space.triples),
+        "jokers": space.jokers,
+        "jok_shift": space.jok_shift,
         "shape": space.shape,
         "meeting": tuple(mask & space.pyramid_full for mask in space.dead_masks),
         # the relaxed game in C, but where SearchSpace.hopeless has a cut of its own (a stock card
         # starved of partners); it reads what a dead card keeps in place (RelaxedGame's kept_by)
-        "relaxed": int(not space.one_stock_card),
+        "relaxed": int(_c_relaxed(space)),
         "kept_by": _kept_by(space),
         "poll": space.poll,
         "hopeless": space.hopeless,

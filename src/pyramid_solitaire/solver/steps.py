@@ -117,7 +117,9 @@ class StepsBound:
             return -(-pyramid.bit_count() // TRIPLE)
         steps = self._needs.steps(pyramid, cells)
         total, deficits = steps.total, steps.deficits
-        if state >> self.jok_shift & self.jok_mask:  # a joker may stand in for any stock card the pyramid needs
+        # a joker may stand in for any one stock card the pyramid needs (see :func:`_with_jokers`)
+        jokers = (state >> self.jok_shift & self.jok_mask).bit_count()
+        if jokers and self.cells:
             return total
         if not deficits or (self.drawn_spot and not self.drawn_as_top) or self.draw_count > 1:
             return total
@@ -141,14 +143,17 @@ class StepsBound:
             ahead_found = self._ahead_sweeps[key] = self._sweep_ahead(rest, steps, first)
         right, ahead = ahead_found
         waste = stock & ((1 << ptr) - 1)
-        key = steps.ident << self.S | waste
+        # the waste dug only with a partner and the cards stuck in it until a recycle (waste_top_only):
+        # not while a joker is left, which takes a waste card without one
+        by_partner = self.waste_top_only and not jokers
+        key = (steps.ident << self.S | waste) << 1 | by_partner
         left = self._waste_sweeps.get(key)
         if left is None:
             if len(self._waste_sweeps) >= SWEEP_CACHE:
                 self._waste_sweeps.clear()
             left = {}
             if waste:
-                self._sweep(waste, False, steps, left, block=self.waste_top_only)
+                self._sweep(waste, False, steps, left, block=by_partner)
             self._waste_sweeps[key] = left
         rec = state >> self.rec_shift & self.rec_mask
         can_recycle = ahead >= 0 and (self.max_recycles is None or rec < self.max_recycles)
@@ -161,13 +166,14 @@ class StepsBound:
         # ``ahead`` + 1 already counts the recycle and the card's own draw).
         wraps: dict[int, list[int]] | None = None
         if can_recycle and self.waste_top_only:
-            key = (steps.ident << self.S | stock) << PTR_BITS | ptr
+            key = ((steps.ident << self.S | stock) << PTR_BITS | ptr) << 1 | by_partner
             wraps = self._wrap_sweeps.get(key)
             if wraps is None:
                 if len(self._wrap_sweeps) >= SWEEP_CACHE:
                     self._wrap_sweeps.clear()
                 wraps = {}
-                self._sweep(stock, True, steps, wraps, before=True, stuck=self._stuck(waste, steps))
+                stuck = self._stuck(waste, steps) if by_partner else 0
+                self._sweep(stock, True, steps, wraps, before=True, stuck=stuck)
                 self._wrap_sweeps[key] = wraps
         if self.cells and not msc:
             # all values at once (never less than the costliest alone), memoised on what it reads:
@@ -181,12 +187,18 @@ class StepsBound:
             if together < UNREACHABLE:
                 return total + together
         extra = 0
+        #: with jokers left, per value the reach of its count, of one card fewer, ... (see _with_jokers)
+        levels: list[list[int]] = []
         for value, count in deficits.items():
             lefts = left.get(value, ())
             rights = right.get(value, ())
             if wraps is not None:
                 wrap = wraps.get(value)
                 round_trip = round_trip_base + (wrap[0] if wrap else 0)
+            if jokers:
+                fewest = max(0, count - jokers)
+                levels.append([_reach(n, lefts, rights, round_trip, msc) for n in range(count, fewest - 1, -1)])
+                continue
             if count == 1:  # the common case, spelt out
                 reach = round_trip
                 if rights and rights[0] < reach:
@@ -196,17 +208,11 @@ class StepsBound:
                 if reach > extra:
                     extra = reach
                 continue
-            reach = round_trip
-            for from_left in range(max(0, count - len(rights)), min(count, len(lefts)) + 1):
-                from_right = count - from_left
-                cost_left = lefts[from_left - 1] if from_left else 0
-                cost_right = rights[from_right - 1] if from_right else 0
-                # in msc one step can pass a card on each side (a stock-waste pair)
-                cost = (cost_left if cost_left > cost_right else cost_right) if msc else cost_left + cost_right
-                if cost < reach:
-                    reach = cost
+            reach = _reach(count, lefts, rights, round_trip, msc)
             if reach > extra:
                 extra = reach
+        if levels:
+            extra = _with_jokers(levels, jokers)
         if extra >= UNREACHABLE:
             extra = 0
         if rec < self.min_recycles and self.waste_top_only:
@@ -454,3 +460,41 @@ class StepsBound:
         if first >= 0 and passed and cost < passed - 1 + first:
             return passed - 1 + first
         return cost
+
+
+def _reach(count: int, lefts: list[int] | tuple[()], rights: list[int] | tuple[()], round_trip: int, msc: bool) -> int:
+    """The fewest extra steps to reach ``count`` cards of a value: some from the waste (``lefts``, the
+    cost of reaching the first, the second, ...), the rest ahead (``rights``), or round through a
+    recycle (``round_trip``); 0 for none."""
+    reach = round_trip
+    for from_left in range(max(0, count - len(rights)), min(count, len(lefts)) + 1):
+        from_right = count - from_left
+        cost_left = lefts[from_left - 1] if from_left else 0
+        cost_right = rights[from_right - 1] if from_right else 0
+        # in msc one step can pass a card on each side (a stock-waste pair)
+        cost = (cost_left if cost_left > cost_right else cost_right) if msc else cost_left + cost_right
+        if cost < reach:
+            reach = cost
+    return reach
+
+
+def _with_jokers(levels: list[list[int]], jokers: int) -> int:
+    """The extra steps of the costliest value when ``jokers`` jokers stand in for stock cards as well
+    as they can: ``levels`` holds per value the reach of its count, of one card fewer, and so on.
+
+    A joker takes the place of one stock card the pyramid needs, of one value: each removal with a
+    joker takes one pyramid card, so it lowers the count one value needs from the stock by one at most
+    (and the removal steps not at all).  A value that needs fewer cards is reached no later: its
+    sweeps' costs of the cards it still needs only rise when fewer of its cards are partners (the
+    cards passed that are no longer partners cost a step each, or pair among themselves at that
+    cost), so the costs of the full count's sweeps, read at the smaller count, stay a lower bound.
+    Giving each joker in turn to the value that costs most now leaves the least maximum (each cost
+    only falls with more jokers).  While a joker is left the waste's cards are not taken to leave only
+    with a partner (``by_partner`` in :meth:`StepsBound.bound`): a joker takes one without."""
+    used = [0] * len(levels)
+    for _ in range(jokers):
+        costliest = max(range(len(levels)), key=lambda k: levels[k][used[k]])
+        if used[costliest] == len(levels[costliest]) - 1:
+            break  # the costliest needs no card from the stock: none does
+        used[costliest] += 1
+    return max(level[used[k]] for k, level in enumerate(levels))
