@@ -6,8 +6,8 @@
  * a packed state that fits in 64 bits: every preset but limited_waste and cells, and thirteen's jokers
  * and triples; any number of cards a draw, a draw moving the pointer as board.dealt_to does, and with
  * several cards a draw or triples the bound counting the removal steps only, as StepsBound.bound
- * does, with a joker left each joker standing in for a stock card): the same successors in the same order (SearchSpace._successors, its jokers'
- * and triples' moves included), the same bound (steps.StepsBound.bound: its pyramid steps per shape,
+ * does, with a joker left each joker standing in for a stock card): the same successors in the same
+ * order (SearchSpace._successors, its jokers' and triples' moves included), the same bound (steps.StepsBound.bound: its pyramid steps per shape,
  * and its sweeps computed afresh instead of memoised, as they are pure functions of the cards), the
  * same cut (SearchSpace.hopeless: the relaxed game of relaxed.RelaxedGame, with its ceiling and its
  * memo of bounds, whose answers are exact; jokers are its bag's value 0), and the same order of the
