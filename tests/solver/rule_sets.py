@@ -40,7 +40,7 @@ NO_PLAY = frozenset({"scoring", "undo_limit"})
 #: Options every path plays, but each with code of its own in the solver (several cards a draw, several
 #: waste piles: the C loops' draws and usable cards, the bound that stops at the removal steps; reserve
 #: piles: the layout's masks behind the cuts and the bound; jokers: their moves, the relaxed game's
-#: value 0 and the bound that stops at the removal steps while one is left; triples: their moves and
+#: value 0 and the bound in which each joker left stands in for a stock card; triples: their moves and
 #: the bound of a third of the pyramid): still tried on every base
 #: and paired with the options no fast path plays, as when the C loops left them out.
 OWN_CODE = frozenset({"draw", "waste_piles", "reserve_depth", "jokers", "triples"})

@@ -244,7 +244,7 @@ def test_lower_bound_along_shortest_msc_lines(index: int) -> None:
 def test_c_loop_searches_as_the_python_loop(rules: str) -> None:
     """The C loop (``_astar.c``) expands the same positions and finds the same line as the Python one,
     from late positions and from the start of deal 1 (won on most rule sets: a search of thousands to
-    a million positions)."""
+    a million positions), or with triples from two positions of up to 20 pyramid cards."""
     starts = list(islice(_late_positions(rules), 12))
     table = Table(Deal.from_number(1, rules))
     # With triples the bound is a third of the pyramid, so A* from a deal's start expands millions of

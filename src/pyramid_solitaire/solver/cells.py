@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from ..layout import bits
 from ..packed import DRAW_ACTION, PAIR, RECYCLE_ACTION, Action, Position
-from .packing import COUNT_BITS, COUNT_MASK, MAX_VALUE, PTR_BITS, PTR_MASK, Packing
+from .packing import COUNT_BITS, COUNT_MASK, MAX_VALUE, PTR_MASK, Packing
 from .relaxed import bag_triples
 
 
@@ -49,7 +49,6 @@ class CellGame:
         self.stock_shift = space.stock_shift
         self.stock_mask = space.stock_mask
         self.ptr_shift = space.ptr_shift
-        self.rec_shift = space.rec_shift
         self.pyramid_full = space.pyramid_full
         self.board_places = space.board_places
         self._board_tables = space.value_count_tables(0, space.P)
@@ -255,11 +254,9 @@ class CellGame:
             dealt = top + 1 if space.draw_count == 1 else space.dealt_after(stock, ptr)
             return DRAW_ACTION, state & ~(PTR_MASK << self.ptr_shift) | dealt << self.ptr_shift
         if stock & ((1 << ptr) - 1):
-            rec = state >> self.rec_shift & self.space.rec_mask
-            if space.max_recycles is None or rec < space.max_recycles:
-                rec = 0 if space.unlimited else rec + 1
-                cleared = state & ~(((1 << (PTR_BITS + self.space.rec_bits)) - 1) << self.ptr_shift)
-                return RECYCLE_ACTION, cleared | rec << self.rec_shift
+            recycled = space.recycled(state)
+            if recycled is not None:
+                return RECYCLE_ACTION, recycled
         return None
 
     # --- the relaxed game with cells -----------------------------------------------------------------

@@ -165,6 +165,17 @@ class Packing:
             state &= ~(self.rec_mask << self.rec_shift)
         return self.settle(state)
 
+    def recycled(self, state: int) -> int | None:
+        """``state`` after a recycle (the pointer back to the stock's start, one recycle more counted
+        where they are limited), or ``None`` when no recycle is left: what the successors of
+        :mod:`.space` and :mod:`.cells` make of an empty stock with cards on the waste."""
+        rec = state >> self.rec_shift & self.rec_mask
+        if self.max_recycles is not None and rec >= self.max_recycles:
+            return None
+        rec = 0 if self.unlimited else rec + 1
+        cleared = state & ~(((1 << (PTR_BITS + self.rec_bits)) - 1) << self.ptr_shift)
+        return cleared | rec << self.rec_shift
+
     def settle(self, state: int) -> int:
         """``state`` with its stock pointer moved back past removed cards (see :meth:`canonical`): what
         a move that takes a stock-side card from a canonical state needs to stay canonical."""

@@ -177,11 +177,9 @@ class SearchSpace(Packing):
                 dealt = top + 1 if self.draw_count == 1 else self.dealt_after(stock, ptr)
                 out.append((DRAW_ACTION, state & ~(((1 << PTR_BITS) - 1) << self.ptr_shift) | dealt << self.ptr_shift))
         elif stock & ((1 << ptr) - 1):
-            rec = state >> self.rec_shift & self.rec_mask
-            if self.max_recycles is None or rec < self.max_recycles:
-                rec = 0 if self.unlimited else rec + 1
-                cleared = state & ~(((1 << (PTR_BITS + self.rec_bits)) - 1) << self.ptr_shift)
-                out.append((RECYCLE_ACTION, cleared | rec << self.rec_shift))
+            recycled = self.recycled(state)
+            if recycled is not None:
+                out.append((RECYCLE_ACTION, recycled))
         return out
 
     def _joker_moves(
