@@ -8,9 +8,10 @@ from __future__ import annotations
 import json
 import time
 import urllib.request
+from datetime import datetime, timezone
 from typing import Any
 
-from browser import DESKTOP, open_context, screenshot
+from browser import DESKTOP, PHONE, open_context, screenshot
 from pages import GamePage
 from playwright.sync_api import Browser
 
@@ -127,5 +128,28 @@ def test_the_daily_badge_leaves_the_code_whole_on_a_phone_held_sideways(browser:
         box = game.page.locator(part).bounding_box()
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 70, part
     screenshot(game.page, "daily-practice-sideways")
+    assert list(errors) == []
+    context.close()
+
+
+def test_the_daily_dialog_says_when_the_next_deal_comes_in_the_players_language(browser: Browser, server: str) -> None:
+    """A player in London at 20:30 on 4 December sees the deal of 5 December: it is 05:30 in Tokyo, where
+    the day turns. The dialog says the next deal comes in 18 h 30 min, at midnight Japan time; on a phone,
+    in Japanese, then in English."""
+    context, errors = open_context(browser, **PHONE, timezone_id="Europe/London")
+    page = context.new_page()
+    page.clock.set_fixed_time(datetime(2026, 12, 4, 20, 30, tzinfo=timezone.utc))
+    game = GamePage(page, server).open("/")
+    page.click("#btn-daily")
+    page.locator("#dlg-daily").wait_for(state="visible")
+    page.locator("#daily-next:not(:empty)").wait_for()
+    assert game.text("#daily-next") == "次の配札まで18時間30分（日本標準時 0時に更新）"
+    screenshot(page, "daily-next-deal")
+    page.keyboard.press("Escape")
+    page.clock.set_fixed_time(datetime(2026, 12, 5, 14, 58, 30, tzinfo=timezone.utc))  # 23:58:30 in Tokyo
+    game.settings(lang="en")
+    page.click("#btn-daily")
+    page.locator("#daily-next:has-text('Next deal')").wait_for()
+    assert game.text("#daily-next") == "Next deal in 2 min (a new one each midnight, Japan Standard Time)"
     assert list(errors) == []
     context.close()

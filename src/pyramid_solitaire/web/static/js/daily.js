@@ -37,6 +37,24 @@ export function dayName(iso, options = { month: "long", day: "numeric", weekday:
   return new Intl.DateTimeFormat(lang(), { ...options, timeZone: "UTC" }).format(new Date(Date.UTC(year, month - 1, day)));
 }
 
+// When the next day's deal comes, as the player reads it: the wait from `now` to the next midnight in the
+// server's time zone (the day turns there, Asia/Tokyo unless the server says otherwise: docs/daily.md),
+// and that zone's name in the page's language. A player elsewhere sees tomorrow's date in the evening
+// (Tokyo is 9 hours ahead of UTC); this line says why, and when the next one comes.
+export function nextDeal(zone, now = new Date()) {
+  const parts = Object.fromEntries(new Intl.DateTimeFormat("en-GB", {
+    timeZone: zone, hourCycle: "h23", hour: "numeric", minute: "numeric", second: "numeric",
+  }).formatToParts(now).map((part) => [part.type, Number(part.value)]));
+  const left = Math.max(60, 24 * 3600 - (parts.hour * 3600 + parts.minute * 60 + parts.second));
+  const minutes = Math.ceil(left / 60);
+  const zoneName = new Intl.DateTimeFormat(lang(), { timeZone: zone, timeZoneName: "long" })
+    .formatToParts(now).find((part) => part.type === "timeZoneName");
+  return t("daily_next", {
+    wait: minutes < 60 ? t("daily_wait_m", { m: minutes }) : t("daily_wait", { h: Math.floor(minutes / 60), m: minutes % 60 }),
+    zone: zoneName ? zoneName.value : zone,
+  });
+}
+
 // Start a day's deal (or resume the player's unfinished game of it); resolves to the game, or null.
 // `again`: a new (practice) game even when the player has finished the day's deal; without it, their
 // finished game of that day is shown with its result.
@@ -150,6 +168,7 @@ async function refresh() {
   view.today = record.today;
   view.month = view.month || record.today.slice(0, 7);
   $("daily-date").textContent = dayName(day.date);
+  $("daily-next").textContent = nextDeal(day.timezone);
   const figures = $("daily-figures");
   figures.replaceChildren();
   figure(figures, t("par"), parShown({ moves: day.par, status: day.par_status }));
