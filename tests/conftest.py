@@ -3,6 +3,7 @@ started once per session from Debian's packages)."""
 
 from __future__ import annotations
 
+import os
 import sys
 import uuid
 from collections.abc import Iterator
@@ -18,6 +19,13 @@ from conformance import checking, checking_offline
 from pg_server import PostgresServer
 from pyramid_solitaire.store import Store
 from pyramid_solitaire.web.offline import OfflineApi
+
+# The command line speaks the locale's language when not given --lang (cli.locale_lang): the tests run in
+# the C locale, whose language is the default one (Japanese), whatever the machine's; the tests of the
+# locale set their own (tests/test_cli.py).  Set here, so that the processes the tests start inherit it.
+os.environ["LANG"] = "C.UTF-8"
+for _name in ("LC_ALL", "LC_MESSAGES"):
+    os.environ.pop(_name, None)
 
 # Every answer any test's client receives is checked against what /api/openapi.json declares for it
 # (tests/conformance.py): the API's description is checked by the whole API suite, not by one test.

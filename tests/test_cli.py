@@ -176,6 +176,36 @@ def test_a_bad_code_is_named_a_bad_code_and_which_part_is_wrong_in_either_langua
     assert status == 2 and en in _one_error_line(err)
 
 
+@pytest.mark.parametrize(
+    ("environment", "expected"),
+    [
+        ({"LANG": "en_US.UTF-8"}, "error: argument --number: invalid int value: 'x'"),
+        ({"LANG": "de_DE.UTF-8"}, "error: argument --number: invalid int value: 'x'"),
+        ({"LANG": "ja_JP.UTF-8"}, "エラー: 引数 --number: int の値として正しくありません: 'x'"),
+        ({"LANG": "C.UTF-8"}, "エラー: 引数 --number: int の値として正しくありません: 'x'"),
+        ({}, "エラー: 引数 --number: int の値として正しくありません: 'x'"),
+        ({"LANG": "en_US.UTF-8", "LC_ALL": "ja_JP.UTF-8"}, "エラー: 引数 --number: int の値として正しくありません: 'x'"),
+        ({"LANG": "ja_JP.UTF-8", "LC_MESSAGES": "en_GB.UTF-8"}, "error: argument --number: invalid int value: 'x'"),
+    ],
+)
+def test_without_lang_the_command_speaks_the_locales_language(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, environment: dict[str, str], expected: str
+) -> None:
+    """A person whose terminal is in English reads English without asking; Japanese, or a locale that
+    names no language (C, nothing set), gives Japanese; ``--lang`` still decides over any of them."""
+    for name in ("LANG", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    with pytest.raises(SystemExit):
+        main(["deal", "--number", "x"])
+    assert capsys.readouterr().err.splitlines()[-1] == f"pyramid-solitaire deal: {expected}"
+    other = "ja" if expected.startswith("error") else "en"
+    with pytest.raises(SystemExit):
+        main(["deal", "--number", "x", "--lang", other])
+    assert ("error:" in capsys.readouterr().err) == (other == "en")
+
+
 def test_help_and_argparse_errors_are_in_the_chosen_language(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as done:
         main(["deal", "--help"])

@@ -13,7 +13,7 @@ import json
 import os
 import secrets
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from .cli_common import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_REFUSED, PROG, UsageError
 from .cli_stats import add_stats_parser
@@ -229,7 +229,7 @@ def build_parser(lang: str = DEFAULT_LANG) -> argparse.ArgumentParser:
         return text(lang, f"cli.help.{key}", **values)
 
     parser = argparse.ArgumentParser(prog=PROG, description=h("description"))
-    parser.add_argument("--lang", choices=LANGS, default=DEFAULT_LANG, help=h("lang"))
+    parser.add_argument("--lang", choices=LANGS, default=lang, help=h("lang"))
     sub = parser.add_subparsers(dest="command", title=h("commands"))
     children = [
         *_add_deal_parser(sub, h),
@@ -344,9 +344,10 @@ def _joined(words: list[str], options: frozenset[str]) -> list[str]:
     return out
 
 
-def _lang_of(words: list[str]) -> str:
-    """The language asked for with ``--lang X`` or ``--lang=X`` anywhere on the line (Japanese by default),
-    known before the parser is built, so that its help and its errors are in that language too."""
+def _lang_of(words: list[str], environ: Mapping[str, str] | None = None) -> str:
+    """The language asked for with ``--lang X`` or ``--lang=X`` anywhere on the line, else the locale's
+    (:func:`locale_lang`), known before the parser is built, so that its help and its errors are in that
+    language too."""
     for index, word in enumerate(words):
         value = (
             word.split("=", 1)[1]
@@ -357,6 +358,20 @@ def _lang_of(words: list[str]) -> str:
         )
         if value in LANGS:
             return value
+    return locale_lang(os.environ if environ is None else environ)
+
+
+def locale_lang(environ: Mapping[str, str]) -> str:
+    """The language of the terminal's locale, for a command given no ``--lang``: the first of ``LC_ALL``,
+    ``LC_MESSAGES`` and ``LANG`` that is set (the order POSIX reads them in) names it.  Japanese for a
+    Japanese locale and for none at all (``C``, ``POSIX``, nothing set: a container's or a server's),
+    as the game is Japanese first; English for every other language, which a person reading neither
+    is likelier to read than Japanese."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(name, "")
+        if value:
+            language = value.split(".", 1)[0].split("_", 1)[0].lower()
+            return DEFAULT_LANG if language in ("ja", "c", "posix") else "en"
     return DEFAULT_LANG
 
 
