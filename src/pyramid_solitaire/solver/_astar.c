@@ -26,7 +26,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #define PTR_BITS 6
 #define PTR_MASK ((1ULL << PTR_BITS) - 1)
@@ -81,9 +80,15 @@ typedef struct {
 
 /* --- the map of states reached: state -> (parent, steps) ---------------------------------------- */
 
+/* A row is 16 bytes, not 24: the parent is the index of its expansion in ``expanded`` (each position
+ * expanded, in order), not the parent's 64-bit state. The table is most of the search's memory, and
+ * the kernel zeroes every page of it as it doubles: SR1-R-AAAAAAV (six_rows) spent a quarter of its
+ * time there with 24-byte rows (docs/performance.md). */
+#define NO_PARENT UINT32_MAX
+
 typedef struct {
-    uint64_t state;
-    uint64_t parent;
+    uint64_t key;    /* ~state: 0 is an empty row (see reached_init) */
+    uint32_t parent; /* index in ReachedMap.expanded, or NO_PARENT for the start */
     uint32_t g;
 } Reached;
 
@@ -91,6 +96,8 @@ typedef struct {
     Reached *rows;
     size_t size;
     size_t count;
+    uint64_t *expanded; /* the states expanded, in order (a state expanded again appears again) */
+    size_t n_expanded, room_expanded;
 } ReachedMap;
 
 /* The open list: a queue of states for each (f, steps) pair, taken lowest f first, then most steps,
@@ -166,67 +173,80 @@ static inline int bit_length(uint64_t x) { return x ? 64 - __builtin_clzll(x) : 
 
 /* --- reached map ------------------------------------------------------------------------------- */
 
-/* Memory for a large table read at random: 2 MB aligned and marked for huge pages where the kernel
- * offers them (madvise), as each lookup would otherwise also miss the TLB; free() it as usual. */
-static void *table_alloc(size_t bytes) {
-    const size_t huge = (size_t)2 << 20;
-    if (bytes < huge) return malloc(bytes);
-    void *p = NULL;
-    if (posix_memalign(&p, huge, bytes) != 0) return NULL;
-#ifdef MADV_HUGEPAGE
-    madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-    return p;
-}
-
-
+/* The table starts from calloc's memory, which for a table of any size is fresh pages from the
+ * kernel, already zero: a row holds ~state, so that zero is the empty row (no state is all ones, as
+ * EMPTY says) and no pass writes the empty rows first. (Huge pages were asked for with madvise until
+ * 2026-12: with the kernel's defrag set to madvise, each fault then compacted memory on the spot, a
+ * tenth to a third of a second of system time on SR1-R-AAAAAAV, varying with the machine's memory,
+ * for a few per cent of user time; docs/performance.md.) */
 static int reached_init(ReachedMap *m, size_t size) {
-    m->rows = table_alloc(size * sizeof(Reached));
+    m->rows = calloc(size, sizeof(Reached));
     if (!m->rows) return -1;
-    for (size_t i = 0; i < size; i++) m->rows[i].state = EMPTY;
     m->size = size;
-    m->count = 0;
     return 0;
 }
 
 static Reached *reached_find(ReachedMap *m, uint64_t state) {
     size_t mask = m->size - 1;
     size_t i = mix(state) & mask;
+    uint64_t key = ~state;
     for (;;) {
         Reached *row = &m->rows[i];
-        if (row->state == state) return row;
-        if (row->state == EMPTY) return NULL;
+        if (row->key == key) return row;
+        if (!row->key) return NULL;
         i = (i + 1) & mask;
     }
 }
 
 static int reached_grow(ReachedMap *m) {
-    ReachedMap bigger;
+    ReachedMap bigger = {0};
     if (reached_init(&bigger, m->size * 2) < 0) return -1;
     size_t mask = bigger.size - 1;
     for (size_t j = 0; j < m->size; j++) {
-        if (m->rows[j].state == EMPTY) continue;
-        size_t i = mix(m->rows[j].state) & mask;
-        while (bigger.rows[i].state != EMPTY) i = (i + 1) & mask;
+        if (!m->rows[j].key) continue;
+        size_t i = mix(~m->rows[j].key) & mask;
+        while (bigger.rows[i].key) i = (i + 1) & mask;
         bigger.rows[i] = m->rows[j];
     }
-    bigger.count = m->count;
     free(m->rows);
-    *m = bigger;
+    m->rows = bigger.rows;
+    m->size = bigger.size;
     return 0;
 }
 
 /* Set state's row (a new one, or the one found); -1 when out of memory. */
-static int reached_set(ReachedMap *m, uint64_t state, uint64_t parent, uint32_t g) {
-    if ((m->count + 1) * 2 > m->size && reached_grow(m) < 0) return -1;
+static int reached_set(ReachedMap *m, uint64_t state, uint32_t parent, uint32_t g) {
+    if ((m->count + 1) * 4 > m->size * 3 && reached_grow(m) < 0) return -1;
     size_t mask = m->size - 1;
     size_t i = mix(state) & mask;
-    while (m->rows[i].state != EMPTY && m->rows[i].state != state) i = (i + 1) & mask;
-    if (m->rows[i].state == EMPTY) m->count++;
-    m->rows[i].state = state;
+    uint64_t key = ~state;
+    while (m->rows[i].key && m->rows[i].key != key) i = (i + 1) & mask;
+    if (!m->rows[i].key) m->count++;
+    m->rows[i].key = key;
     m->rows[i].parent = parent;
     m->rows[i].g = g;
     return 0;
+}
+
+/* Append an expanded state; its index is the parent of the positions it reaches. -1 when out of
+ * memory (or past the 32-bit index). */
+static int reached_expand(ReachedMap *m, uint64_t state, uint32_t *index) {
+    if (m->n_expanded == m->room_expanded) {
+        size_t room = m->room_expanded ? m->room_expanded * 2 : 1 << 12;
+        if (room > NO_PARENT) return -1;
+        uint64_t *more = realloc(m->expanded, room * sizeof(uint64_t));
+        if (!more) return -1;
+        m->expanded = more;
+        m->room_expanded = room;
+    }
+    *index = (uint32_t)m->n_expanded;
+    m->expanded[m->n_expanded++] = state;
+    return 0;
+}
+
+/* The parent of a reached state (not the start). */
+static inline uint64_t reached_parent(ReachedMap *m, uint64_t state) {
+    return m->expanded[reached_find(m, state)->parent];
 }
 
 /* --- the open list ------------------------------------------------------------------------------ */
@@ -296,6 +316,14 @@ static uint64_t buckets_pop(Buckets *b, int *g_out) {
     b->total--;
     *g_out = g;
     return state;
+}
+
+/* The state buckets_pop would take next if it is in the same queue as the one just taken (most often
+ * it is), else EMPTY: its reached row is asked of memory while this one is expanded. */
+static inline uint64_t buckets_next(const Buckets *b) {
+    if (!b->total || !b->in_f[b->low] || b->top[b->low] < 0) return EMPTY;
+    const Queue *q = &b->queues[(size_t)b->low * b->ng + b->top[b->low]];
+    return q->head < q->count ? q->items[q->head] : EMPTY;
 }
 
 static void buckets_free(Buckets *b) {
@@ -761,8 +789,10 @@ typedef struct {
 /* ``block``: the waste dug from its top with only its top usable (StepsBound._sweep's): stop once
  * more cards of a value have passed than there are pyramid cards to take them. */
 /* ``stuck``: cards that cost a draw each whatever their value (StepsBound._sweep's). */
+/* ``one``: record only the first card of each value (all the round trip reads), and stop once each
+ * value the pyramid needs has one. */
 static int sweep(const Space *sp, uint64_t cards, int upward, const Shape *s, Found *found, int first, int before,
-                 int block, uint64_t stuck) {
+                 int block, uint64_t stuck, int one) {
     int used[MAX_TARGET];
     memset(used, 0, sizeof(int) * (size_t)s->width);
     int cost = 0, passed = 0;
@@ -794,11 +824,11 @@ static int sweep(const Space *sp, uint64_t cards, int upward, const Shape *s, Fo
                 }
             }
         }
-        if (value >= 0 && value < MAX_VALUE && s->wanted[value] && found->n[value] < s->wanted[value] &&
-            !(blocked >> s->def_index[value] & 1)) {
+        int want = value >= 0 && value < MAX_VALUE ? (one && s->wanted[value] ? 1 : s->wanted[value]) : 0;
+        if (want && found->n[value] < want && !(blocked >> s->def_index[value] & 1)) {
             found->cost[value][found->n[value]++] =
                 before ? prior : first < 0 || cost >= passed + first ? cost : passed + first;
-            if (found->n[value] == s->wanted[value]) {
+            if (found->n[value] == want) {
                 short_ -= 1;
                 if (!short_) return -1;
             }
@@ -876,7 +906,7 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
     }
     int ahead;
     if (top_model) {
-        ahead = sweep(sp, rest, 1, s, &right, first, 0, 0, 0);
+        ahead = sweep(sp, rest, 1, s, &right, first, 0, 0, 0, 0);
     } else {
         int passed = 0, short_ = s->n_deficits;
         ahead = -2;
@@ -902,19 +932,26 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
     uint64_t waste = stock & ((1ULL << ptr) - 1);
     /* the waste dug only with a partner, and the cards stuck in it: not while a joker is left */
     int by_partner = !top_model && !jokers;
-    if (waste) sweep(sp, waste, 0, s, &left, -1, 0, by_partner, 0);
+    if (waste) sweep(sp, waste, 0, s, &left, -1, 0, by_partner, 0, 0);
     int rec = (int)(state >> sp->rec_shift & sp->rec_mask);
     int can_recycle = ahead >= 0 && (sp->max_recycles < 0 || rec < sp->max_recycles);
     int round_trip = can_recycle ? ahead + 1 : UNREACHABLE;
     int extra = 0;
     int msc = top_model;
     /* without a usable stock top, the round trip also passes the cards in front of the value's first
-     * card in the next pass (StepsBound.bound) */
+     * card in the next pass (StepsBound.bound). That sweep is made only when a value's reach without
+     * it is the round trip itself: a reach under the round trip stays what it is (reach_of takes the
+     * least), and so does the bound. */
     Found wrap;
     int wraps = can_recycle && !msc;
+    if (wraps && !jokers) {
+        wraps = 0;
+        for (int i = 0; i < s->n_deficits && !wraps; i++)
+            wraps = reach_of(s->def_count[i], s->def_value[i], &left, &right, round_trip, msc) >= round_trip;
+    }
     if (wraps) {
         for (int i = 0; i < s->n_deficits; i++) wrap.n[s->def_value[i]] = 0;
-        sweep(sp, stock, 1, s, &wrap, -1, 1, 0, by_partner ? stuck_of(sp, waste, s) : 0);
+        sweep(sp, stock, 1, s, &wrap, -1, 1, 0, by_partner ? stuck_of(sp, waste, s) : 0, 1);
     }
     /* with jokers left, per deficit the reach of its count, of one card fewer, ... (steps._with_jokers) */
     int levels[MAX_VALUE][MAX_JOKERS + 1], n_levels[MAX_VALUE];
@@ -1262,7 +1299,7 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
     }
     int first;
     if (bound_of(&sp, start, &first) < 0) goto done;
-    if (reached_set(&reached, start, 0, 0) < 0) {
+    if (reached_set(&reached, start, NO_PARENT, 0) < 0) {
         PyErr_NoMemory();
         goto done;
     }
@@ -1276,13 +1313,15 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
         int popped;
         uint64_t state = buckets_pop(&open, &popped);
         uint32_t g = (uint32_t)popped;
+        uint64_t next = buckets_next(&open);
+        if (next != EMPTY) __builtin_prefetch(&reached.rows[mix(next) & (reached.size - 1)]);
         Reached *row = reached_find(&reached, state);
         if (row->g < g) continue;
         if (!(state & sp.pyramid_full) && (!sp.strict || !(state >> sp.stock_shift & sp.stock_mask))) {
             /* won: the states of the line, from the start */
             if (pending && advance(&sp, pending) < 0) goto done;
             size_t length = 1;
-            for (uint64_t at = state; at != start; at = reached_find(&reached, at)->parent) length++;
+            for (uint64_t at = state; at != start; at = reached_parent(&reached, at)) length++;
             result = PyList_New((Py_ssize_t)length);
             if (!result) goto done;
             uint64_t at = state;
@@ -1293,7 +1332,7 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
                     goto done;
                 }
                 PyList_SET_ITEM(result, (Py_ssize_t)i, o);
-                if (i) at = reached_find(&reached, at)->parent;
+                if (i) at = reached_parent(&reached, at);
             }
             goto done;
         }
@@ -1304,6 +1343,11 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
         }
         /* compiled code runs no eval loop, so Ctrl-C is looked for here, as the Python loop would */
         if (!(++expanded & 1023) && PyErr_CheckSignals() < 0) goto done;
+        uint32_t me;
+        if (reached_expand(&reached, state, &me) < 0) {
+            PyErr_NoMemory();
+            goto done;
+        }
         uint32_t cost = g + 1;
         if (cost >= G_TOP) {
             PyErr_SetString(PyExc_ValueError, "a line longer than the shortest search counts");
@@ -1323,9 +1367,9 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
                 if (lost) continue;
             }
             if (known) {
-                known->parent = state;
+                known->parent = me;
                 known->g = cost;
-            } else if (reached_set(&reached, after, state, cost) < 0) {
+            } else if (reached_set(&reached, after, me, cost) < 0) {
                 PyErr_NoMemory();
                 goto done;
             }
@@ -1341,6 +1385,7 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
     result = Py_NewRef(Py_None);
 done:
     free(reached.rows);
+    free(reached.expanded);
     buckets_free(&open);
     free(steps);
     shapes_clear(&sp.shapes);
@@ -1360,7 +1405,7 @@ typedef struct {
 } SeenSet;
 
 static int seen_init(SeenSet *m, size_t size, uint64_t key) {
-    m->rows = table_alloc(size * sizeof(uint64_t));
+    m->rows = malloc(size * sizeof(uint64_t));
     if (!m->rows) return -1;
     memset(m->rows, 0xFF, size * sizeof(uint64_t)); /* every row EMPTY */
     m->size = size;
