@@ -126,6 +126,10 @@ def test_resigning_ends_the_game_as_a_loss(desktop: tuple[Page, Errors], server:
     page.locator("#dlg-result").wait_for(state="visible")
     assert game.text("#result-title") == "ゲーム終了 — 投了しました"
     assert "勝率\n0%" in game.text("#result-stats")
+    # the deal could be won (the solver clears it): the result says so, not that the player cleared it
+    page.locator("#result-best:not(:empty)").wait_for()
+    page.wait_for_function("() => !document.getElementById('result-best').textContent.includes('計算しています')")
+    assert game.text("#result-best") == "この配札はクリア可能でした。別の手順を試してみましょう"
     page.click("#dlg-result button[value=close]")
     assert page.is_disabled("#btn-resign") and page.is_disabled("#btn-hint")
     assert list(errors) == []
