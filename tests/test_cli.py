@@ -176,16 +176,20 @@ def test_a_bad_code_is_named_a_bad_code_and_which_part_is_wrong_in_either_langua
     assert status == 2 and en in _one_error_line(err)
 
 
+ENGLISH_NUMBER_ERROR = "error: argument --number: invalid int value: 'x'"
+JAPANESE_NUMBER_ERROR = "エラー: 引数 --number: int の値として正しくありません: 'x'"
+
+
 @pytest.mark.parametrize(
     ("environment", "expected"),
     [
-        ({"LANG": "en_US.UTF-8"}, "error: argument --number: invalid int value: 'x'"),
-        ({"LANG": "de_DE.UTF-8"}, "error: argument --number: invalid int value: 'x'"),
-        ({"LANG": "ja_JP.UTF-8"}, "エラー: 引数 --number: int の値として正しくありません: 'x'"),
-        ({"LANG": "C.UTF-8"}, "エラー: 引数 --number: int の値として正しくありません: 'x'"),
-        ({}, "エラー: 引数 --number: int の値として正しくありません: 'x'"),
-        ({"LANG": "en_US.UTF-8", "LC_ALL": "ja_JP.UTF-8"}, "エラー: 引数 --number: int の値として正しくありません: 'x'"),
-        ({"LANG": "ja_JP.UTF-8", "LC_MESSAGES": "en_GB.UTF-8"}, "error: argument --number: invalid int value: 'x'"),
+        ({"LANG": "en_US.UTF-8"}, ENGLISH_NUMBER_ERROR),
+        ({"LANG": "de_DE.UTF-8"}, ENGLISH_NUMBER_ERROR),
+        ({"LANG": "ja_JP.UTF-8"}, JAPANESE_NUMBER_ERROR),
+        ({"LANG": "C.UTF-8"}, JAPANESE_NUMBER_ERROR),
+        ({}, JAPANESE_NUMBER_ERROR),
+        ({"LANG": "en_US.UTF-8", "LC_ALL": "ja_JP.UTF-8"}, JAPANESE_NUMBER_ERROR),
+        ({"LANG": "ja_JP.UTF-8", "LC_MESSAGES": "en_GB.UTF-8"}, ENGLISH_NUMBER_ERROR),
     ],
 )
 def test_without_lang_the_command_speaks_the_locales_language(

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import time
 import urllib.request
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from browser import DESKTOP, PHONE, open_context, screenshot
@@ -138,7 +138,7 @@ def test_the_daily_dialog_says_when_the_next_deal_comes_in_the_players_language(
     in Japanese, then in English."""
     context, errors = open_context(browser, **PHONE, timezone_id="Europe/London")
     page = context.new_page()
-    page.clock.set_fixed_time(datetime(2026, 12, 4, 20, 30, tzinfo=timezone.utc))
+    page.clock.set_fixed_time(datetime(2026, 12, 4, 20, 30, tzinfo=UTC))
     game = GamePage(page, server).open("/")
     page.click("#btn-daily")
     page.locator("#dlg-daily").wait_for(state="visible")
@@ -146,7 +146,7 @@ def test_the_daily_dialog_says_when_the_next_deal_comes_in_the_players_language(
     assert game.text("#daily-next") == "次の配札まで18時間30分（日本標準時 0時に更新）"
     screenshot(page, "daily-next-deal")
     page.keyboard.press("Escape")
-    page.clock.set_fixed_time(datetime(2026, 12, 5, 14, 58, 30, tzinfo=timezone.utc))  # 23:58:30 in Tokyo
+    page.clock.set_fixed_time(datetime(2026, 12, 5, 14, 58, 30, tzinfo=UTC))  # 23:58:30 in Tokyo
     game.settings(lang="en")
     page.click("#btn-daily")
     page.locator("#daily-next:has-text('Next deal')").wait_for()
