@@ -203,3 +203,29 @@ def test_offline_play_speaks_english_with_hints_undo_and_dead_card_warnings(
     GamePage(again, server).open("/")
     after = again.evaluate(STATE)
     assert (after["id"], after["version"], after["code"]) == (before["id"], before["version"], before["code"])
+
+
+def test_offline_the_daily_dialog_still_says_the_day_its_next_deal_and_par(
+    kept_offline: tuple[BrowserContext, Page, Errors], server: str
+) -> None:
+    """Offline the engine in the browser answers the day's deal (/api/daily); only the streak, the day's
+    leaderboard and the calendar are the server's.  The dialog says the day, when the next deal comes and
+    that the par is unknown offline, and hides the leaderboard and the calendar (with month buttons that
+    had no month to move through) rather than showing them empty."""
+    context, page, errors = kept_offline
+    context.set_offline(True)
+    game = GamePage(page, server).open("/")
+    page.click("#btn-daily")
+    page.locator("#daily-error:not(:empty)").wait_for()
+    day = today()
+    assert f"{day.month}月{day.day}日" in game.text("#daily-date")
+    assert game.text("#daily-next").startswith("次の配札まで")
+    assert game.text("#daily-figures").split() == ["パー", "オフラインのため不明"]
+    assert game.text("#daily-error") == "オフラインのため、サーバーにある記録は表示できません。ネットにつながると見られます"
+    assert page.is_hidden("#daily-records") and page.is_hidden("#cal-prev") and page.is_hidden("#daily-board")
+    screenshot(page, "offline-daily-dialog")
+    # the play button deals today's deal, offline
+    page.click("#daily-play")
+    page.locator("#daily-badge:not([hidden])").wait_for()
+    assert daily_deal("classic", day).code in page.inner_text("body")
+    assert not [e for e in errors if "Failed to load resource" not in e and "ERR_INTERNET_DISCONNECTED" not in e]
