@@ -229,3 +229,32 @@ def test_offline_the_daily_dialog_still_says_the_day_its_next_deal_and_par(
     page.locator("#daily-badge:not([hidden])").wait_for()
     assert daily_deal("classic", day).code in page.inner_text("body")
     assert not [e for e in errors if "Failed to load resource" not in e and "ERR_INTERNET_DISCONNECTED" not in e]
+
+
+def test_offline_the_records_dialog_says_the_servers_records_are_out_of_reach(
+    kept_offline: tuple[BrowserContext, Page, Errors], server: str
+) -> None:
+    """Offline the engine in the browser knows the unfinished games this browser keeps, not the player's
+    records: the dialog lists the game to resume and says why the rest is missing, instead of
+    「まだ記録がありません」 under a chart and statistics that are the server's; back online it shows them."""
+    context, page, errors = kept_offline
+    context.set_offline(True)
+    game = GamePage(page, server).open("/")
+    code = game.text("#deal-link")
+    page.click("#btn-records")
+    page.locator("#dlg-records[open]").wait_for()
+    assert game.text("#records-error") == "オフラインのため、サーバーにある記録は表示できません。ネットにつながると見られます"
+    assert code in game.text("#records-unfinished")
+    for part in ("#records-chart-caption", "#records-empty", "#records-stats", "#records-finished", "#records-name"):
+        assert page.is_hidden(part), part
+    assert "まだ記録がありません" not in page.inner_text("#dlg-records")
+    screenshot(page, "offline-records")
+    page.click("#records-close")
+
+    context.set_offline(False)
+    game.open("/")
+    page.click("#btn-records")
+    page.locator("#dlg-records[open]").wait_for()
+    assert game.text("#records-error") == ""
+    assert page.is_visible("#records-chart-caption") and page.is_visible("#records-name")
+    assert not [e for e in errors if "Failed to load resource" not in e and "ERR_INTERNET_DISCONNECTED" not in e]
