@@ -5,7 +5,6 @@ the game is over once the result is closed, as 「投了しました」 does aft
 from __future__ import annotations
 
 from browser import Errors
-from pages import GamePage
 from playwright.sync_api import Page
 from test_browser_rules import plain_hints_until_the_end, resume
 

@@ -31,6 +31,8 @@ pytestmark = pytest.mark.slow
 BUNDLE_MS = 120_000
 READY = "() => localStorage.getItem('pyramid.offline') !== null"
 KEPT = "() => import('/static/js/keep.js').then((m) => m.kept.all())"
+#: What the dialogs say offline of the records the server keeps.
+OFFLINE_RECORDS = "オフラインのため、サーバーにある記録は表示できません。ネットにつながると見られます"
 #: The state the page drew last (the worker's answer, offline).
 STATE = "() => import('/static/js/state.js').then((m) => m.app.game)"
 
@@ -221,7 +223,7 @@ def test_offline_the_daily_dialog_still_says_the_day_its_next_deal_and_par(
     assert f"{day.month}月{day.day}日" in game.text("#daily-date")
     assert game.text("#daily-next").startswith("次の配札まで")
     assert game.text("#daily-figures").split() == ["パー", "オフラインのため不明"]
-    assert game.text("#daily-error") == "オフラインのため、サーバーにある記録は表示できません。ネットにつながると見られます"
+    assert game.text("#daily-error") == OFFLINE_RECORDS
     assert page.is_hidden("#daily-records") and page.is_hidden("#cal-prev") and page.is_hidden("#daily-board")
     screenshot(page, "offline-daily-dialog")
     # the play button deals today's deal, offline
@@ -243,7 +245,7 @@ def test_offline_the_records_dialog_says_the_servers_records_are_out_of_reach(
     code = game.text("#deal-link")
     page.click("#btn-records")
     page.locator("#dlg-records[open]").wait_for()
-    assert game.text("#records-error") == "オフラインのため、サーバーにある記録は表示できません。ネットにつながると見られます"
+    assert game.text("#records-error") == OFFLINE_RECORDS
     assert code in game.text("#records-unfinished")
     for part in ("#records-chart-caption", "#records-empty", "#records-stats", "#records-finished", "#records-name"):
         assert page.is_hidden(part), part
