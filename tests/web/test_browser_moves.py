@@ -112,3 +112,21 @@ def test_in_pyramide_the_second_card_stays_chosen_after_a_refused_pair(
     assert game.cards_with("selected") == [] and game.message() == "選択を外しました"
     assert posts == []
     assert list(errors) == []
+
+
+def test_escape_with_nothing_chosen_leaves_the_message_as_it_was(desktop: tuple[Page, Errors], server: str) -> None:
+    """Esc puts the chosen cards down and says so; with nothing chosen it puts nothing down, and the message
+    line and the announcer keep what the last answer said (here a draw) rather than 「選択を外しました」."""
+    page, errors = desktop
+    game = seed_001(page, server)
+    game.press("d")
+    drawn = game.message()
+    assert drawn == "ダイヤのエースをめくりました"
+    game.press("Escape")
+    assert game.message() == drawn
+    page.wait_for_timeout(100)  # the announcer is set a moment after the message line
+    assert game.text("#live") == drawn
+    game.tap("6h")
+    game.press("Escape")
+    assert game.cards_with("selected") == [] and game.message() == "選択を外しました"
+    assert list(errors) == []

@@ -31,6 +31,8 @@ pytestmark = pytest.mark.slow
 BUNDLE_MS = 120_000
 READY = "() => localStorage.getItem('pyramid.offline') !== null"
 KEPT = "() => import('/static/js/keep.js').then((m) => m.kept.all())"
+#: What the dialogs say offline of the records the server keeps.
+OFFLINE_RECORDS = "オフラインのため、サーバーにある記録は表示できません。ネットにつながると見られます"
 #: The state the page drew last (the worker's answer, offline).
 STATE = "() => import('/static/js/state.js').then((m) => m.app.game)"
 
@@ -203,3 +205,58 @@ def test_offline_play_speaks_english_with_hints_undo_and_dead_card_warnings(
     GamePage(again, server).open("/")
     after = again.evaluate(STATE)
     assert (after["id"], after["version"], after["code"]) == (before["id"], before["version"], before["code"])
+
+
+def test_offline_the_daily_dialog_still_says_the_day_its_next_deal_and_par(
+    kept_offline: tuple[BrowserContext, Page, Errors], server: str
+) -> None:
+    """Offline the engine in the browser answers the day's deal (/api/daily); only the streak, the day's
+    leaderboard and the calendar are the server's.  The dialog says the day, when the next deal comes and
+    that the par is unknown offline, and hides the leaderboard and the calendar (with month buttons that
+    had no month to move through) rather than showing them empty."""
+    context, page, errors = kept_offline
+    context.set_offline(True)
+    game = GamePage(page, server).open("/")
+    page.click("#btn-daily")
+    page.locator("#daily-error:not(:empty)").wait_for()
+    day = today()
+    assert f"{day.month}月{day.day}日" in game.text("#daily-date")
+    assert game.text("#daily-next").startswith("次の配札まで")
+    assert game.text("#daily-figures").split() == ["パー", "オフラインのため不明"]
+    assert game.text("#daily-error") == OFFLINE_RECORDS
+    assert page.is_hidden("#daily-records") and page.is_hidden("#cal-prev") and page.is_hidden("#daily-board")
+    screenshot(page, "offline-daily-dialog")
+    # the play button deals today's deal, offline
+    page.click("#daily-play")
+    page.locator("#daily-badge:not([hidden])").wait_for()
+    assert daily_deal("classic", day).code in page.inner_text("body")
+    assert not [e for e in errors if "Failed to load resource" not in e and "ERR_INTERNET_DISCONNECTED" not in e]
+
+
+def test_offline_the_records_dialog_says_the_servers_records_are_out_of_reach(
+    kept_offline: tuple[BrowserContext, Page, Errors], server: str
+) -> None:
+    """Offline the engine in the browser knows the unfinished games this browser keeps, not the player's
+    records: the dialog lists the game to resume and says why the rest is missing, instead of
+    「まだ記録がありません」 under a chart and statistics that are the server's; back online it shows them."""
+    context, page, errors = kept_offline
+    context.set_offline(True)
+    game = GamePage(page, server).open("/")
+    code = game.text("#deal-link")
+    page.click("#btn-records")
+    page.locator("#dlg-records[open]").wait_for()
+    assert game.text("#records-error") == OFFLINE_RECORDS
+    assert code in game.text("#records-unfinished")
+    for part in ("#records-chart-caption", "#records-empty", "#records-stats", "#records-finished", "#records-name"):
+        assert page.is_hidden(part), part
+    assert "まだ記録がありません" not in page.inner_text("#dlg-records")
+    screenshot(page, "offline-records")
+    page.click("#records-close")
+
+    context.set_offline(False)
+    game.open("/")
+    page.click("#btn-records")
+    page.locator("#dlg-records[open]").wait_for()
+    assert game.text("#records-error") == ""
+    assert page.is_visible("#records-chart-caption") and page.is_visible("#records-name")
+    assert not [e for e in errors if "Failed to load resource" not in e and "ERR_INTERNET_DISCONNECTED" not in e]

@@ -157,21 +157,37 @@ function showMonthBadge() {
   $("daily-month-badge").replaceChildren(...badgeLine(entry));
 }
 
+// The day's deal first: its date, when the next one comes and its par are answered offline too (the
+// engine in the browser knows the day and its deal). The player's streak, the day's leaderboard and the
+// calendar are the server's records: offline they are refused, and their part of the dialog is hidden
+// (an empty calendar's month buttons had nothing to move through) while the error says why.
 async function refresh() {
   const rules = view.rules;
-  const [day, record, board, badges] = await Promise.all([
-    api.daily.get(rules, lang()), api.daily.me(rules, lang()), api.daily.board(rules, lang()),
+  $("daily-error").textContent = "";
+  const records = Promise.all([
+    api.daily.me(rules, lang()), api.daily.board(rules, lang()),
     api.challenges.badges(lang()).catch(() => ({ months: [] })),
   ]);
-  view.badges = badges.months;
+  records.catch(() => {}); // answered below, once the day is shown
+  const day = await api.daily.get(rules, lang());
   if (rules !== view.rules) return;
-  view.today = record.today;
-  view.month = view.month || record.today.slice(0, 7);
   $("daily-date").textContent = dayName(day.date);
   $("daily-next").textContent = nextDeal(day.timezone);
   const figures = $("daily-figures");
   figures.replaceChildren();
   figure(figures, t("par"), parShown({ moves: day.par, status: day.par_status }));
+  let record, board, badges;
+  try {
+    [record, board, badges] = await records;
+  } catch (error) {
+    if (rules === view.rules) $("daily-records").hidden = true;
+    throw error;
+  }
+  if (rules !== view.rules) return;
+  $("daily-records").hidden = false;
+  view.badges = badges.months;
+  view.today = record.today;
+  view.month = view.month || record.today.slice(0, 7);
   figure(figures, t("daily_streak"), String(record.streak));
   figure(figures, t("daily_best_streak"), String(record.best_streak));
   const todayStatus = record.days[0].status;

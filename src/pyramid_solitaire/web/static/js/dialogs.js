@@ -22,3 +22,24 @@ export function confirmDialog({ title, text, yes }) {
     $("confirm-no").focus();
   });
 }
+
+// A dialog that closes with the focus nowhere leaves a keyboard player on <body>, where Tab goes on from
+// the end of the page: its opener may be disabled by then (投了 once the game is over) or inside a dialog
+// that closed before it (the result's 新しいゲーム, once the New Game dialog has dealt). The focus goes to
+// `fallback()` instead (新しいゲーム in the top bar: the next thing a finished game asks for, and where a
+// deal started from the top bar leaves it). A dialog closed for another one, or for the watch bar, has
+// already put the focus somewhere, and keeps it there.
+/** @param {() => HTMLElement} fallback */
+export function keepFocusAfterDialogs(fallback) {
+  for (const dialog of document.querySelectorAll("dialog")) {
+    dialog.addEventListener("close", () => {
+      if (document.querySelector("dialog[open]")) return;
+      // (when the close event comes, a focus the browser could not give back is still on the closed
+      // dialog's button; it drops to <body> a moment later)
+      const active = /** @type {HTMLElement | null} */ (document.activeElement);
+      const lost = !active || active === document.body || Boolean(active.closest("dialog:not([open])"))
+        || (active instanceof HTMLButtonElement && active.disabled);
+      if (lost) fallback().focus();
+    });
+  }
+}

@@ -55,6 +55,7 @@ async function act(request, onRefused) {
 async function choose(decide) {
   if (!app.game || app.busy || replayMode()) return false;
   motion.skip();
+  const had = app.selection.length;
   const outcome = decide(app.game, app.selection);
   if (outcome.kind === "move") {
     return act(() => api.move(app.game.id, outcome.move, outcome.cell, lang(), app.game.version), (error) => {
@@ -70,7 +71,10 @@ async function choose(decide) {
   if (outcome.kind === "selected") {
     sound("select");
     say(t("selected_msg", { card: names(app.game, [outcome.card]) }));
-  } else if (outcome.kind === "deselected") say(t("deselected_msg"));
+  } else if (outcome.kind === "deselected") {
+    // (Esc with nothing chosen puts nothing down: the message line keeps what it said, a draw, a hint)
+    if (had) say(t("deselected_msg"));
+  }
   else refuse(outcome.refusal, outcome.cards);
   drawn();
   return false;

@@ -11,7 +11,7 @@ import { motionAllowed } from "./settings.js";
 import { openRecords, wireRecords } from "./records.js";
 import { openRules, wireRules } from "./rules.js";
 import { loadArt } from "./cards.js";
-import { confirmDialog } from "./dialogs.js";
+import { confirmDialog, keepFocusAfterDialogs } from "./dialogs.js";
 import * as motion from "./motion.js";
 import { openNewDialog, wireNewGame } from "./newgame.js";
 import { clock } from "./result.js";
@@ -75,6 +75,7 @@ function wire() {
   wireGuide({ start: startGame });
   $("result-new").addEventListener("click", () => { $("dlg-result").close(); openNewDialog(); });
   $("result-again").addEventListener("click", () => { $("dlg-result").close(); startGame({ code: app.game.code }); });
+  keepFocusAfterDialogs(() => $("btn-new"));
   $("btn-copy").addEventListener("click", async () => {
     const url = `${location.origin}/play/${app.game.code}`;
     try { await navigator.clipboard.writeText(url); say(t("copied")); } catch (error) { say(url); }

@@ -6,6 +6,7 @@ import { lang, rulesName, t } from "./i18n.js";
 import { figure } from "./result.js";
 import { viewing } from "./mode.js";
 import { fillBadges } from "./challenges.js";
+import { offline } from "./offline.js";
 
 /** @type {PageLookup} */
 const $ = (id) => /** @type {PageElement<typeof id>} */ (document.getElementById(id));
@@ -132,7 +133,14 @@ export async function openRecords(ctx) {
       $("dlg-records").close();
       await startReplay(game.id, ctx);
     })));
-    $("records-error").textContent = "";
+    // Offline, the engine in the browser answers with the unfinished games it keeps and nothing else: the
+    // records, statistics and badges, the name and the files are the server's. Their parts are hidden and
+    // the dialog says why, rather than 「まだ記録がありません」 over the records the server has.
+    const away = offline.active;
+    for (const part of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#dlg-records [data-server]"))) {
+      part.hidden = away;
+    }
+    $("records-error").textContent = away ? t("records_offline") : "";
     $("dlg-records").showModal();
     // the start of the dialog, not the name box: a phone's keyboard must not open by itself
     $("dlg-records-title").focus();

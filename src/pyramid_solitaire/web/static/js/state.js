@@ -8,7 +8,7 @@ import { replayMode } from "./mode.js";
 import { navigable, removedPile, render } from "./board.js";
 import { animate, before } from "./animate.js";
 import * as motion from "./motion.js";
-import { describe, say } from "./narrate.js";
+import { describe, say, shownMessage } from "./narrate.js";
 import { showBest, showResult } from "./result.js";
 import { dayName } from "./daily.js";
 import * as select from "./select.js";
@@ -144,6 +144,13 @@ export function accept(answer, { dealt = false } = {}) {
   if (newlyDead) say(t("dead_notice"), { error: true });
   // A move that completes a daily challenge is celebrated (with the win, when it is the winning move).
   const completed = same && same.challenge && !same.challenge.done && app.game.challenge && app.game.challenge.done;
+  // A move that ends the game says so after what it did (「…をめくりました。手詰まりです」): the message line
+  // would otherwise keep the move alone once the result is closed, and the announcer said nothing of the
+  // end. Resigning says its own 「投了しました」.
+  if (same && !same.result && app.game.result && event.kind !== "resigned" && app.game.status_message) {
+    const move = shownMessage();
+    say(move ? t("game_end_msg", { move, end: app.game.status_message }) : app.game.status_message);
+  }
   if (app.game.result) finish(completed);
   else if (completed) celebrateChallenge();
   dispatchEvent(new CustomEvent("pyramid-answer", { detail: { event, game: app.game } })); // guide.js

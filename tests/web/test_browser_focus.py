@@ -1,0 +1,78 @@
+"""Where the keyboard focus goes when a dialog closes: never lost to <body>, from where Tab goes on from the
+end of the page (and, with 投了 disabled once the game is over, finds nothing there)."""
+
+from __future__ import annotations
+
+from browser import Errors
+from pages import GamePage
+from playwright.sync_api import Page
+
+FOCUSED = "() => document.activeElement ? (document.activeElement.id || document.activeElement.tagName) : ''"
+
+
+def resign_by_keyboard(game: GamePage) -> None:
+    """投了 by keyboard: Tab-reached button, Enter, then the confirmation's 投了 (Tab from キャンセル), Enter."""
+    page = game.page
+    page.focus("#btn-resign")
+    page.keyboard.press("Enter")
+    page.locator("#dlg-confirm[open]").wait_for()
+    assert page.evaluate(FOCUSED) == "confirm-no"
+    page.keyboard.press("Tab")
+    assert page.evaluate(FOCUSED) == "confirm-yes"
+    game.press("Enter")
+    page.locator("#dlg-result[open]").wait_for()
+
+
+def test_closing_the_result_of_a_resigned_game_leaves_the_focus_on_new_game(
+    desktop: tuple[Page, Errors], server: str
+) -> None:
+    page, errors = desktop
+    game = GamePage(page, server).open("/")
+    resign_by_keyboard(game)
+    assert page.evaluate(FOCUSED) == "btn-watch"
+    page.keyboard.press("Escape")
+    page.locator("#dlg-result").wait_for(state="hidden")
+    # 投了, which opened it all, is disabled now: the focus is on 新しいゲーム, shown, not on <body>
+    assert page.evaluate(FOCUSED) == "btn-new"
+    assert page.evaluate("() => document.activeElement.matches(':focus-visible')")
+    page.keyboard.press("Enter")
+    page.locator("#dlg-new[open]").wait_for()
+    page.focus("#new-start")
+    game.press("Enter")  # a new deal
+
+    # the result's 閉じる by keyboard, likewise
+    resign_by_keyboard(game)
+    page.keyboard.press("Tab")
+    assert page.inner_text(":focus") == "閉じる"
+    page.keyboard.press("Enter")
+    page.locator("#dlg-result").wait_for(state="hidden")
+    assert page.evaluate(FOCUSED) == "btn-new"
+    assert list(errors) == []
+
+
+def test_a_deal_started_from_the_result_leaves_the_focus_on_the_page(desktop: tuple[Page, Errors], server: str) -> None:
+    page, errors = desktop
+    game = GamePage(page, server).open("/")
+    resign_by_keyboard(game)
+    first = page.evaluate("document.body.dataset.game")
+
+    # 同じ配札でもう一度: the result closes and the same deal is dealt again
+    page.focus("#result-again")
+    game.press("Enter")
+    assert page.evaluate("document.body.dataset.game") != first
+    assert page.evaluate(FOCUSED) == "btn-new"
+
+    # the result's 新しいゲーム opens the New Game dialog; its 開始 deals, and the focus is not lost with
+    # the result's button that opened the dialog
+    resign_by_keyboard(game)
+    second = page.evaluate("document.body.dataset.game")
+    page.focus("#result-new")
+    page.keyboard.press("Enter")
+    page.locator("#dlg-new[open]").wait_for()
+    page.focus("#new-start")
+    game.press("Enter")
+    assert page.evaluate("document.body.dataset.game") != second
+    assert page.evaluate(FOCUSED) == "btn-new"
+    page.keyboard.press("Tab")  # and Tab goes on from there, into the top bar
+    assert page.evaluate(FOCUSED) == "btn-rules"
+    assert list(errors) == []
