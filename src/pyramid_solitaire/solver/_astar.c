@@ -944,10 +944,14 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
      * least), and so does the bound. */
     Found wrap;
     int wraps = can_recycle && !msc;
-    if (wraps && !jokers) {
-        wraps = 0;
-        for (int i = 0; i < s->n_deficits && !wraps; i++)
-            wraps = reach_of(s->def_count[i], s->def_value[i], &left, &right, round_trip, msc) >= round_trip;
+    int plain[MAX_VALUE]; /* without jokers, per deficit its reach with the round trip alone */
+    if (!jokers) {
+        int any = 0;
+        for (int i = 0; i < s->n_deficits; i++) {
+            plain[i] = reach_of(s->def_count[i], s->def_value[i], &left, &right, round_trip, msc);
+            any |= plain[i] >= round_trip;
+        }
+        wraps = wraps && any;
     }
     if (wraps) {
         for (int i = 0; i < s->n_deficits; i++) wrap.n[s->def_value[i]] = 0;
@@ -965,7 +969,7 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
             for (int n = count; n >= fewest; n--) levels[i][n_levels[i]++] = reach_of(n, value, &left, &right, trip, msc);
             continue;
         }
-        int reach = reach_of(count, value, &left, &right, trip, msc);
+        int reach = wraps && plain[i] >= round_trip ? reach_of(count, value, &left, &right, trip, msc) : plain[i];
         if (reach > extra) extra = reach;
     }
     if (jokers) {
@@ -1303,7 +1307,7 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
-    size_t expanded = 0, pending = 0;
+    size_t pending = 0;
     open.low = INT32_MAX;
     if (buckets_grow(&open, 96, 64) < 0 || buckets_push(&open, first, 0, start) < 0) {
         PyErr_NoMemory();
@@ -1341,13 +1345,13 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
             if (advance(&sp, pending) < 0) goto done;
             pending = 0;
         }
-        /* compiled code runs no eval loop, so Ctrl-C is looked for here, as the Python loop would */
-        if (!(++expanded & 1023) && PyErr_CheckSignals() < 0) goto done;
         uint32_t me;
         if (reached_expand(&reached, state, &me) < 0) {
             PyErr_NoMemory();
             goto done;
         }
+        /* compiled code runs no eval loop, so Ctrl-C is looked for here, as the Python loop would */
+        if (!(reached.n_expanded & 1023) && PyErr_CheckSignals() < 0) goto done;
         uint32_t cost = g + 1;
         if (cost >= G_TOP) {
             PyErr_SetString(PyExc_ValueError, "a line longer than the shortest search counts");
