@@ -331,7 +331,17 @@ def test_waste_top_lengths_are_those_of_the_earlier_bound() -> None:
 
 
 @pytest.mark.parametrize(
-    "rules", ["classic", "six_rows", "overlap", "classic(passes=2)", "six_rows(target=14,lone_kings=false)"]
+    "rules",
+    [
+        "classic",
+        "six_rows",
+        "overlap",
+        "classic(passes=2)",
+        "six_rows(target=14,lone_kings=false)",
+        # the last pass's card under all others: the pyramid upside down, and a layout with a reserve row
+        "triangle",
+        "reserve",
+    ],
 )
 def test_bound_with_the_fewest_recycles_is_admissible(rules: str) -> None:
     """Told the fewest recycles a win from a start takes (``search._fewest_recycles``), the bound stays
@@ -368,6 +378,30 @@ def test_bound_with_the_fewest_recycles_is_admissible(rules: str) -> None:
                 assert fast.steps_bound(state) <= truth, (table.deal.code, state)
         fast.set_min_recycles(0)
     assert told >= 3
+
+
+def test_bound_counts_the_last_pass_before_the_pyramids_last_card() -> None:
+    """SR1-R-AAAAAAV (six_rows, 79 moves, two recycles) takes the partner of its top card, the last
+    pyramid card to go, in its third pass, six cards into the turned stock.  Told that two recycles are
+    needed, the bound counts that pass (StepsBound._last_pass): all through the second pass it is at
+    most 2 under the steps left, where counting one draw after the last recycle left it 5 under; and it
+    never passes them."""
+    table = Table(Deal.from_code("SR1-R-AAAAAAV"))
+    space = SearchSpace(table)
+    start = space.canonical(space.pack(table.start()))
+    assert space.last_pass_root
+    assert search._fewest_recycles(space, start, Counter(), native=True) == 2
+    line = shortest_win(space, start, Counter())
+    assert line is not None and len(line) == 79
+    space.set_min_recycles(2)
+    state, gaps = start, []
+    for done, action in enumerate(line):
+        left = len(line) - done
+        assert space.steps_bound(state) <= left
+        if state >> space.rec_shift & space.rec_mask == 1:
+            gaps.append(left - space.steps_bound(state))
+        state = next(s for a, s in space.successors(state, shortest=True) if a == action)
+    assert len(gaps) > 20 and max(gaps) == 2
 
 
 def test_fewest_recycles_counts_its_positions_but_spends_no_budget() -> None:

@@ -70,6 +70,8 @@ typedef struct {
     int def_index[MAX_VALUE];   /* by value: its place among the deficits */
     uint8_t dig[MAX_VALUE][MAX_TARGET]; /* per deficit, needs.PyramidSteps.dig */
     uint8_t partners[MAX_TARGET];       /* needs.PyramidSteps.partners */
+    int root_partner; /* the partner value of the card every other layout card lies on, or -1
+                       * (StepsBound._last_pass) */
 } Shape;
 
 typedef struct {
@@ -137,6 +139,7 @@ typedef struct {
     int strict, stock_top_usable, drawn_spot, pairs_ok, unlimited, max_recycles, min_recycles;
     int draw_count;   /* cards a draw (Packing.draw_count) */
     int king_at_once; /* SearchSpace.king_at_once: the verdict takes a usable stock-side king at once */
+    int last_pass_root; /* StepsBound.last_pass_root */
     int n_piles;      /* several waste piles (Apophis): each pile's top is usable (Packing.pile_masks) */
     uint64_t pile_masks[MAX_PILES];
     int stock_shift, ptr_shift, rec_shift;
@@ -490,6 +493,13 @@ static void pyramid_steps(const Space *sp, uint64_t pyramid, Shape *s) {
         }
     }
     s->total = total;
+    s->root_partner = -1;
+    uint64_t under_all = pyramid;
+    for (uint64_t rest = pyramid; rest; rest &= rest - 1) under_all &= sp->kept_by[__builtin_ctzll(rest)];
+    if (under_all) {
+        int value = sp->values[__builtin_ctzll(under_all)];
+        if (value != sp->lone && 0 < value && value < target) s->root_partner = target - value;
+    }
     /* needs.PyramidSteps.dig: per deficit w, the pyramid cards of each partner value lying under none
      * of those that want w */
     for (int i = 0; i < s->n_deficits; i++) {
@@ -791,8 +801,9 @@ typedef struct {
 /* ``stuck``: cards that cost a draw each whatever their value (StepsBound._sweep's). */
 /* ``one``: record only the first card of each value (all the round trip reads), and stop once each
  * value the pyramid needs has one. */
+/* ``stop``: a value whose first card is all that is wanted (the last pass's): stop there, or -1. */
 static int sweep(const Space *sp, uint64_t cards, int upward, const Shape *s, Found *found, int first, int before,
-                 int block, uint64_t stuck, int one) {
+                 int block, uint64_t stuck, int one, int stop) {
     int used[MAX_TARGET];
     memset(used, 0, sizeof(int) * (size_t)s->width);
     int cost = 0, passed = 0;
@@ -828,6 +839,7 @@ static int sweep(const Space *sp, uint64_t cards, int upward, const Shape *s, Fo
         if (want && found->n[value] < want && !(blocked >> s->def_index[value] & 1)) {
             found->cost[value][found->n[value]++] =
                 before ? prior : first < 0 || cost >= passed + first ? cost : passed + first;
+            if (value == stop) return cost;
             if (found->n[value] == want) {
                 short_ -= 1;
                 if (!short_) return -1;
@@ -906,7 +918,7 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
     }
     int ahead;
     if (top_model) {
-        ahead = sweep(sp, rest, 1, s, &right, first, 0, 0, 0, 0);
+        ahead = sweep(sp, rest, 1, s, &right, first, 0, 0, 0, 0, -1);
     } else {
         int passed = 0, short_ = s->n_deficits;
         ahead = -2;
@@ -932,7 +944,7 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
     uint64_t waste = stock & ((1ULL << ptr) - 1);
     /* the waste dug only with a partner, and the cards stuck in it: not while a joker is left */
     int by_partner = !top_model && !jokers;
-    if (waste) sweep(sp, waste, 0, s, &left, -1, 0, by_partner, 0, 0);
+    if (waste) sweep(sp, waste, 0, s, &left, -1, 0, by_partner, 0, 0, -1);
     int rec = (int)(state >> sp->rec_shift & sp->rec_mask);
     int can_recycle = ahead >= 0 && (sp->max_recycles < 0 || rec < sp->max_recycles);
     int round_trip = can_recycle ? ahead + 1 : UNREACHABLE;
@@ -955,7 +967,7 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
     }
     if (wraps) {
         for (int i = 0; i < s->n_deficits; i++) wrap.n[s->def_value[i]] = 0;
-        sweep(sp, stock, 1, s, &wrap, -1, 1, 0, by_partner ? stuck_of(sp, waste, s) : 0, 1);
+        sweep(sp, stock, 1, s, &wrap, -1, 1, 0, by_partner ? stuck_of(sp, waste, s) : 0, 1, -1);
     }
     /* with jokers left, per deficit the reach of its count, of one card fewer, ... (steps._with_jokers) */
     int levels[MAX_VALUE][MAX_JOKERS + 1], n_levels[MAX_VALUE];
@@ -989,6 +1001,19 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
      * draw after it (StepsBound.bound) */
     if (!top_model && rec < sp->min_recycles) {
         int forced = __builtin_popcountll(stock >> ptr) + 2 * (sp->min_recycles - rec);
+        /* the last pass: the cards in front of the root's partner (StepsBound._last_pass) */
+        int v = s->root_partner;
+        if (sp->last_pass_root && v >= 0 && s->wanted[v]) {
+            int next_is_last = sp->min_recycles - rec == 1;
+            if (next_is_last && wraps) { /* the round trip's sweep is the same one (no jokers left) */
+                if (wrap.n[v]) forced += wrap.cost[v][0];
+            } else {
+                Found last;
+                for (int i = 0; i < s->n_deficits; i++) last.n[s->def_value[i]] = 0;
+                sweep(sp, stock, 1, s, &last, -1, 1, 0, next_is_last ? stuck_of(sp, waste, s) : 0, 1, v);
+                if (last.n[v]) forced += last.cost[v][0];
+            }
+        }
         if (forced > extra) extra = forced;
     }
     return s->total + extra;
@@ -1215,6 +1240,7 @@ static int space_init(Space *sp, PyObject *params) {
     INT_PARAM(unlimited, "unlimited")
     INT_PARAM(max_recycles, "max_recycles")
     INT_PARAM(min_recycles, "min_recycles")
+    INT_PARAM(last_pass_root, "last_pass_root")
     INT_PARAM(stock_shift, "stock_shift")
     INT_PARAM(ptr_shift, "ptr_shift")
     INT_PARAM(rec_shift, "rec_shift")

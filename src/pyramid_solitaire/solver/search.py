@@ -341,6 +341,7 @@ def _c_params(space: SearchSpace, counter: Counter) -> dict[str, object]:
         "unlimited": int(space.unlimited),
         "max_recycles": -1 if space.max_recycles is None else space.max_recycles,
         "min_recycles": space.min_recycles,
+        "last_pass_root": int(space.last_pass_root),
         "stock_shift": space.stock_shift,
         "ptr_shift": space.ptr_shift,
         "rec_shift": space.rec_shift,

@@ -284,6 +284,11 @@ class SearchSpace(Packing):
         return self._steps_bound.waste_top_only
 
     @property
+    def last_pass_root(self) -> bool:
+        """The bound counts the last pass's cost (see :meth:`.steps.StepsBound._last_pass`)."""
+        return self._steps_bound.last_pass_root
+
+    @property
     def min_recycles(self) -> int:
         """The fewest recycles in all of every win the bound is asked about (see :meth:`set_min_recycles`)."""
         return self._steps_bound.min_recycles

@@ -69,6 +69,22 @@ class StepsBound:
             and not space.pile_masks
             and not space.cells
         )
+        #: the last pass's cost of reaching the partner of the card under all others counts where
+        #: recycles are still to come (:meth:`_last_pass`): a win that ends once the pyramid is clear,
+        #: with only the waste's top usable, and no overlap pairs, jokers or triples (each of them can
+        #: take that card without a stock card)
+        self.last_pass_root = (
+            self.waste_top_only and not space.strict and not space.overlap and not space.jokers and not space.triples
+        )
+        self.values = space.values
+        #: for each layout place, itself and the places lying on it
+        triangle = space.table.layout.triangle
+        self._kept_by = [
+            1 << slot | sum(1 << other for other in range(space.P) if triangle[other] >> slot & 1)
+            for slot in range(space.P)
+        ]
+        self._root_partners: dict[int, int] = {}
+        self._last_passes: dict[int, dict[int, int]] = {}
         #: what the pyramid needs, per shape
         self._needs = PyramidNeeds(space)
         self._ahead_sweeps: dict[int, tuple[dict[int, list[int]], int]] = {}
@@ -83,6 +99,8 @@ class StepsBound:
         self._waste_sweeps.clear()
         self._wrap_sweeps.clear()
         self._togethers.clear()
+        self._root_partners.clear()
+        self._last_passes.clear()
 
     def bound(self, state: int) -> int:
         """A lower bound on the steps still needed to win from ``state``.
@@ -222,9 +240,53 @@ class StepsBound:
             # and in a shortest line a draw follows the last one: a line ending in pyramid-only
             # removals after it could make them before it and leave it out).
             forced = (stock >> ptr).bit_count() + 2 * (self.min_recycles - rec)
+            if self.last_pass_root:
+                forced += self._last_pass(pyramid, stock, waste, steps, self.min_recycles - rec == 1)
             if forced > extra:
                 extra = forced
         return total + extra
+
+    def _last_pass(self, pyramid: int, stock: int, waste: int, steps: PyramidSteps, next_is_last: bool) -> int:
+        """What the last pass costs before the card the pyramid's last card needs, where recycles are
+        still to come (see :attr:`last_pass_root`).
+
+        The *root* is the pyramid card under every other one (the top of the pyramid): it is the last
+        to go, and no layout card can meet it (each one lies on it).  A win still to recycle has the
+        pyramid unfinished at its last recycle (it ends when the pyramid is clear), so the root goes
+        after that recycle, with a stock-side card of its partner value, which only a draw after the
+        recycle can bring to the waste's top: every card in front of it (the stock side in order,
+        as the recycle turns it) leaves first, by that pass's draws or by a removal.  :meth:`_sweep`
+        counts what they cost at least (``before``), as for the round trip; the card's own draw is
+        the one :meth:`bound` counts after each recycle.  Cards stuck in the waste until the next
+        recycle (:meth:`_stuck`) are counted as drawn again only when that recycle is the last
+        (``next_is_last``); otherwise they may leave in a pass between.  0 when no card lies under
+        all the others, or the root is a lone king, or no stock card of its partner value is left."""
+        partner = self._root_partners.get(pyramid)
+        if partner is None:
+            under_all = pyramid
+            rest = pyramid
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                under_all &= self._kept_by[low.bit_length() - 1]
+            partner = 0
+            if under_all:
+                value = self.values[(under_all & -under_all).bit_length() - 1]
+                if value != self.lone and 0 < value < self.target:
+                    partner = self.target - value
+            self._root_partners[pyramid] = partner
+        if not partner or partner not in steps.deficits:
+            return 0
+        stuck = self._stuck(waste, steps) if next_is_last else 0
+        key = ((steps.ident << self.S | stock) << self.S | stuck) << 1 | next_is_last
+        costs = self._last_passes.get(key)
+        if costs is None:
+            if len(self._last_passes) >= SWEEP_CACHE:
+                self._last_passes.clear()
+            found: dict[int, list[int]] = {}
+            self._sweep(stock, True, steps, found, before=True, stuck=stuck)
+            costs = self._last_passes[key] = {value: got[0] for value, got in found.items()}
+        return costs.get(partner, 0)
 
     def _stuck(self, waste: int, steps: PyramidSteps) -> int:
         """The waste cards (of ``waste``, only its top usable) that cannot leave before the next
