@@ -50,6 +50,7 @@ MODULES = (
     "pyramid_solitaire.solver.depth",
     "pyramid_solitaire.solver.search",
     "pyramid_solitaire.solver.needs",
+    "pyramid_solitaire.solver.sweeps",
     "pyramid_solitaire.solver.steps",
     "pyramid_solitaire.solver.cells",
     "pyramid_solitaire.solver.difficulty",

@@ -119,7 +119,7 @@ def test_lower_bound_is_admissible_and_astar_is_optimal(rules: str) -> None:
     "rules", ["thirteen(jokers=1)", "thirteen(jokers=2)", "classic(jokers=1)", "classic(jokers=2)"]
 )
 def test_with_jokers_left_the_bound_is_admissible(rules: str) -> None:
-    """With jokers still to play, each may stand in for one stock card the pyramid needs (steps._with_jokers):
+    """With jokers still to play, each may stand in for one stock card the pyramid needs (sweeps.with_jokers):
     the bound never passes the shortest length from late positions that keep their jokers, nor along the
     shortest line from them; and it counts more than the removal steps on some of them (the sweeps run)."""
     solved = above_removals = 0
@@ -380,19 +380,27 @@ def test_bound_with_the_fewest_recycles_is_admissible(rules: str) -> None:
     assert told >= 3
 
 
-def test_bound_counts_the_last_pass_before_the_pyramids_last_card() -> None:
-    """SR1-R-AAAAAAV (six_rows, 79 moves, two recycles) takes the partner of its top card, the last
-    pyramid card to go, in its third pass, six cards into the turned stock.  Told that two recycles are
-    needed, the bound counts that pass (StepsBound._last_pass): all through the second pass it is at
-    most 2 under the steps left, where counting one draw after the last recycle left it 5 under; and it
-    never passes them."""
-    table = Table(Deal.from_code("SR1-R-AAAAAAV"))
+@pytest.mark.parametrize(
+    ("code", "length", "most"),
+    [
+        # its top card goes last, with its partner six cards into the turned stock
+        ("SR1-R-AAAAAAV", 79, 2),
+        # its top card is a king: the card lying on it that goes last is the one counted
+        ("SR1-R-AACEXKN", 82, 1),
+    ],
+)
+def test_bound_counts_the_last_pass_before_the_pyramids_last_card(code: str, length: int, most: int) -> None:
+    """Two six_rows deals whose shortest lines recycle twice and take their last pyramid cards in
+    the third pass.  Told that two recycles are needed, the bound counts that pass
+    (StepsBound._last_pass): all through the second pass it is at most ``most`` under the steps left,
+    where counting one draw after the last recycle left it 5 and 6 under; and it never passes them."""
+    table = Table(Deal.from_code(code))
     space = SearchSpace(table)
     start = space.canonical(space.pack(table.start()))
     assert space.last_pass_root
     assert search._fewest_recycles(space, start, Counter(), native=True) == 2
     line = shortest_win(space, start, Counter())
-    assert line is not None and len(line) == 79
+    assert line is not None and len(line) == length
     space.set_min_recycles(2)
     state, gaps = start, []
     for done, action in enumerate(line):
@@ -401,7 +409,7 @@ def test_bound_counts_the_last_pass_before_the_pyramids_last_card() -> None:
         if state >> space.rec_shift & space.rec_mask == 1:
             gaps.append(left - space.steps_bound(state))
         state = next(s for a, s in space.successors(state, shortest=True) if a == action)
-    assert len(gaps) > 20 and max(gaps) == 2
+    assert len(gaps) > 20 and max(gaps) == most
 
 
 def test_fewest_recycles_counts_its_positions_but_spends_no_budget() -> None:

@@ -70,8 +70,7 @@ typedef struct {
     int def_index[MAX_VALUE];   /* by value: its place among the deficits */
     uint8_t dig[MAX_VALUE][MAX_TARGET]; /* per deficit, needs.PyramidSteps.dig */
     uint8_t partners[MAX_TARGET];       /* needs.PyramidSteps.partners */
-    int root_partner; /* the partner value of the card every other layout card lies on, or -1
-                       * (StepsBound._last_pass) */
+    uint32_t last_partners; /* by value: the partners of StepsBound._last_pass's candidates (0: none) */
 } Shape;
 
 typedef struct {
@@ -493,12 +492,28 @@ static void pyramid_steps(const Space *sp, uint64_t pyramid, Shape *s) {
         }
     }
     s->total = total;
-    s->root_partner = -1;
-    uint64_t under_all = pyramid;
-    for (uint64_t rest = pyramid; rest; rest &= rest - 1) under_all &= sp->kept_by[__builtin_ctzll(rest)];
-    if (under_all) {
-        int value = sp->values[__builtin_ctzll(under_all)];
-        if (value != sp->lone && 0 < value && value < target) s->root_partner = target - value;
+    /* StepsBound._candidates_partners: the cards no other card lies under but lone kings */
+    s->last_partners = 0;
+    {
+        int candidates[MAX_TARGET] = {0}, ok = 1;
+        for (uint64_t rest = pyramid; rest && ok; rest &= rest - 1) {
+            int slot = __builtin_ctzll(rest);
+            int value = sp->values[slot];
+            if (value == sp->lone) continue;
+            uint64_t under = sp->kept_by[slot] & pyramid & ~(1ULL << slot);
+            for (; under; under &= under - 1)
+                if (sp->values[__builtin_ctzll(under)] != sp->lone) break;
+            if (under) continue;
+            if (!(0 < value && value < target)) ok = 0;
+            else candidates[value]++;
+        }
+        for (int value = 1; value < target && ok; value++) {
+            if (!candidates[value]) continue;
+            int other = target - value;
+            if (other == value ? candidates[value] > 1 : candidates[other] > 0) ok = 0;
+            s->last_partners |= 1u << other;
+        }
+        if (!ok) s->last_partners = 0;
     }
     /* needs.PyramidSteps.dig: per deficit w, the pyramid cards of each partner value lying under none
      * of those that want w */
@@ -792,18 +807,19 @@ typedef struct {
     int cost[MAX_VALUE][64];
 } Found;
 
-/* StepsBound._sweep: the cards leave from the lowest index up (upward) or the highest down. */
-/* ``first``: StepsBound._sweep's (a drawn spot: the j-th card costs at least j + first), or -1. */
+/* sweeps.StockSweeps.sweep: the cards leave from the lowest index up (upward) or the highest down. */
+/* ``first``: sweeps.StockSweeps.sweep's (a drawn spot: the j-th card costs at least j + first), or -1. */
 /* ``before``: record the cost of the cards in front of each needed card, not counting its own
- * (StepsBound._sweep's, for the round trip without a usable stock top). */
-/* ``block``: the waste dug from its top with only its top usable (StepsBound._sweep's): stop once
+ * (sweeps.StockSweeps.sweep's, for the round trip without a usable stock top). */
+/* ``block``: the waste dug from its top with only its top usable (sweeps.StockSweeps.sweep's): stop once
  * more cards of a value have passed than there are pyramid cards to take them. */
-/* ``stuck``: cards that cost a draw each whatever their value (StepsBound._sweep's). */
+/* ``stuck``: cards that cost a draw each whatever their value (sweeps.StockSweeps.sweep's). */
 /* ``one``: record only the first card of each value (all the round trip reads), and stop once each
  * value the pyramid needs has one. */
-/* ``stop``: a value whose first card is all that is wanted (the last pass's): stop there, or -1. */
+/* ``stop``: values (a bit each) whose first card is all that is wanted, whichever comes first (the last
+ * pass's): stop there, or 0. */
 static int sweep(const Space *sp, uint64_t cards, int upward, const Shape *s, Found *found, int first, int before,
-                 int block, uint64_t stuck, int one, int stop) {
+                 int block, uint64_t stuck, int one, uint32_t stop) {
     int used[MAX_TARGET];
     memset(used, 0, sizeof(int) * (size_t)s->width);
     int cost = 0, passed = 0;
@@ -839,7 +855,7 @@ static int sweep(const Space *sp, uint64_t cards, int upward, const Shape *s, Fo
         if (want && found->n[value] < want && !(blocked >> s->def_index[value] & 1)) {
             found->cost[value][found->n[value]++] =
                 before ? prior : first < 0 || cost >= passed + first ? cost : passed + first;
-            if (value == stop) return cost;
+            if (stop >> value & 1) return cost;
             if (found->n[value] == want) {
                 short_ -= 1;
                 if (!short_) return -1;
@@ -863,7 +879,7 @@ static int sweep(const Space *sp, uint64_t cards, int upward, const Shape *s, Fo
     return cost;
 }
 
-/* StepsBound._stuck: the waste cards that cannot leave before the next recycle. */
+/* sweeps.StockSweeps.stuck: the waste cards that cannot leave before the next recycle. */
 static uint64_t stuck_of(const Space *sp, uint64_t waste, const Shape *s) {
     int seen[MAX_TARGET] = {0};
     int target = sp->target;
@@ -877,7 +893,7 @@ static uint64_t stuck_of(const Space *sp, uint64_t waste, const Shape *s) {
     return 0;
 }
 
-/* steps._reach: the fewest extra steps to reach ``count`` cards of ``value``, some from the waste, the
+/* sweeps.reach: the fewest extra steps to reach ``count`` cards of ``value``, some from the waste, the
  * rest ahead, or round through a recycle (``round_trip``); 0 for none. */
 static int reach_of(int count, int value, const Found *left, const Found *right, int round_trip, int msc) {
     int n_left = left->n[value], n_right = right->n[value];
@@ -899,7 +915,7 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
     if (sp->triples) return (__builtin_popcountll(state & sp->pyramid_full) + 2) / 3;
     /* several cards a draw (one draw passes several cards): the removal steps only (StepsBound.bound) */
     if (!s->n_deficits || sp->draw_count > 1) return s->total;
-    /* a joker may stand in for any one stock card the pyramid needs (steps._with_jokers) */
+    /* a joker may stand in for any one stock card the pyramid needs (sweeps.with_jokers) */
     int jokers = __builtin_popcountll(state >> sp->jok_shift & sp->jok_mask);
     uint64_t stock = state >> sp->stock_shift & sp->stock_mask;
     uint64_t ptr = state >> sp->ptr_shift & PTR_MASK;
@@ -918,7 +934,7 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
     }
     int ahead;
     if (top_model) {
-        ahead = sweep(sp, rest, 1, s, &right, first, 0, 0, 0, 0, -1);
+        ahead = sweep(sp, rest, 1, s, &right, first, 0, 0, 0, 0, 0);
     } else {
         int passed = 0, short_ = s->n_deficits;
         ahead = -2;
@@ -944,7 +960,7 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
     uint64_t waste = stock & ((1ULL << ptr) - 1);
     /* the waste dug only with a partner, and the cards stuck in it: not while a joker is left */
     int by_partner = !top_model && !jokers;
-    if (waste) sweep(sp, waste, 0, s, &left, -1, 0, by_partner, 0, 0, -1);
+    if (waste) sweep(sp, waste, 0, s, &left, -1, 0, by_partner, 0, 0, 0);
     int rec = (int)(state >> sp->rec_shift & sp->rec_mask);
     int can_recycle = ahead >= 0 && (sp->max_recycles < 0 || rec < sp->max_recycles);
     int round_trip = can_recycle ? ahead + 1 : UNREACHABLE;
@@ -967,9 +983,9 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
     }
     if (wraps) {
         for (int i = 0; i < s->n_deficits; i++) wrap.n[s->def_value[i]] = 0;
-        sweep(sp, stock, 1, s, &wrap, -1, 1, 0, by_partner ? stuck_of(sp, waste, s) : 0, 1, -1);
+        sweep(sp, stock, 1, s, &wrap, -1, 1, 0, by_partner ? stuck_of(sp, waste, s) : 0, 1, 0);
     }
-    /* with jokers left, per deficit the reach of its count, of one card fewer, ... (steps._with_jokers) */
+    /* with jokers left, per deficit the reach of its count, of one card fewer, ... (sweeps.with_jokers) */
     int levels[MAX_VALUE][MAX_JOKERS + 1], n_levels[MAX_VALUE];
     for (int i = 0; i < s->n_deficits; i++) {
         int value = s->def_value[i], count = s->def_count[i];
@@ -1001,18 +1017,26 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
      * draw after it (StepsBound.bound) */
     if (!top_model && rec < sp->min_recycles) {
         int forced = __builtin_popcountll(stock >> ptr) + 2 * (sp->min_recycles - rec);
-        /* the last pass: the cards in front of the root's partner (StepsBound._last_pass) */
-        int v = s->root_partner;
-        if (sp->last_pass_root && v >= 0 && s->wanted[v]) {
+        /* the last pass: the cards in front of a candidate's partner (StepsBound._last_pass) */
+        uint32_t partners = sp->last_pass_root ? s->last_partners : 0;
+        for (uint32_t rest = partners; rest; rest &= rest - 1)
+            if (!s->wanted[__builtin_ctz(rest)]) partners = 0;
+        if (partners) {
             int next_is_last = sp->min_recycles - rec == 1;
+            Found last;
+            const Found *costs = &last;
             if (next_is_last && wraps) { /* the round trip's sweep is the same one (no jokers left) */
-                if (wrap.n[v]) forced += wrap.cost[v][0];
+                costs = &wrap;
             } else {
-                Found last;
                 for (int i = 0; i < s->n_deficits; i++) last.n[s->def_value[i]] = 0;
-                sweep(sp, stock, 1, s, &last, -1, 1, 0, next_is_last ? stuck_of(sp, waste, s) : 0, 1, v);
-                if (last.n[v]) forced += last.cost[v][0];
+                sweep(sp, stock, 1, s, &last, -1, 1, 0, next_is_last ? stuck_of(sp, waste, s) : 0, 1, partners);
             }
+            int least = UNREACHABLE;
+            for (uint32_t rest = partners; rest; rest &= rest - 1) {
+                int value = __builtin_ctz(rest);
+                if (costs->n[value] && costs->cost[value][0] < least) least = costs->cost[value][0];
+            }
+            if (least < UNREACHABLE) forced += least;
         }
         if (forced > extra) extra = forced;
     }

@@ -25,9 +25,9 @@ class PyramidSteps(NamedTuple):
     cap: list[int]
     #: for each value of ``deficits``, w: by value u, the pyramid cards of the partner value of u that
     #: need not wait for a card wanting w to go (that lie under none of them): the waste cards above a
-    #: card of value w leave with those or not at all before it is used (see :meth:`.steps.StepsBound._sweep`)
+    #: card of value w leave with those or not at all before it is used (see :meth:`.sweeps.StockSweeps.sweep`)
     dig: dict[int, tuple[int, ...]]
-    #: by value u: the pyramid cards of the partner value of u (:meth:`.steps.StepsBound._stuck`)
+    #: by value u: the pyramid cards of the partner value of u (:meth:`.sweeps.StockSweeps.stuck`)
     partners: tuple[int, ...]
     #: the same number for every shape with the same deficits, free, cap and dig (a memo key)
     ident: int
