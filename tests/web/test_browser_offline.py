@@ -33,6 +33,8 @@ READY = "() => localStorage.getItem('pyramid.offline') !== null"
 KEPT = "() => import('/static/js/keep.js').then((m) => m.kept.all())"
 #: What the dialogs say offline of the records the server keeps.
 OFFLINE_RECORDS = "オフラインのため、サーバーにある記録は表示できません。ネットにつながると見られます"
+#: ...and of the day's challenges, which the server sets and counts.
+OFFLINE_CHALLENGES = "オフラインのため、今日のチャレンジは表示できません。ネットにつながると挑戦できます"
 #: The state the page drew last (the worker's answer, offline).
 STATE = "() => import('/static/js/state.js').then((m) => m.app.game)"
 
@@ -230,6 +232,36 @@ def test_offline_the_daily_dialog_still_says_the_day_its_next_deal_and_par(
     page.click("#daily-play")
     page.locator("#daily-badge:not([hidden])").wait_for()
     assert daily_deal("classic", day).code in page.inner_text("body")
+    assert not [e for e in errors if "Failed to load resource" not in e and "ERR_INTERNET_DISCONNECTED" not in e]
+
+
+def test_offline_the_challenges_dialog_says_the_day_and_that_its_goals_are_the_servers(
+    kept_offline: tuple[BrowserContext, Page, Errors], server: str
+) -> None:
+    """Offline the day's challenges (set and counted by the server) cannot be listed: the dialog still says
+    the day, as the engine in the browser knows it, and why the goals are missing, rather than an empty
+    list under the note that the solver proved them and a badge heading with nothing beneath it.  Back
+    online the goals are there again."""
+    context, page, errors = kept_offline
+    context.set_offline(True)
+    game = GamePage(page, server).open("/")
+    page.click("#btn-challenges")
+    page.locator("#challenges-error:not(:empty)").wait_for()
+    page.locator("#challenges-date:not(:empty)").wait_for()
+    day = today()
+    assert f"{day.month}月{day.day}日" in game.text("#challenges-date")
+    assert game.text("#challenges-error") == OFFLINE_CHALLENGES
+    for part in ("#challenges-list", "#challenges-badges", "#dlg-challenges h3", "#dlg-challenges .note"):
+        assert page.locator(part).first.is_hidden(), part
+    screenshot(page, "offline-challenges")
+    page.keyboard.press("Escape")
+
+    context.set_offline(False)
+    game.open("/")
+    page.click("#btn-challenges")
+    page.locator("#challenges-list li").first.wait_for()
+    assert game.text("#challenges-error") == ""
+    assert page.is_visible("#dlg-challenges h3") and page.locator("#challenges-list li").count() >= 1
     assert not [e for e in errors if "Failed to load resource" not in e and "ERR_INTERNET_DISCONNECTED" not in e]
 
 

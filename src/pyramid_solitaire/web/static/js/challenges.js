@@ -5,6 +5,7 @@ import { api, ApiError } from "./api.js";
 import { lang, rulesName, t } from "./i18n.js";
 import { dayName } from "./daily.js";
 import { badgeLine } from "./badges.js";
+import { offline } from "./offline.js";
 
 /** @type {PageLookup} */
 const $ = (id) => /** @type {PageElement<typeof id>} */ (document.getElementById(id));
@@ -68,17 +69,40 @@ async function play(id) {
   }
 }
 
+// The parts of the dialog that only the server can fill: the goals with their progress, and the badges.
+function showServerParts(shown) {
+  for (const part of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#dlg-challenges [data-server]"))) {
+    part.hidden = !shown;
+  }
+}
+
 export async function openChallenges() {
   $("challenges-error").textContent = "";
+  showServerParts(true);
   try {
     const [listed, badges] = await Promise.all([api.challenges.list(lang()), api.challenges.badges(lang())]);
     $("challenges-date").textContent = dayName(listed.date);
     $("challenges-list").replaceChildren(...listed.challenges.map(challengeItem));
     fillBadges($("challenges-badges"), badges.months);
   } catch (error) {
-    if (error instanceof ApiError) $("challenges-error").textContent = error.code === "network" ? t("network_error") : error.message;
-    else throw error;
+    if (!(error instanceof ApiError)) throw error;
     $("challenges-list").replaceChildren();
+    $("challenges-date").textContent = "";
+    // Offline the engine in the browser knows the day (as the daily dialog shows it) but not the goals,
+    // which the server sets and counts: the dialog says the day and why the rest is missing, instead of an
+    // empty list under a note and a heading with nothing beneath them.
+    const away = offline.active || error.code === "offline";
+    if (away) {
+      showServerParts(false);
+      $("challenges-error").textContent = t("challenges_offline");
+      try {
+        $("challenges-date").textContent = dayName((await api.daily.get("classic", lang())).date);
+      } catch {
+        // the day stays unsaid: the engine could not answer either
+      }
+    } else {
+      $("challenges-error").textContent = error.code === "network" ? t("network_error") : error.message;
+    }
   }
   if (!$("dlg-challenges").open) $("dlg-challenges").showModal();
   $("dlg-challenges-title").focus();
