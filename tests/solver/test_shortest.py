@@ -412,6 +412,31 @@ def test_bound_counts_the_last_pass_before_the_pyramids_last_card(code: str, len
     assert len(gaps) > 20 and max(gaps) == most
 
 
+@pytest.mark.parametrize(("code", "most", "before"), [("SR1-R-AAAAAAV", 3, 15), ("SR1-R-AACFAEO", 11, 20)])
+def test_bound_counts_the_cards_stuck_in_the_waste_before_a_pass_that_is_not_the_last(
+    code: str, most: int, before: int
+) -> None:
+    """Two six_rows deals that recycle twice: at the end of the first pass the cards stuck in the waste
+    (those that cannot leave before the recycle) must all be drawn in the second pass, which is not
+    the last, so the bound counts them.  At the first pass's last position it is at most ``most`` under
+    the steps left, where without them it was ``before`` under; and it never passes them."""
+    table = Table(Deal.from_code(code))
+    space = SearchSpace(table)
+    start = space.canonical(space.pack(table.start()))
+    assert search._fewest_recycles(space, start, Counter(), native=True) == 2
+    line = shortest_win(space, start, Counter())
+    assert line is not None
+    space.set_min_recycles(2)
+    state, last_gap = start, None
+    for done, action in enumerate(line):
+        left = len(line) - done
+        assert space.steps_bound(state) <= left
+        if state >> space.rec_shift & space.rec_mask == 0:
+            last_gap = left - space.steps_bound(state)
+        state = next(s for a, s in space.successors(state, shortest=True) if a == action)
+    assert last_gap is not None and last_gap <= most < before
+
+
 def test_fewest_recycles_counts_its_positions_but_spends_no_budget() -> None:
     """The searches that find the fewest recycles before A* add their positions to the caller's count,
     and move its budget up by as many: ``solve``'s quick A* phase sets the budget as a count to reach,

@@ -1038,6 +1038,11 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
             }
             if (least < UNREACHABLE) forced += least;
         }
+        /* the pass after the next recycle, when not the last, draws the cards stuck in the waste */
+        if (sp->last_pass_root && sp->min_recycles - rec > 1) {
+            int stuck = __builtin_popcountll(stuck_of(sp, waste, s));
+            if (stuck > 1) forced += stuck - 1;
+        }
         if (forced > extra) extra = forced;
     }
     return s->total + extra;

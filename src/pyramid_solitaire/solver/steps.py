@@ -236,9 +236,15 @@ class StepsBound:
             # with at least one draw after it (a recycle is legal only once the stock is drawn out,
             # and in a shortest line a draw follows the last one: a line ending in pyramid-only
             # removals after it could make them before it and leave it out).
-            forced = (stock >> ptr).bit_count() + 2 * (self.min_recycles - rec)
+            coming = self.min_recycles - rec
+            forced = (stock >> ptr).bit_count() + 2 * coming
             if self.last_pass_root:
-                forced += self._last_pass(pyramid, stock, waste, steps, self.min_recycles - rec == 1)
+                forced += self._last_pass(pyramid, stock, waste, steps, coming == 1)
+                if coming > 1:
+                    # the pass after the next recycle is not the last: it draws the stock out, the cards
+                    # stuck in the waste (:meth:`.sweeps.StockSweeps.stuck`) among them, and bound
+                    # counts one draw after each recycle already
+                    forced += max(0, self._sweeps.stuck(waste, steps).bit_count() - 1)
             if forced > extra:
                 extra = forced
         return total + extra
