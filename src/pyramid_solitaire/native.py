@@ -57,7 +57,7 @@ MODULES = (
 )
 #: Hand-written C extension modules built with the group (their source is ``<module>.c``), used only
 #: when the group runs compiled: each has a pure-Python counterpart that gives the same results.
-C_MODULES = ("pyramid_solitaire.solver._astar",)
+C_MODULES = ("pyramid_solitaire.solver._astar", "pyramid_solitaire.solver._astar_wide")
 #: The shared library of the group is ``<GROUP>__mypyc...so`` inside the package.
 GROUP = "pyramid_solitaire._native"
 PURE_ENV = "PYRAMID_SOLITAIRE_PURE"

@@ -43,7 +43,7 @@ NO_PLAY = frozenset({"scoring", "undo_limit"})
 #: value 0 and the bound in which each joker left stands in for a stock card; triples: their moves and
 #: the bound of a third of the pyramid): still tried on every base
 #: and paired with the options no fast path plays, as when the C loops left them out.
-OWN_CODE = frozenset({"draw", "waste_piles", "reserve_depth", "jokers", "triples"})
+OWN_CODE = frozenset({"draw", "waste_piles", "reserve_depth", "jokers", "triples", "cells"})
 #: the places of a 7-row pyramid
 PYRAMID_PLACES = 28
 

@@ -20,6 +20,13 @@
  *
  * search.py uses it when the package runs compiled and the build made it (build_native.py); otherwise
  * the Python loop runs, with the same results.  tests/solver/test_shortest.py compares the two.
+ *
+ * Free cells: the same source compiled with WIDE defined (_astar_wide.c, module _astar_wide) keeps
+ * positions of 128 bits (state_t below), the parked places in the upper half, and plays the moves of
+ * cells.CellGame (its successors, after_park, park_leads) and StepsBound.bound with cells (the
+ * pyramid's steps asked of SearchSpace.pyramid_steps per pyramid and parked places, the sweeps and
+ * sweeps.StockSweeps.together), asking SearchSpace.hopeless for the relaxed game with cells; the rule
+ * sets with cells and the classic stock side (search._c_cells_fit).  The wide build has no verdict.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -46,11 +53,33 @@
     (MAX_USABLE * MAX_SLOTS * (MAX_SLOTS - 1) / 2 + MAX_USABLE * MAX_USABLE / 2 * MAX_SLOTS + 1)
 #define UNREACHABLE (1 << 20)
 #define EMPTY UINT64_MAX
+#define MAX_CELLS 4 /* Rules.cells at most (rules.MAX_CELLS) */
+/* a park's moves in the wide build: a parked card with an exposed, the usable or another parked card */
+#define CELL_STEPS (MAX_CELLS * (MAX_SLOTS + MAX_USABLE + MAX_CELLS) + MAX_SLOTS + MAX_USABLE)
+
+/* A position as the shortest search keeps it.  The narrow build (module _astar) holds a packed state
+ * of 64 bits as search.py packs it.  The wide build (module _astar_wide, the same source compiled with
+ * WIDE defined) takes free cells: the low 64 bits hold the state below Packing.cell_shift (pyramid,
+ * stock, pointer, recycles), the high 64 bits the parked places (the state from cell_shift up, a bit
+ * per layout place) and, at their top bit (PARK_FLAG), the mark of search._python_shortest's keys:
+ * the position was reached by a park, so only the moves CellGame.after_park keeps follow. */
+#ifdef WIDE
+typedef unsigned __int128 state_t;
+#define PARK_FLAG (1ULL << 63)
+static inline uint64_t low_of(state_t s) { return (uint64_t)s; }
+static inline uint64_t cells_of(state_t s) { return (uint64_t)(s >> 64) & ~PARK_FLAG; }
+static inline state_t make_state(uint64_t low, uint64_t cells) { return (state_t)cells << 64 | low; }
+#else
+typedef uint64_t state_t;
+#endif
+#define EMPTY_STATE (~(state_t)0)
 
 /* --- what one pyramid shape needs: its moves (from SearchSpace.shape) and its removal steps ------ */
 
 typedef struct {
     uint64_t pyramid;
+    uint64_t cells;             /* the wide build's bound: the parked places its steps were asked with */
+    uint64_t exposed_mask;      /* the exposed slots, a bit each */
     int king;                   /* the slot of an exposed king (the only move), or -1 */
     int n_removals;
     uint64_t *removals;         /* the pyramid mask after each pyramid-only removal */
@@ -79,6 +108,19 @@ typedef struct {
     size_t count;
 } ShapeMap;
 
+/* The wide build's steps per (pyramid, parked places): the keys kept beside the pointers, so that a
+ * lookup reads one row and not the (large) Shape of every row it passes. */
+typedef struct {
+    uint64_t pyramid, cells;
+    Shape *shape; /* NULL: an empty row */
+} NeedsRow;
+
+typedef struct {
+    NeedsRow *rows;
+    size_t size; /* a power of two */
+    size_t count;
+} NeedsMap;
+
 /* --- the map of states reached: state -> (parent, steps) ---------------------------------------- */
 
 /* A row is 16 bytes, not 24: the parent is the index of its expansion in ``expanded`` (each position
@@ -88,7 +130,7 @@ typedef struct {
 #define NO_PARENT UINT32_MAX
 
 typedef struct {
-    uint64_t key;    /* ~state: 0 is an empty row (see reached_init) */
+    state_t key;     /* ~state: 0 is an empty row (see reached_init) */
     uint32_t parent; /* index in ReachedMap.expanded, or NO_PARENT for the start */
     uint32_t g;
 } Reached;
@@ -97,14 +139,14 @@ typedef struct {
     Reached *rows;
     size_t size;
     size_t count;
-    uint64_t *expanded; /* the states expanded, in order (a state expanded again appears again) */
+    state_t *expanded; /* the states expanded, in order (a state expanded again appears again) */
     size_t n_expanded, room_expanded;
 } ReachedMap;
 
 /* The open list: a queue of states for each (f, steps) pair, taken lowest f first, then most steps,
  * then first in -- the order of search.shortest_win's heap (f, then more steps, then first pushed). */
 typedef struct {
-    uint64_t *items;
+    state_t *items;
     size_t head, count, size;
 } Queue;
 
@@ -160,6 +202,14 @@ typedef struct {
     Bounds bounds;
     PyObject *shape_fn, *hopeless_fn, *tick_fn;
     ShapeMap shapes;
+    /* free cells (the wide build): how many, where the parked places start in search.py's state,
+     * whether a park is followed only by a move that needs it (CellGame.parks_then_use) */
+    int cells, cell_shift, parks_then_use;
+    uint64_t board_places;
+    /* SearchSpace.pyramid_steps (the bound's steps with cells, per pyramid and parked places) and
+     * whether Table.useful_park finds a park worth making (CellGame.successors' last resort) */
+    PyObject *needs_fn, *useful_park_fn;
+    NeedsMap needs;
 } Space;
 
 static inline uint64_t mix(uint64_t x) {
@@ -172,6 +222,14 @@ static inline uint64_t mix(uint64_t x) {
 }
 
 static inline int bit_length(uint64_t x) { return x ? 64 - __builtin_clzll(x) : 0; }
+
+static inline uint64_t mix_state(state_t s) {
+#ifdef WIDE
+    return mix((uint64_t)s ^ mix((uint64_t)(s >> 64) + 0x9e3779b97f4a7c15ULL));
+#else
+    return mix(s);
+#endif
+}
 
 /* --- reached map ------------------------------------------------------------------------------- */
 
@@ -188,10 +246,10 @@ static int reached_init(ReachedMap *m, size_t size) {
     return 0;
 }
 
-static Reached *reached_find(ReachedMap *m, uint64_t state) {
+static Reached *reached_find(ReachedMap *m, state_t state) {
     size_t mask = m->size - 1;
-    size_t i = mix(state) & mask;
-    uint64_t key = ~state;
+    size_t i = mix_state(state) & mask;
+    state_t key = ~state;
     for (;;) {
         Reached *row = &m->rows[i];
         if (row->key == key) return row;
@@ -206,7 +264,7 @@ static int reached_grow(ReachedMap *m) {
     size_t mask = bigger.size - 1;
     for (size_t j = 0; j < m->size; j++) {
         if (!m->rows[j].key) continue;
-        size_t i = mix(~m->rows[j].key) & mask;
+        size_t i = mix_state(~m->rows[j].key) & mask;
         while (bigger.rows[i].key) i = (i + 1) & mask;
         bigger.rows[i] = m->rows[j];
     }
@@ -217,11 +275,11 @@ static int reached_grow(ReachedMap *m) {
 }
 
 /* Set state's row (a new one, or the one found); -1 when out of memory. */
-static int reached_set(ReachedMap *m, uint64_t state, uint32_t parent, uint32_t g) {
+static int reached_set(ReachedMap *m, state_t state, uint32_t parent, uint32_t g) {
     if ((m->count + 1) * 4 > m->size * 3 && reached_grow(m) < 0) return -1;
     size_t mask = m->size - 1;
-    size_t i = mix(state) & mask;
-    uint64_t key = ~state;
+    size_t i = mix_state(state) & mask;
+    state_t key = ~state;
     while (m->rows[i].key && m->rows[i].key != key) i = (i + 1) & mask;
     if (!m->rows[i].key) m->count++;
     m->rows[i].key = key;
@@ -232,11 +290,11 @@ static int reached_set(ReachedMap *m, uint64_t state, uint32_t parent, uint32_t 
 
 /* Append an expanded state; its index is the parent of the positions it reaches. -1 when out of
  * memory (or past the 32-bit index). */
-static int reached_expand(ReachedMap *m, uint64_t state, uint32_t *index) {
+static int reached_expand(ReachedMap *m, state_t state, uint32_t *index) {
     if (m->n_expanded == m->room_expanded) {
         size_t room = m->room_expanded ? m->room_expanded * 2 : 1 << 12;
         if (room > NO_PARENT) return -1;
-        uint64_t *more = realloc(m->expanded, room * sizeof(uint64_t));
+        state_t *more = realloc(m->expanded, room * sizeof(state_t));
         if (!more) return -1;
         m->expanded = more;
         m->room_expanded = room;
@@ -247,7 +305,7 @@ static int reached_expand(ReachedMap *m, uint64_t state, uint32_t *index) {
 }
 
 /* The parent of a reached state (not the start). */
-static inline uint64_t reached_parent(ReachedMap *m, uint64_t state) {
+static inline state_t reached_parent(ReachedMap *m, state_t state) {
     return m->expanded[reached_find(m, state)->parent];
 }
 
@@ -280,7 +338,7 @@ static int buckets_grow(Buckets *b, int nf, int ng) {
     return 0;
 }
 
-static int buckets_push(Buckets *b, int f, int g, uint64_t state) {
+static int buckets_push(Buckets *b, int f, int g, state_t state) {
     if (f >= b->nf || g >= b->ng) {
         int nf = f >= b->nf ? (f + 1 > 2 * b->nf ? f + 1 : 2 * b->nf) : b->nf;
         int ng = g >= b->ng ? (g + 1 > 2 * b->ng ? g + 1 : 2 * b->ng) : b->ng;
@@ -289,7 +347,7 @@ static int buckets_push(Buckets *b, int f, int g, uint64_t state) {
     Queue *q = &b->queues[(size_t)f * b->ng + g];
     if (q->count == q->size) {
         size_t size = q->size ? 2 * q->size : 16;
-        uint64_t *items = realloc(q->items, size * sizeof(uint64_t));
+        state_t *items = realloc(q->items, size * sizeof(state_t));
         if (!items) return -1;
         q->items = items;
         q->size = size;
@@ -303,7 +361,7 @@ static int buckets_push(Buckets *b, int f, int g, uint64_t state) {
 }
 
 /* Take the first state (b->total > 0), with its f and steps. */
-static uint64_t buckets_pop(Buckets *b, int *g_out) {
+static state_t buckets_pop(Buckets *b, int *g_out) {
     while (!b->in_f[b->low]) b->low++;
     int f = b->low, g = b->top[f];
     Queue *q = &b->queues[(size_t)f * b->ng + g];
@@ -312,7 +370,7 @@ static uint64_t buckets_pop(Buckets *b, int *g_out) {
         q = &b->queues[(size_t)f * b->ng + g];
     }
     b->top[f] = g;
-    uint64_t state = q->items[q->head++];
+    state_t state = q->items[q->head++];
     if (q->head == q->count) q->head = q->count = 0;
     b->in_f[f]--;
     b->total--;
@@ -321,11 +379,11 @@ static uint64_t buckets_pop(Buckets *b, int *g_out) {
 }
 
 /* The state buckets_pop would take next if it is in the same queue as the one just taken (most often
- * it is), else EMPTY: its reached row is asked of memory while this one is expanded. */
-static inline uint64_t buckets_next(const Buckets *b) {
-    if (!b->total || !b->in_f[b->low] || b->top[b->low] < 0) return EMPTY;
+ * it is), else EMPTY_STATE: its reached row is asked of memory while this one is expanded. */
+static inline state_t buckets_next(const Buckets *b) {
+    if (!b->total || !b->in_f[b->low] || b->top[b->low] < 0) return EMPTY_STATE;
     const Queue *q = &b->queues[(size_t)b->low * b->ng + b->top[b->low]];
-    return q->head < q->count ? q->items[q->head] : EMPTY;
+    return q->head < q->count ? q->items[q->head] : EMPTY_STATE;
 }
 
 static void buckets_free(Buckets *b) {
@@ -550,7 +608,10 @@ static Shape *shape_build(Space *sp, uint64_t pyramid) {
         !PyTuple_Check(exposed) || PyTuple_GET_SIZE(exposed) > MAX_SLOTS)
         goto fail_type;
     s->n_exposed = (int)PyTuple_GET_SIZE(exposed);
-    for (int j = 0; j < s->n_exposed; j++) s->exposed[j] = (uint8_t)as_long(PyTuple_GET_ITEM(exposed, j), &bad);
+    for (int j = 0; j < s->n_exposed; j++) {
+        s->exposed[j] = (uint8_t)as_long(PyTuple_GET_ITEM(exposed, j), &bad);
+        s->exposed_mask |= 1ULL << s->exposed[j];
+    }
     if (king != Py_None) {
         if (!PyTuple_Check(king) || PyTuple_GET_SIZE(king) != 1) goto fail_type;
         s->king = (int)as_long(PyTuple_GET_ITEM(king, 0), &bad);
@@ -631,8 +692,12 @@ static inline uint64_t settle(const Space *sp, uint64_t state) {
 }
 
 typedef struct {
-    uint64_t after;
+    state_t after;
     int removal;
+#ifdef WIDE
+    int park;       /* a park (the place parked is ``taken``) */
+    uint64_t taken; /* the layout places the move takes (a bit each) */
+#endif
 } Step;
 
 /* board.dealt_to (Packing.dealt_after): the stock pointer after one draw of draw_count cards from ptr,
@@ -693,6 +758,9 @@ static int triple_moves(const Space *sp, uint64_t state, const Shape *shape, con
  * stock-side king is the only move when SearchSpace.king_at_once holds (one card a draw, or no
  * recycle to come; the C rule sets have no waste-use limit, so waste_end is -1); otherwise
  * shortest=True. */
+#ifdef WIDE
+__attribute__((unused))
+#endif
 static int successors(Space *sp, uint64_t state, Step *out, int room, int *n, int verdict) {
     int count = 0;
     uint64_t pyramid = state & sp->pyramid_full;
@@ -1048,6 +1116,9 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
     return s->total + extra;
 }
 
+#ifdef WIDE
+__attribute__((unused))
+#endif
 static int bound_of(Space *sp, uint64_t state, int *out) {
     Shape *s = shape_of(sp, state & sp->pyramid_full);
     if (!s) return -1;
@@ -1181,13 +1252,57 @@ static uint64_t bag_of(const Space *sp, uint64_t state) {
     return counts + (uint64_t)__builtin_popcountll(state >> sp->jok_shift & sp->jok_mask); /* jokers at value 0 */
 }
 
+#ifdef WIDE
+/* search.py's state of a position of the wide build (without the park's mark); NULL on an error. */
+static PyObject *state_to_py(const Space *sp, state_t state) {
+    PyObject *low = PyLong_FromUnsignedLongLong(low_of(state));
+    PyObject *cells = PyLong_FromUnsignedLongLong(cells_of(state));
+    PyObject *shift = PyLong_FromLong(sp->cell_shift);
+    PyObject *high = low && cells && shift ? PyNumber_Lshift(cells, shift) : NULL;
+    PyObject *out = high ? PyNumber_Or(high, low) : NULL;
+    Py_XDECREF(low);
+    Py_XDECREF(cells);
+    Py_XDECREF(shift);
+    Py_XDECREF(high);
+    return out;
+}
+
+/* The wide build's position of a search.py state; -1 with an exception set on an error. */
+static int state_from_py(const Space *sp, PyObject *o, state_t *out) {
+    PyObject *shift = PyLong_FromLong(sp->cell_shift);
+    PyObject *mask = PyLong_FromUnsignedLongLong(sp->cell_shift >= 64 ? UINT64_MAX : (1ULL << sp->cell_shift) - 1);
+    PyObject *low = shift && mask ? PyNumber_And(o, mask) : NULL;
+    PyObject *high = low ? PyNumber_Rshift(o, shift) : NULL;
+    int result = -1;
+    if (high) {
+        uint64_t l = PyLong_AsUnsignedLongLong(low), h = PyLong_AsUnsignedLongLong(high);
+        if (!PyErr_Occurred()) {
+            if (h & PARK_FLAG) {
+                PyErr_SetString(PyExc_ValueError, "_astar_wide: a state with more parked places than it takes");
+            } else {
+                *out = make_state(l, h);
+                result = 0;
+            }
+        }
+    }
+    Py_XDECREF(shift);
+    Py_XDECREF(mask);
+    Py_XDECREF(low);
+    Py_XDECREF(high);
+    return result;
+}
+#define STATE_TO_PY(sp, state) state_to_py(sp, state)
+#else
+#define STATE_TO_PY(sp, state) PyLong_FromUnsignedLongLong(state)
+#endif
+
 /* SearchSpace.hopeless: 1 if the state can certainly not be won, 0 if not, -1 on an error. */
-static int hopeless(Space *sp, uint64_t state) {
+static int hopeless(Space *sp, state_t state) {
     if (sp->relaxed) {
-        int found = reaches(sp, state & sp->pyramid_full, bag_of(sp, state), sp->P);
+        int found = reaches(sp, (uint64_t)state & sp->pyramid_full, bag_of(sp, (uint64_t)state), sp->P);
         return found < 0 ? -1 : !found;
     }
-    PyObject *key = PyLong_FromUnsignedLongLong(state);
+    PyObject *key = STATE_TO_PY(sp, state);
     if (!key) return -1;
     PyObject *answer = PyObject_CallOneArg(sp->hopeless_fn, key);
     Py_DECREF(key);
@@ -1197,6 +1312,436 @@ static int hopeless(Space *sp, uint64_t state) {
     return result;
 }
 
+
+#ifdef WIDE
+/* --- free cells (the wide build): cells.CellGame's moves and StepsBound.bound with cells ----------- */
+
+/* The moves of CellGame.successors (shortest=True, every waste use left) in its order: removals (the
+ * pyramid's own first, then with the waste's top, then a pair of stock-side cards), those of the parked
+ * cards, the draw or recycle, then the parks.  The rule sets with cells the wide build takes have the
+ * classic stock side (one waste pile, no drawn spot, no usable stock top: search._c_search_fits), so the
+ * waste's top is the one usable stock-side card. */
+static int cell_successors(Space *sp, state_t whole, Step *out, int room, int *n) {
+    uint64_t state = low_of(whole), cells = cells_of(whole);
+    uint64_t pyramid = state & sp->pyramid_full;
+    uint64_t stock = state >> sp->stock_shift & sp->stock_mask;
+    int P = sp->P, count = 0;
+    *n = 0;
+    if (!pyramid && !(cells & sp->board_places) && (!sp->strict || !(stock || cells))) return 0; /* won */
+    Shape *shape = shape_of(sp, pyramid);
+    if (!shape) return -1;
+    if (shape->n_removals + STOCK_STEPS + CELL_STEPS > room) {
+        PyErr_SetString(PyExc_RuntimeError, "_astar_wide: too many successors");
+        return -1;
+    }
+    if (shape->king >= 0) {
+        out[0] = (Step){make_state(state & ~(1ULL << shape->king), cells), 1, 0, 1ULL << shape->king};
+        *n = 1;
+        return 0;
+    }
+    int parked[MAX_CELLS], n_parked = 0;
+    for (uint64_t rest = cells; rest && n_parked < MAX_CELLS; rest &= rest - 1) parked[n_parked++] = __builtin_ctzll(rest);
+    for (int i = 0; i < n_parked; i++) { /* a parked king goes at once (a stock one only in strict rules) */
+        int place = parked[i];
+        if (sp->values[place] == sp->lone && (place < P || sp->strict)) {
+            out[0] = (Step){make_state(state, cells & ~(1ULL << place)), 1, 0, 1ULL << place};
+            *n = 1;
+            return 0;
+        }
+    }
+    uint64_t ptr = state >> sp->ptr_shift & PTR_MASK;
+    uint64_t passed = stock & ((1ULL << ptr) - 1);
+    int usable[1], n_usable = 0;
+    if (passed) usable[n_usable++] = bit_length(passed) - 1;
+    uint64_t rest = state & ~sp->pyramid_full;
+    for (int i = 0; i < shape->n_removals; i++)
+        out[count++] = (Step){make_state(rest | shape->removals[i], cells), 1, 0, pyramid & ~shape->removals[i]};
+    for (int u = 0; u < n_usable; u++) {
+        int index = usable[u], value = sp->values[P + index];
+        uint64_t without = settle(sp, state & ~(1ULL << (index + sp->stock_shift)));
+        uint64_t card = 1ULL << (P + index);
+        if (value == sp->lone) {
+            out[count++] = (Step){make_state(without, cells), 1, 0, card};
+            continue;
+        }
+        if (value < 0 || value >= MAX_TARGET) continue;
+        for (int j = 0; j < shape->need_count[value]; j++) {
+            int slot = shape->need_slots[value][j];
+            out[count++] = (Step){make_state(without & ~(1ULL << slot), cells), 1, 0, card | 1ULL << slot};
+        }
+    }
+    /* (one usable stock-side card: no pair of them) */
+    for (int i = 0; i < n_parked; i++) { /* a parked card: alone, with an exposed, the waste's top or a parked card */
+        int place = parked[i], value = sp->values[place];
+        uint64_t without = cells & ~(1ULL << place), card = 1ULL << place;
+        if (value == sp->lone) {
+            out[count++] = (Step){make_state(state, without), 1, 0, card};
+            continue;
+        }
+        if (value >= 0 && value < MAX_TARGET)
+            for (int j = 0; j < shape->need_count[value]; j++) {
+                int slot = shape->need_slots[value][j];
+                out[count++] = (Step){make_state(state & ~(1ULL << slot), without), 1, 0, card | 1ULL << slot};
+            }
+        for (int u = 0; u < n_usable; u++)
+            if (sp->values[P + usable[u]] + value == sp->target)
+                out[count++] = (Step){make_state(settle(sp, state & ~(1ULL << (usable[u] + sp->stock_shift))), without), 1,
+                                      0, card | 1ULL << (P + usable[u])};
+        for (int j = i + 1; j < n_parked; j++)
+            if (sp->values[parked[j]] + value == sp->target)
+                out[count++] = (Step){make_state(state, without & ~(1ULL << parked[j])), 1, 0, card | 1ULL << parked[j]};
+    }
+    int removals = count > 0, stock_action = 0;
+    uint64_t above = stock >> ptr;
+    if (above) { /* CellGame._stock_action: the draw, or the recycle */
+        int top = (int)ptr + __builtin_ctzll(above);
+        uint64_t dealt = sp->draw_count == 1 ? (uint64_t)top + 1 : dealt_to(sp, above, ptr);
+        out[count++] = (Step){make_state((state & ~(PTR_MASK << sp->ptr_shift)) | dealt << sp->ptr_shift, cells), 0, 0, 0};
+        stock_action = 1;
+    } else if (passed) {
+        int rec = (int)(state >> sp->rec_shift & sp->rec_mask);
+        if (sp->max_recycles < 0 || rec < sp->max_recycles) {
+            rec = sp->unlimited ? 0 : rec + 1;
+            uint64_t cleared = state & ~(((1ULL << (PTR_BITS + sp->rec_bits)) - 1) << sp->ptr_shift);
+            out[count++] = (Step){make_state(cleared | (uint64_t)rec << sp->rec_shift, cells), 0, 0, 0};
+            stock_action = 1;
+        }
+    }
+    if (n_parked < sp->cells) {
+        int parks[MAX_SLOTS + MAX_USABLE], n_parks = 0;
+        for (int e = 0; e < shape->n_exposed; e++) parks[n_parks++] = shape->exposed[e];
+        for (int u = 0; u < n_usable; u++) parks[n_parks++] = P + usable[u];
+        if (n_parks && !removals && !stock_action) { /* parks that lead to no removal are no moves (Table.parks) */
+            PyObject *key = state_to_py(sp, whole);
+            PyObject *answer = key ? PyObject_CallOneArg(sp->useful_park_fn, key) : NULL;
+            Py_XDECREF(key);
+            if (!answer) return -1;
+            int useful = PyObject_IsTrue(answer);
+            Py_DECREF(answer);
+            if (useful < 0) return -1;
+            if (!useful) n_parks = 0;
+        }
+        for (int k = 0; k < n_parks; k++) {
+            int place = parks[k];
+            if (sp->values[place] == sp->lone) continue;
+            uint64_t after = place < P ? state & ~(1ULL << place) : settle(sp, state & ~(1ULL << (place - P + sp->stock_shift)));
+            out[count++] = (Step){make_state(after, cells | 1ULL << place), 0, 1, 1ULL << place};
+        }
+    }
+    *n = count;
+    return 0;
+}
+
+/* CellGame.after_park: of the moves of ``whole`` (reached by a park, one cell: the card in it is the
+ * one just parked), those a shortest line may play next, kept in place; their count. */
+static int after_park(Space *sp, state_t whole, Step *steps, int n) {
+    uint64_t state = low_of(whole), cells = cells_of(whole);
+    int place = bit_length(cells) - 1, P = sp->P, kept = 0;
+    if (place < P) { /* a move with a card the park exposed */
+        uint64_t pyramid = state & sp->pyramid_full;
+        Shape *now = shape_of(sp, pyramid);
+        if (!now) return -1;
+        uint64_t exposed = now->exposed_mask;
+        Shape *before = shape_of(sp, pyramid | 1ULL << place);
+        if (!before) return -1;
+        uint64_t freed = exposed & ~before->exposed_mask;
+        for (int i = 0; i < n; i++)
+            if (steps[i].removal && steps[i].taken & sp->pyramid_full & freed) steps[kept++] = steps[i];
+        return kept;
+    }
+    /* a stock-side card: a draw, recycle or park, or a move with another stock-side card */
+    uint64_t others = ~sp->pyramid_full & ~(1ULL << place);
+    for (int i = 0; i < n; i++)
+        if (!steps[i].removal || steps[i].taken & others) steps[kept++] = steps[i];
+    return kept;
+}
+
+/* CellGame.park_leads: 0 if parking the pyramid card at ``place`` can be followed by none of the moves
+ * after_park keeps, 1 otherwise (and for a stock-side card), -1 on an error. */
+static int park_leads(Space *sp, state_t whole, int place) {
+    int P = sp->P;
+    if (place >= P) return 1;
+    uint64_t state = low_of(whole);
+    uint64_t pyramid = state & sp->pyramid_full;
+    Shape *after = shape_of(sp, pyramid & ~(1ULL << place));
+    if (!after) return -1;
+    Shape *now = shape_of(sp, pyramid);
+    if (!now) return -1;
+    uint64_t exposed = after->exposed_mask;
+    uint64_t freed = exposed & ~now->exposed_mask;
+    if (!freed) return 0;
+    uint64_t have = 1ULL << sp->values[place];
+    for (uint64_t rest = exposed; rest; rest &= rest - 1) have |= 1ULL << sp->values[__builtin_ctzll(rest)];
+    uint64_t stock = state >> sp->stock_shift & sp->stock_mask;
+    uint64_t passed = stock & ((1ULL << (state >> sp->ptr_shift & PTR_MASK)) - 1);
+    int top = passed ? sp->values[P + bit_length(passed) - 1] : -1; /* the usable stock-side card's value */
+    if (top >= 0) have |= 1ULL << top;
+    for (uint64_t rest = freed; rest; rest &= rest - 1) {
+        int value = sp->values[__builtin_ctzll(rest)];
+        int need = sp->target - value;
+        if (value == sp->lone) return 1;
+        if (0 < need && need < MAX_VALUE && (have >> need & 1)) {
+            int same = 0;
+            for (uint64_t e = exposed; e; e &= e - 1) same += sp->values[__builtin_ctzll(e)] == value;
+            if (need != value || same > 1 || sp->values[place] == value) return 1;
+            if (top == value) return 1; /* its only partner of the same value is itself: not a pair */
+        }
+    }
+    return 0;
+}
+
+/* The bound's pyramid steps with cells (needs.PyramidNeeds.steps with the parked places), asked of
+ * SearchSpace.pyramid_steps once per pyramid and parked places and kept. */
+static inline uint64_t needs_hash(uint64_t pyramid, uint64_t cells) {
+    return mix(pyramid ^ mix(cells + 0x9e3779b97f4a7c15ULL));
+}
+
+static void needs_clear(NeedsMap *m) {
+    for (size_t i = 0; i < m->size; i++) shape_free(m->rows[i].shape);
+    free(m->rows);
+    m->rows = NULL;
+    m->size = m->count = 0;
+}
+
+static Shape *needs_of(Space *sp, uint64_t pyramid, uint64_t cells) {
+    NeedsMap *m = &sp->needs;
+    uint64_t hash = needs_hash(pyramid, cells);
+    if (m->size) {
+        size_t i = hash & (m->size - 1);
+        while (m->rows[i].shape) {
+            if (m->rows[i].pyramid == pyramid && m->rows[i].cells == cells) return m->rows[i].shape;
+            i = (i + 1) & (m->size - 1);
+        }
+    }
+    Shape *s = calloc(1, sizeof(Shape));
+    if (!s) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    s->pyramid = pyramid;
+    s->cells = cells;
+    s->king = -1;
+    int bad = 0;
+    PyObject *answer = PyObject_CallFunction(sp->needs_fn, "KK", (unsigned long long)pyramid, (unsigned long long)cells);
+    PyObject *deficits = NULL, *free_ = NULL, *cap = NULL, *dig = NULL, *partners = NULL;
+    if (!answer) goto fail;
+    deficits = PyObject_GetAttrString(answer, "deficits");
+    free_ = PyObject_GetAttrString(answer, "free");
+    cap = PyObject_GetAttrString(answer, "cap");
+    dig = PyObject_GetAttrString(answer, "dig");
+    partners = PyObject_GetAttrString(answer, "partners");
+    if (!deficits || !free_ || !cap || !dig || !partners || !PyDict_Check(deficits) || !PyList_Check(free_) ||
+        !PyList_Check(cap) || !PyDict_Check(dig) || !PyTuple_Check(partners) || PyList_GET_SIZE(free_) > MAX_TARGET ||
+        PyList_GET_SIZE(cap) != PyList_GET_SIZE(free_) || PyTuple_GET_SIZE(partners) > MAX_TARGET)
+        goto fail_type;
+    {
+        PyObject *total = PyObject_GetAttrString(answer, "total");
+        if (!total) goto fail;
+        s->total = (int)as_long(total, &bad);
+        Py_DECREF(total);
+    }
+    s->width = (int)PyList_GET_SIZE(free_);
+    for (int u = 0; u < s->width; u++) {
+        s->free_[u] = (int)as_long(PyList_GET_ITEM(free_, u), &bad);
+        s->cap[u] = (int)as_long(PyList_GET_ITEM(cap, u), &bad);
+    }
+    for (int u = 0; u < PyTuple_GET_SIZE(partners); u++)
+        s->partners[u] = (uint8_t)as_long(PyTuple_GET_ITEM(partners, u), &bad);
+    {
+        PyObject *k, *v;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(deficits, &pos, &k, &v)) {
+            long value = as_long(k, &bad), count = as_long(v, &bad);
+            if (bad) goto fail;
+            if (value < 0 || value >= MAX_VALUE || count < 1 || count > 64) goto fail_type;
+            s->def_index[value] = s->n_deficits;
+            s->def_value[s->n_deficits] = (int)value;
+            s->def_count[s->n_deficits++] = (int)count;
+            s->wanted[value] = (int)count;
+        }
+        pos = 0;
+        while (PyDict_Next(dig, &pos, &k, &v)) {
+            long value = as_long(k, &bad);
+            if (bad) goto fail;
+            if (value < 0 || value >= MAX_VALUE || !s->wanted[value] || !PyTuple_Check(v) ||
+                PyTuple_GET_SIZE(v) > MAX_TARGET)
+                goto fail_type;
+            for (Py_ssize_t u = 0; u < PyTuple_GET_SIZE(v); u++)
+                s->dig[s->def_index[value]][u] = (uint8_t)as_long(PyTuple_GET_ITEM(v, u), &bad);
+        }
+    }
+    if (bad) goto fail;
+    Py_DECREF(answer);
+    Py_DECREF(deficits);
+    Py_DECREF(free_);
+    Py_DECREF(cap);
+    Py_DECREF(dig);
+    Py_DECREF(partners);
+    if ((m->count + 1) * 2 > m->size) {
+        size_t size = m->size ? m->size * 2 : 1024;
+        NeedsRow *rows = calloc(size, sizeof(NeedsRow));
+        if (!rows) {
+            shape_free(s);
+            PyErr_NoMemory();
+            return NULL;
+        }
+        for (size_t j = 0; j < m->size; j++) {
+            if (!m->rows[j].shape) continue;
+            size_t i = needs_hash(m->rows[j].pyramid, m->rows[j].cells) & (size - 1);
+            while (rows[i].shape) i = (i + 1) & (size - 1);
+            rows[i] = m->rows[j];
+        }
+        free(m->rows);
+        m->rows = rows;
+        m->size = size;
+    }
+    size_t i = hash & (m->size - 1);
+    while (m->rows[i].shape) i = (i + 1) & (m->size - 1);
+    m->rows[i] = (NeedsRow){pyramid, cells, s};
+    m->count++;
+    return s;
+fail_type:
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "_astar_wide: unexpected pyramid steps");
+fail:
+    Py_XDECREF(answer);
+    Py_XDECREF(deficits);
+    Py_XDECREF(free_);
+    Py_XDECREF(cap);
+    Py_XDECREF(dig);
+    Py_XDECREF(partners);
+    shape_free(s);
+    return NULL;
+}
+
+/* sweeps._furthest: the most some deficit needs on the second side, each taking its cheapest choice
+ * whose dig is at most ``dig`` (UNREACHABLE if one has none). */
+static int furthest(int n_deficits, const int *n_choices, int choices[][65][2], int dig) {
+    int far = 0;
+    for (int i = 0; i < n_deficits; i++) {
+        int reach = UNREACHABLE;
+        for (int k = 0; k < n_choices[i]; k++)
+            if (choices[i][k][0] <= dig && choices[i][k][1] < reach) reach = choices[i][k][1];
+        if (reach > far) far = reach;
+    }
+    return far;
+}
+
+/* sweeps.StockSweeps.together: the extra steps of reaching every value the pyramid needs at once (see
+ * there), or UNREACHABLE. */
+static int together(const Space *sp, const Shape *s, const Found *left, const Found *right, int round_trip,
+                    uint64_t waste) {
+    int ups[MAX_VALUE][64], n_ups[MAX_VALUE] = {0};
+    if (round_trip < UNREACHABLE) { /* the waste from its bottom, as drawn again after the recycle */
+        int passed = 0;
+        for (uint64_t rest = waste; rest; rest &= rest - 1) {
+            passed++;
+            int value = sp->values[sp->P + __builtin_ctzll(rest)];
+            if (value >= 0 && value < MAX_VALUE && s->wanted[value] && n_ups[value] < 64)
+                ups[value][n_ups[value]++] = passed - 1;
+        }
+    }
+    int plain[MAX_VALUE][65][2], again[MAX_VALUE][65][2];
+    int n_plain[MAX_VALUE], n_again[MAX_VALUE];
+    int digs[MAX_VALUE * 130 + 1], n_digs = 0;
+    digs[n_digs++] = 0;
+    for (int i = 0; i < s->n_deficits; i++) {
+        int value = s->def_value[i], count = s->def_count[i];
+        int n_left = left->n[value], n_right = right->n[value], n_up = n_ups[value];
+        n_plain[i] = n_again[i] = 0;
+        for (int from_left = 0; from_left <= (count < n_left ? count : n_left); from_left++) {
+            int dig = from_left ? left->cost[value][from_left - 1] : 0;
+            int rest_count = count - from_left;
+            if (rest_count <= n_right) {
+                plain[i][n_plain[i]][0] = dig;
+                plain[i][n_plain[i]++][1] = rest_count ? right->cost[value][rest_count - 1] : 0;
+                digs[n_digs++] = dig;
+            }
+            if (round_trip < UNREACHABLE) {
+                int from_bottom = rest_count - n_right > 0 ? rest_count - n_right : 0;
+                if (from_bottom <= n_up) {
+                    again[i][n_again[i]][0] = dig;
+                    again[i][n_again[i]++][1] = from_bottom ? ups[value][from_bottom - 1] : 0;
+                    digs[n_digs++] = dig;
+                }
+            }
+        }
+    }
+    for (int i = 1; i < n_digs; i++) { /* sorted (an insertion sort of a few) */
+        int v = digs[i], k = i;
+        for (; k > 0 && digs[k - 1] > v; k--) digs[k] = digs[k - 1];
+        digs[k] = v;
+    }
+    int best = UNREACHABLE;
+    for (int k = 0; k < n_digs; k++) {
+        int dig = digs[k];
+        if (k && dig == digs[k - 1]) continue;
+        if (dig >= best) break;
+        int a = dig + furthest(s->n_deficits, n_plain, plain, dig);
+        int b = dig + round_trip + furthest(s->n_deficits, n_again, again, dig);
+        if (a < best) best = a;
+        if (b < best) best = b;
+    }
+    return best;
+}
+
+/* StepsBound.bound with cells, on the classic stock side (only the waste's top usable, one card a draw
+ * or several): the pyramid's steps with the parked cards counted where they were, and the extra steps
+ * of all values at once (together), else of the costliest value. */
+static int cell_bound_of(Space *sp, state_t whole, int *out) {
+    uint64_t state = low_of(whole), cells = cells_of(whole);
+    uint64_t pyramid = state & sp->pyramid_full;
+    if (cells) pyramid |= cells & sp->pyramid_full; /* a parked card still has to go: count it where it was */
+    Shape *s = needs_of(sp, pyramid, cells);
+    if (!s) return -1;
+    if (!s->n_deficits || sp->draw_count > 1) {
+        *out = s->total;
+        return 0;
+    }
+    uint64_t stock = state >> sp->stock_shift & sp->stock_mask;
+    uint64_t ptr = state >> sp->ptr_shift & PTR_MASK;
+    uint64_t rest = stock >> ptr << ptr;
+    Found right, left;
+    for (int i = 0; i < s->n_deficits; i++) {
+        right.n[s->def_value[i]] = 0;
+        left.n[s->def_value[i]] = 0;
+    }
+    /* sweeps.StockSweeps.ahead: each card ahead must be drawn */
+    int passed = 0, short_ = s->n_deficits, ahead = -2;
+    while (rest) {
+        int index = __builtin_ctzll(rest);
+        rest &= rest - 1;
+        passed++;
+        int value = sp->values[sp->P + index];
+        if (value >= 0 && value < MAX_VALUE && s->wanted[value]) {
+            if (right.n[value] == s->wanted[value]) continue;
+            right.cost[value][right.n[value]++] = passed;
+            if (right.n[value] == s->wanted[value] && !--short_) {
+                ahead = -1;
+                break;
+            }
+        }
+    }
+    if (ahead == -2) ahead = passed + 1;
+    uint64_t waste = stock & ((1ULL << ptr) - 1);
+    if (waste) sweep(sp, waste, 0, s, &left, -1, 0, 0, 0, 0, 0);
+    int rec = (int)(state >> sp->rec_shift & sp->rec_mask);
+    int can_recycle = ahead >= 0 && (sp->max_recycles < 0 || rec < sp->max_recycles);
+    int round_trip = can_recycle ? ahead + 1 : UNREACHABLE;
+    int all = together(sp, s, &left, &right, round_trip, waste);
+    if (all < UNREACHABLE) {
+        *out = s->total + all;
+        return 0;
+    }
+    int extra = 0;
+    for (int i = 0; i < s->n_deficits; i++) {
+        int reach = reach_of(s->def_count[i], s->def_value[i], &left, &right, round_trip, 0);
+        if (reach > extra) extra = reach;
+    }
+    if (extra >= UNREACHABLE) extra = 0;
+    *out = s->total + extra;
+    return 0;
+}
+#endif
 
 /* Counter.advance(n): count n positions, and raise SearchTimeout past the deadline. */
 static int advance(Space *sp, size_t n) {
@@ -1331,15 +1876,52 @@ static int space_init(Space *sp, PyObject *params) {
     if (get_masks(params, "meeting", sp->meeting, sp->P) < 0) return -1;
     sp->pyramid_full = (1ULL << sp->P) - 1;
     sp->stock_mask = sp->S >= 64 ? UINT64_MAX : (1ULL << sp->S) - 1;
+#ifdef WIDE
+    if (get_int(params, "cells", &v) < 0) return -1;
+    sp->cells = (int)v;
+    if (get_int(params, "cell_shift", &v) < 0) return -1;
+    sp->cell_shift = (int)v;
+    if (get_int(params, "parks_then_use", &v) < 0) return -1;
+    sp->parks_then_use = (int)v;
+    if (get_obj(params, "needs", &sp->needs_fn) < 0 || get_obj(params, "useful_park", &sp->useful_park_fn) < 0)
+        return -1;
+    sp->board_places = sp->pyramid_full;
+    /* the classic stock side (the waste's top the one usable stock-side card), the relaxed game asked of
+     * SearchSpace.hopeless, the parked places below PARK_FLAG */
+    if (sp->cells < 1 || sp->cells > MAX_CELLS || sp->cell_shift > 64 || sp->cell_shift < sp->rec_shift + sp->rec_bits ||
+        sp->P + sp->S > 63 || sp->drawn_spot || sp->stock_top_usable || sp->n_piles || sp->relaxed || sp->jokers ||
+        sp->triples || (sp->parks_then_use && sp->cells != 1)) {
+        PyErr_SetString(PyExc_ValueError, "_astar_wide: a rule set with cells this search does not take");
+        return -1;
+    }
+#endif
     return 0;
 }
 
+#ifdef WIDE
+#define SUCCESSORS(sp, state, steps, room, n) cell_successors(sp, state, steps, room, n)
+#define BOUND_OF(sp, state, h) cell_bound_of(sp, state, h)
+#else
+#define SUCCESSORS(sp, state, steps, room, n) successors(sp, state, steps, room, n, 0)
+#define BOUND_OF(sp, state, h) bound_of(sp, state, h)
+#endif
+
 static PyObject *astar_shortest(PyObject *self, PyObject *args) {
     PyObject *params;
-    unsigned long long start;
-    if (!PyArg_ParseTuple(args, "O!K", &PyDict_Type, &params, &start)) return NULL;
+    state_t start = 0;
+#ifdef WIDE
+    PyObject *start_obj;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyDict_Type, &params, &PyLong_Type, &start_obj)) return NULL;
+#else
+    unsigned long long start_arg;
+    if (!PyArg_ParseTuple(args, "O!K", &PyDict_Type, &params, &start_arg)) return NULL;
+    start = start_arg;
+#endif
     Space sp;
     if (space_init(&sp, params) < 0) return NULL;
+#ifdef WIDE
+    if (state_from_py(&sp, start_obj, &start) < 0) return NULL;
+#endif
 
     PyObject *result = NULL;
     ReachedMap reached = {0};
@@ -1350,14 +1932,14 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
-    room = sp.P * sp.P + STOCK_STEPS;
+    room = sp.P * sp.P + STOCK_STEPS + CELL_STEPS;
     steps = malloc((size_t)room * sizeof(Step));
     if (!steps) {
         PyErr_NoMemory();
         goto done;
     }
     int first;
-    if (bound_of(&sp, start, &first) < 0) goto done;
+    if (BOUND_OF(&sp, start, &first) < 0) goto done;
     if (reached_set(&reached, start, NO_PARENT, 0) < 0) {
         PyErr_NoMemory();
         goto done;
@@ -1370,22 +1952,30 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
     }
     while (open.total) {
         int popped;
-        uint64_t state = buckets_pop(&open, &popped);
+        state_t state = buckets_pop(&open, &popped);
         uint32_t g = (uint32_t)popped;
-        uint64_t next = buckets_next(&open);
-        if (next != EMPTY) __builtin_prefetch(&reached.rows[mix(next) & (reached.size - 1)]);
+        state_t next = buckets_next(&open);
+        if (next != EMPTY_STATE) __builtin_prefetch(&reached.rows[mix_state(next) & (reached.size - 1)]);
         Reached *row = reached_find(&reached, state);
         if (row->g < g) continue;
-        if (!(state & sp.pyramid_full) && (!sp.strict || !(state >> sp.stock_shift & sp.stock_mask))) {
+        uint64_t low = (uint64_t)state;
+#ifdef WIDE
+        uint64_t parked = cells_of(state);
+        int won = !(low & sp.pyramid_full) && !(parked & sp.board_places) &&
+                  (!sp.strict || !((low >> sp.stock_shift & sp.stock_mask) || parked));
+#else
+        int won = !(low & sp.pyramid_full) && (!sp.strict || !(low >> sp.stock_shift & sp.stock_mask));
+#endif
+        if (won) {
             /* won: the states of the line, from the start */
             if (pending && advance(&sp, pending) < 0) goto done;
             size_t length = 1;
-            for (uint64_t at = state; at != start; at = reached_parent(&reached, at)) length++;
+            for (state_t at = state; at != start; at = reached_parent(&reached, at)) length++;
             result = PyList_New((Py_ssize_t)length);
             if (!result) goto done;
-            uint64_t at = state;
+            state_t at = state;
             for (size_t i = length; i-- > 0;) {
-                PyObject *o = PyLong_FromUnsignedLongLong(at);
+                PyObject *o = STATE_TO_PY(&sp, at);
                 if (!o) {
                     Py_CLEAR(result);
                     goto done;
@@ -1413,11 +2003,22 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
             goto done;
         }
         int n;
-        if (successors(&sp, state, steps, room, &n, 0) < 0) goto done;
+        if (SUCCESSORS(&sp, state, steps, room, &n) < 0) goto done;
+#ifdef WIDE
+        if ((uint64_t)(state >> 64) & PARK_FLAG && (n = after_park(&sp, state, steps, n)) < 0) goto done;
+        if (sp.parks_then_use) /* a park: the key of a state reached by one (search._python_shortest) */
+            for (int i = 0; i < n; i++) {
+                if (!steps[i].park) continue;
+                int leads = park_leads(&sp, state, __builtin_ctzll(steps[i].taken));
+                if (leads < 0) goto done;
+                steps[i].after = leads ? steps[i].after | (state_t)PARK_FLAG << 64 : EMPTY_STATE;
+            }
+#endif
         /* the rows of the positions reached, asked of memory together (see the verdict's loop) */
-        for (int i = 0; i < n; i++) __builtin_prefetch(&reached.rows[mix(steps[i].after) & (reached.size - 1)]);
+        for (int i = 0; i < n; i++) __builtin_prefetch(&reached.rows[mix_state(steps[i].after) & (reached.size - 1)]);
         for (int i = 0; i < n; i++) {
-            uint64_t after = steps[i].after;
+            state_t after = steps[i].after;
+            if (after == EMPTY_STATE) continue; /* a park that leads nowhere */
             Reached *known = reached_find(&reached, after);
             if (known && known->g <= cost) continue;
             if (steps[i].removal) {
@@ -1433,7 +2034,11 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
                 goto done;
             }
             int h;
-            if (bound_of(&sp, after, &h) < 0) goto done;
+#ifdef WIDE
+            if (BOUND_OF(&sp, after & ~((state_t)PARK_FLAG << 64), &h) < 0) goto done;
+#else
+            if (BOUND_OF(&sp, after, &h) < 0) goto done;
+#endif
             if (buckets_push(&open, (int)cost + h, (int)cost, after) < 0) {
                 PyErr_NoMemory();
                 goto done;
@@ -1448,10 +2053,14 @@ done:
     buckets_free(&open);
     free(steps);
     shapes_clear(&sp.shapes);
+#ifdef WIDE
+    needs_clear(&sp.needs);
+#endif
     free(sp.bounds.rows);
     return result;
 }
 
+#ifndef WIDE
 /* --- the verdict (search.find_win and search.win_or_best) ----------------------------------------- */
 
 /* The states seen, as depth.depth_first_seen's set, with the check for the same position with fewer
@@ -1712,15 +2321,26 @@ done:
     return result;
 }
 
+#endif /* the verdict: the narrow build's */
+
 static PyMethodDef methods[] = {
     {"shortest", astar_shortest, METH_VARARGS,
      "shortest(params, start) -> the states of a shortest winning line from start, or None"},
+#ifndef WIDE
     {"verdict", astar_verdict, METH_VARARGS,
      "verdict(params, start, best, want_best) -> (winning line's states or None, best removed, best line's states)"},
+#endif
     {NULL, NULL, 0, NULL},
 };
 
+#ifdef WIDE
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_astar_wide",
+                                    "The shortest search's inner loop in C, with free cells.", -1, methods};
+
+PyMODINIT_FUNC PyInit__astar_wide(void) { return PyModule_Create(&module); }
+#else
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_astar", "The shortest search's inner loop in C.", -1,
                                     methods};
 
 PyMODINIT_FUNC PyInit__astar(void) { return PyModule_Create(&module); }
+#endif

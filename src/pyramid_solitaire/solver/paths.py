@@ -51,6 +51,7 @@ HANDLED: Final[dict[str, frozenset[str]]] = {
     "inverted": ALL,
     "waste_piles": ALL,  # but in C only with several cards a draw (search._c_search_fits)
     "waste_uses": NOT_C,
-    # free cells take CellGame's moves in SearchSpace, and the table's own with jokers or triples
-    "cells": NOT_C,
+    # free cells take CellGame's moves in SearchSpace, and the table's own with jokers or triples; in C
+    # the wide build's loop (_astar_wide), with the classic stock side (search._c_cells_fit)
+    "cells": ALL,
 }

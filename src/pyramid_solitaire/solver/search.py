@@ -48,17 +48,18 @@ CShortest = Callable[[dict[str, object], int], list[int] | None]
 CVerdict = Callable[[dict[str, object], int, int, bool], tuple[list[int] | None, int, list[int]]]
 
 
-def _load_c_search() -> tuple[CShortest, CVerdict] | tuple[None, None]:
-    """The C inner loops of the shortest search and of the verdict (``_astar.c``), or None when they
-    are not built or the package runs as pure Python (see :mod:`pyramid_solitaire.native`)."""
+def _load_c_search() -> tuple[CShortest, CVerdict, CShortest] | tuple[None, None, None]:
+    """The C inner loops of the shortest search and of the verdict (``_astar.c``), and the shortest
+    search's with free cells (``_astar_wide``: the same source, positions of 128 bits), or None when
+    they are not built or the package runs as pure Python (see :mod:`pyramid_solitaire.native`)."""
     try:
-        from . import _astar
+        from . import _astar, _astar_wide
     except ImportError:
-        return None, None
-    return _astar.shortest, _astar.verdict
+        return None, None, None
+    return _astar.shortest, _astar.verdict, _astar_wide.shortest
 
 
-_C_SHORTEST, _C_VERDICT = _load_c_search()
+_C_SHORTEST, _C_VERDICT, _C_SHORTEST_CELLS = _load_c_search()
 
 #: the counter and its exceptions live in :mod:`.counter`; the study and the golden files' maker import
 #: them from here
@@ -174,8 +175,9 @@ def shortest_win(space: SearchSpace, start: int, counter: Counter, native: bool 
         return None
     space.set_min_recycles(_fewest_recycles(space, start, counter, native))
     try:
-        if native and _C_SHORTEST is not None and _c_search_fits(space):
-            states = _C_SHORTEST(_c_params(space, counter), start)
+        c_shortest = _C_SHORTEST_CELLS if space.cells else _C_SHORTEST
+        if native and c_shortest is not None and _c_search_fits(space):
+            states = c_shortest(_c_params(space, counter), start)
             if states is None:
                 return None
             return _line_of(space, states, shortest=True)
@@ -288,13 +290,15 @@ def _python_shortest(space: SearchSpace, start: int, counter: Counter) -> list[A
 
 
 def _c_search_fits(space: SearchSpace) -> bool:
-    """True if the C loop searches ``space`` as :func:`shortest_win` would (see ``_astar.c``): no free
-    cells or limit on waste uses, not both a drawn spot and a usable stock top, one waste pile or up to
-    MAX_PILES with several cards a draw, MAX_SLOTS layout places and a packed state of 64 bits at most
-    (any number of cards a draw, jokers and triples)."""
+    """True if the C loop searches ``space`` as :func:`shortest_win` would (see ``_astar.c``): no limit
+    on waste uses, not both a drawn spot and a usable stock top, one waste pile or up to MAX_PILES with
+    several cards a draw, MAX_SLOTS layout places and a packed state of 64 bits at most (any number of
+    cards a draw, jokers and triples).  Free cells take the wide build (``_astar_wide``) with the
+    classic stock side (:func:`_c_cells_fit`)."""
+    if space.cells:
+        return _c_cells_fit(space)
     return (
         space.fast
-        and not space.cells
         and not (space.drawn_spot and space.stock_top_usable)
         and space.waste_limit is None
         # several waste piles where the bound counts the removal steps alone, in both loops (several
@@ -306,18 +310,37 @@ def _c_search_fits(space: SearchSpace) -> bool:
     )
 
 
+def _c_cells_fit(space: SearchSpace) -> bool:
+    """True if the wide build's loop searches ``space`` (free cells) as :func:`shortest_win` would: the
+    moves of :mod:`.cells` (not the table's own, as with jokers or triples), only the waste's top usable
+    on the stock side (one pile, no drawn spot or usable stock top), no limit on waste uses, and the
+    parked places below the 64 bits of its cells' half (``_astar.c``'s state_t)."""
+    return (
+        space.fast
+        and not space.drawn_spot
+        and not space.stock_top_usable
+        and not space.pile_masks
+        and space.waste_limit is None
+        and space.P + space.S < 64
+        and space.cell_shift <= 64
+        and space.target < MAX_VALUE
+    )
+
+
 def _c_verdict_fits(space: SearchSpace) -> bool:
     """True if the C loop of the verdict searches ``space`` as :func:`depth_first` would: where the
-    shortest search's does, and its relaxed game runs in C too (see :func:`_c_relaxed`)."""
-    return _c_search_fits(space) and _c_relaxed(space)
+    shortest search's does, without free cells (the wide build has no verdict), and its relaxed game
+    runs in C too (see :func:`_c_relaxed`)."""
+    return not space.cells and _c_search_fits(space) and _c_relaxed(space)
 
 
 def _c_relaxed(space: SearchSpace) -> bool:
     """True if the C loops play the relaxed game themselves: not with triples (whose relaxed game,
     with its triples from the bag and its per-pyramid facts, only :mod:`.relaxed` plays), nor in strict
     rules with one usable stock-side card (whose starved-stock cut only :meth:`SearchSpace.hopeless`
-    makes).  Elsewhere the shortest search's C loop asks :meth:`SearchSpace.hopeless` itself."""
-    return not space.one_stock_card and not space.triples
+    makes), nor with free cells (the relaxed game with cells, :meth:`.cells.CellGame.reach`).  Elsewhere
+    the shortest search's C loop asks :meth:`SearchSpace.hopeless` itself."""
+    return not space.one_stock_card and not space.triples and not space.cells
 
 
 def _c_params(space: SearchSpace, counter: Counter) -> dict[str, object]:
@@ -358,6 +381,12 @@ def _c_params(space: SearchSpace, counter: Counter) -> dict[str, object]:
         "poll": space.poll,
         "hopeless": space.hopeless,
         "tick": counter.advance,
+        # free cells (the wide build only): CellGame's moves and the bound's steps with cells
+        "cells": space.cells,
+        "cell_shift": space.cell_shift,
+        "parks_then_use": int(space.parks_then_use),
+        "needs": space.pyramid_steps,
+        "useful_park": space.park_useful,
     }
 
 

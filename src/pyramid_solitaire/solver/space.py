@@ -24,6 +24,7 @@ from __future__ import annotations
 from ..packed import DRAW_ACTION, PAIR, RECYCLE_ACTION, TRIPLE, Action, Position
 from ..table import Table
 from .cells import CellGame
+from .needs import PyramidSteps
 from .packing import (
     BAG_USES_SHIFT,
     COUNT_BITS,
@@ -277,6 +278,16 @@ class SearchSpace(Packing):
     def steps_bound(self, state: int) -> int:
         """A lower bound on the steps still needed to win (admissible for A*): see :mod:`.steps`."""
         return self._steps_bound.bound(state)
+
+    def pyramid_steps(self, pyramid: int, cells: int) -> PyramidSteps:
+        """What the bound counts for ``pyramid`` with ``cells`` parked (the parked pyramid cards counted
+        in place): :meth:`.needs.PyramidNeeds.steps`, which the C loop with free cells asks per shape."""
+        return self._steps_bound.pyramid_steps(pyramid, cells)
+
+    def park_useful(self, state: int) -> bool:
+        """True if some park from ``state`` leads to a removal (``Table.useful_park``): with no removal
+        and no draw or recycle, the only parks :meth:`successors` makes (see :mod:`.cells`)."""
+        return self.table.useful_park(self.unpack(state)) is not None
 
     @property
     def waste_top_only(self) -> bool:

@@ -89,6 +89,10 @@ class StepsBound:
         self._wrap_sweeps: dict[int, dict[int, list[int]]] = {}
         self._togethers: dict[int, int] = {}
 
+    def pyramid_steps(self, pyramid: int, cells: int) -> PyramidSteps:
+        """The pyramid's part of :meth:`bound` (see :meth:`.needs.PyramidNeeds.steps`)."""
+        return self._needs.steps(pyramid, cells)
+
     def release(self) -> None:
         """Empty the memos (see :meth:`.space.SearchSpace.release`)."""
         self._needs.release()
