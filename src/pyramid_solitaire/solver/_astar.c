@@ -1302,6 +1302,26 @@ static int hopeless(Space *sp, state_t state) {
         int found = reaches(sp, (uint64_t)state & sp->pyramid_full, bag_of(sp, (uint64_t)state), sp->P);
         return found < 0 ? -1 : !found;
     }
+#ifdef WIDE
+    /* With cells, SearchSpace.hopeless is the relaxed game with cells from the pyramid, its parked
+     * cards and the bag (the stock's values and the parked stock cards): kept here on those, so that
+     * only a new one is asked of Python (the memo of the relaxed game in C, unused with cells). */
+    Bound *row = NULL;
+    if (2 * sp->P <= 64) {
+        uint64_t low = low_of(state), cells = cells_of(state);
+        uint64_t counts = bag_of(sp, low);
+        for (uint64_t rest = cells >> sp->P; rest; rest &= rest - 1)
+            counts += 1ULL << (COUNT_BITS * sp->values[sp->P + __builtin_ctzll(rest)]);
+        uint64_t board = low & sp->pyramid_full;
+        if (sp->P < 64) board |= (cells & sp->board_places) << sp->P;
+        row = bounds_row(&sp->bounds, counts, board);
+        if (!row) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        if (row->used) return row->low;
+    }
+#endif
     PyObject *key = STATE_TO_PY(sp, state);
     if (!key) return -1;
     PyObject *answer = PyObject_CallOneArg(sp->hopeless_fn, key);
@@ -1309,6 +1329,12 @@ static int hopeless(Space *sp, state_t state) {
     if (!answer) return -1;
     int result = PyObject_IsTrue(answer);
     Py_DECREF(answer);
+#ifdef WIDE
+    if (row && result >= 0) {
+        row->used = 1;
+        row->low = (uint8_t)result;
+    }
+#endif
     return result;
 }
 
