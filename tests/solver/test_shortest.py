@@ -285,6 +285,19 @@ def test_c_loop_stops_at_the_deadline() -> None:
     assert counter.nodes == CHECK_EVERY
 
 
+@pytest.mark.skipif(search._C_SHORTEST_CELLS is None, reason="the C loop with free cells is not built")
+def test_c_loop_with_cells_stops_at_the_deadline() -> None:
+    """The wide build (free cells) stops at the counter's deadline too, on a deal whose search is long
+    (FC1-R-AAAAAAB: 937,523 positions)."""
+    table = Table(Deal.from_number(1, "cells"))
+    space = SearchSpace(table)
+    assert search._c_search_fits(space)
+    counter = Counter(deadline=0.0, clock=lambda: 1.0)
+    with pytest.raises(SearchTimeout):
+        shortest_win(space, space.pack(table.start()), counter)
+    assert counter.nodes == CHECK_EVERY
+
+
 @pytest.mark.skipif(search._C_SHORTEST is None, reason="the C loop of the shortest search is not built")
 def test_c_relaxed_game_polls_the_deadline() -> None:
     """The relaxed game the C loop plays calls ``space.poll`` for each new position, as the Python one
