@@ -1,9 +1,9 @@
 /* The shortest-solution search (A*) of solver/search.py, its inner loop written in C.
  *
  * It searches exactly as search.shortest_win does in Python, for the rule sets it takes
- * (search._c_search_fits: no free cells or limit on waste uses, not both a drawn spot and a usable
+ * (search._c_search_fits: no limit on waste uses, not both a drawn spot and a usable
  * stock top, one waste pile or several with several cards a draw, at most MAX_SLOTS layout places and
- * a packed state that fits in 64 bits: every preset but limited_waste and cells, and thirteen's jokers
+ * a packed state that fits in 64 bits (free cells: the wide build, below): every preset but limited_waste, and thirteen's jokers
  * and triples; any number of cards a draw, a draw moving the pointer as board.dealt_to does, and with
  * several cards a draw or triples the bound counting the removal steps only, as StepsBound.bound
  * does, with a joker left each joker standing in for a stock card): the same successors in the same
