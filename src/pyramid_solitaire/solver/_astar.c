@@ -129,7 +129,9 @@ typedef struct {
  * time there with 24-byte rows (docs/performance.md). */
 #define NO_PARENT UINT32_MAX
 
-typedef struct {
+/* Packed: in the wide build a row is then 24 bytes, not the 32 that a 128-bit key's alignment would
+ * make it (the narrow build's 16 are the same either way). */
+typedef struct __attribute__((packed)) {
     state_t key;     /* ~state: 0 is an empty row (see reached_init) */
     uint32_t parent; /* index in ReachedMap.expanded, or NO_PARENT for the start */
     uint32_t g;
