@@ -81,6 +81,7 @@ def test_this_test_run_uses_the_compiled_engine_and_solver(built: None) -> None:
     from pyramid_solitaire.solver import search
 
     assert search._C_SHORTEST is not None
+    assert search._C_SHORTEST_CELLS is not None and search._C_VERDICT_CELLS is not None  # the wide build
 
 
 def test_compiled_and_pure_python_find_the_same_verdicts_lines_nodes_and_ratings(built: None) -> None:

@@ -25,8 +25,10 @@
  * positions of 128 bits (state_t below), the parked places in the upper half, and plays the moves of
  * cells.CellGame (its successors, after_park, park_leads) and StepsBound.bound with cells (the
  * pyramid's steps asked of SearchSpace.pyramid_steps per pyramid and parked places, the sweeps and
- * sweeps.StockSweeps.together), asking SearchSpace.hopeless for the relaxed game with cells; the rule
- * sets with cells and the classic stock side (search._c_cells_fit).  The wide build has no verdict.
+ * sweeps.StockSweeps.together), asking SearchSpace.hopeless (and, in the verdict's win_or_best,
+ * SearchSpace.reach_now) for the relaxed game with cells and keeping the answers; the rule sets with
+ * cells and the classic stock side (search._c_cells_fit).  Its verdict loop is the same one, over
+ * 128-bit positions (search._c_verdict_fits: not in strict rules with one usable stock-side card).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -210,7 +212,7 @@ typedef struct {
     uint64_t board_places;
     /* SearchSpace.pyramid_steps (the bound's steps with cells, per pyramid and parked places) and
      * whether Table.useful_park finds a park worth making (CellGame.successors' last resort) */
-    PyObject *needs_fn, *useful_park_fn;
+    PyObject *needs_fn, *useful_park_fn, *reach_fn;
     NeedsMap needs;
 } Space;
 
@@ -1321,7 +1323,7 @@ static int hopeless(Space *sp, state_t state) {
             PyErr_NoMemory();
             return -1;
         }
-        if (row->used) return row->low;
+        if (row->used & 1) return row->low;
     }
 #endif
     PyObject *key = STATE_TO_PY(sp, state);
@@ -1333,23 +1335,61 @@ static int hopeless(Space *sp, state_t state) {
     Py_DECREF(answer);
 #ifdef WIDE
     if (row && result >= 0) {
-        row->used = 1;
+        row->used |= 1;
         row->low = (uint8_t)result;
     }
 #endif
     return result;
 }
 
+#ifdef WIDE
+/* The relaxed game with cells' most pyramid cards removed in all from ``state`` (SearchSpace.reach
+ * with its bag), for the verdict's win_or_best: kept as hopeless keeps its answers (the row's high
+ * byte, flag 2), asked of params["reach"] when new; -1 on an error. */
+static int reach_cells(Space *sp, state_t state) {
+    uint64_t low = low_of(state), cells = cells_of(state);
+    uint64_t counts = bag_of(sp, low);
+    for (uint64_t rest = cells >> sp->P; rest; rest &= rest - 1)
+        counts += 1ULL << (COUNT_BITS * sp->values[sp->P + __builtin_ctzll(rest)]);
+    Bound *row = NULL;
+    if (2 * sp->P <= 64) {
+        row = bounds_row(&sp->bounds, counts, (low & sp->pyramid_full) | (cells & sp->board_places) << sp->P);
+        if (!row) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        if (row->used & 2) return row->high;
+    }
+    PyObject *key = state_to_py(sp, state);
+    if (!key) return -1;
+    PyObject *answer = PyObject_CallOneArg(sp->reach_fn, key);
+    Py_DECREF(key);
+    if (!answer) return -1;
+    long most = PyLong_AsLong(answer);
+    Py_DECREF(answer);
+    if (most == -1 && PyErr_Occurred()) return -1;
+    if (most < 0 || most > 255) {
+        PyErr_SetString(PyExc_ValueError, "_astar_wide: a relaxed game's count out of range");
+        return -1;
+    }
+    if (row) {
+        row->used |= 2;
+        row->high = (uint8_t)most;
+    }
+    return (int)most;
+}
+#endif
+
 
 #ifdef WIDE
 /* --- free cells (the wide build): cells.CellGame's moves and StepsBound.bound with cells ----------- */
 
-/* The moves of CellGame.successors (shortest=True, every waste use left) in its order: removals (the
+/* The moves of CellGame.successors (shortest=True, or False with ``verdict``; every waste use left) in its order: removals (the
  * pyramid's own first, then with the waste's top, then a pair of stock-side cards), those of the parked
  * cards, the draw or recycle, then the parks.  The rule sets with cells the wide build takes have the
  * classic stock side (one waste pile, no drawn spot, no usable stock top: search._c_search_fits), so the
  * waste's top is the one usable stock-side card. */
-static int cell_successors(Space *sp, state_t whole, Step *out, int room, int *n) {
+static int cell_successors(Space *sp, state_t whole, Step *out, int room, int *n, int verdict) {
     uint64_t state = low_of(whole), cells = cells_of(whole);
     uint64_t pyramid = state & sp->pyramid_full;
     uint64_t stock = state >> sp->stock_shift & sp->stock_mask;
@@ -1369,9 +1409,10 @@ static int cell_successors(Space *sp, state_t whole, Step *out, int room, int *n
     }
     int parked[MAX_CELLS], n_parked = 0;
     for (uint64_t rest = cells; rest && n_parked < MAX_CELLS; rest &= rest - 1) parked[n_parked++] = __builtin_ctzll(rest);
-    for (int i = 0; i < n_parked; i++) { /* a parked king goes at once (a stock one only in strict rules) */
+    /* a parked king goes at once (a stock one, in the shortest search, only in strict rules) */
+    for (int i = 0; i < n_parked; i++) {
         int place = parked[i];
-        if (sp->values[place] == sp->lone && (place < P || sp->strict)) {
+        if (sp->values[place] == sp->lone && (place < P || sp->strict || verdict)) {
             out[0] = (Step){make_state(state, cells & ~(1ULL << place)), 1, 0, 1ULL << place};
             *n = 1;
             return 0;
@@ -1911,7 +1952,8 @@ static int space_init(Space *sp, PyObject *params) {
     sp->cell_shift = (int)v;
     if (get_int(params, "parks_then_use", &v) < 0) return -1;
     sp->parks_then_use = (int)v;
-    if (get_obj(params, "needs", &sp->needs_fn) < 0 || get_obj(params, "useful_park", &sp->useful_park_fn) < 0)
+    if (get_obj(params, "needs", &sp->needs_fn) < 0 || get_obj(params, "useful_park", &sp->useful_park_fn) < 0 ||
+        get_obj(params, "reach", &sp->reach_fn) < 0)
         return -1;
     sp->board_places = sp->pyramid_full;
     /* the classic stock side (the waste's top the one usable stock-side card), the relaxed game asked of
@@ -1927,7 +1969,7 @@ static int space_init(Space *sp, PyObject *params) {
 }
 
 #ifdef WIDE
-#define SUCCESSORS(sp, state, steps, room, n) cell_successors(sp, state, steps, room, n)
+#define SUCCESSORS(sp, state, steps, room, n) cell_successors(sp, state, steps, room, n, 0)
 #define BOUND_OF(sp, state, h) cell_bound_of(sp, state, h)
 #else
 #define SUCCESSORS(sp, state, steps, room, n) successors(sp, state, steps, room, n, 0)
@@ -2088,46 +2130,45 @@ done:
     return result;
 }
 
-#ifndef WIDE
 /* --- the verdict (search.find_win and search.win_or_best) ----------------------------------------- */
 
 /* The states seen, as depth.depth_first_seen's set, with the check for the same position with fewer
  * recycles done folded in: a row holds a position with the fewest recycles it was seen with, found by
  * the position without its recycle count (``key`` masks it out), so one lookup answers both. */
 typedef struct {
-    uint64_t *rows;
+    state_t *rows;
     size_t size, count;
-    uint64_t key; /* the bits that make the position: all but the recycle count where it is kept */
+    state_t key; /* the bits that make the position: all but the recycle count where it is kept */
 } SeenSet;
 
-static int seen_init(SeenSet *m, size_t size, uint64_t key) {
-    m->rows = malloc(size * sizeof(uint64_t));
+static int seen_init(SeenSet *m, size_t size, state_t key) {
+    m->rows = malloc(size * sizeof(state_t));
     if (!m->rows) return -1;
-    memset(m->rows, 0xFF, size * sizeof(uint64_t)); /* every row EMPTY */
+    memset(m->rows, 0xFF, size * sizeof(state_t)); /* every row EMPTY_STATE */
     m->size = size;
     m->count = 0;
     m->key = key;
     return 0;
 }
 
-static inline size_t seen_slot(const SeenSet *m, uint64_t state) {
+static inline size_t seen_slot(const SeenSet *m, state_t state) {
     size_t mask = m->size - 1;
-    uint64_t key = state & m->key;
-    size_t i = mix(key) & mask;
-    while (m->rows[i] != EMPTY && (m->rows[i] & m->key) != key) i = (i + 1) & mask;
+    state_t key = state & m->key;
+    size_t i = mix_state(key) & mask;
+    while (m->rows[i] != EMPTY_STATE && (m->rows[i] & m->key) != key) i = (i + 1) & mask;
     return i;
 }
 
-/* The row of ``state``'s position (EMPTY if not seen): the state it was seen with, fewest recycles. */
-static inline uint64_t *seen_row(SeenSet *m, uint64_t state) { return &m->rows[seen_slot(m, state)]; }
+/* The row of ``state``'s position (EMPTY_STATE if not seen): the state it was seen with, fewest recycles. */
+static inline state_t *seen_row(SeenSet *m, state_t state) { return &m->rows[seen_slot(m, state)]; }
 
-static inline void seen_prefetch(const SeenSet *m, uint64_t state) {
-    __builtin_prefetch(&m->rows[mix(state & m->key) & (m->size - 1)]);
+static inline void seen_prefetch(const SeenSet *m, state_t state) {
+    __builtin_prefetch(&m->rows[mix_state(state & m->key) & (m->size - 1)]);
 }
 
 /* Keep ``state`` in its row (fewer recycles than the row's, or a new row); -1 when out of memory. */
-static int seen_put(SeenSet *m, uint64_t *row, uint64_t state) {
-    if (*row != EMPTY) {
+static int seen_put(SeenSet *m, state_t *row, state_t state) {
+    if (*row != EMPTY_STATE) {
         *row = state;
         return 0;
     }
@@ -2135,7 +2176,7 @@ static int seen_put(SeenSet *m, uint64_t *row, uint64_t state) {
         SeenSet bigger;
         if (seen_init(&bigger, m->size * 2, m->key) < 0) return -1;
         for (size_t j = 0; j < m->size; j++)
-            if (m->rows[j] != EMPTY) bigger.rows[seen_slot(&bigger, m->rows[j])] = m->rows[j];
+            if (m->rows[j] != EMPTY_STATE) bigger.rows[seen_slot(&bigger, m->rows[j])] = m->rows[j];
         bigger.count = m->count;
         free(m->rows);
         *m = bigger;
@@ -2149,8 +2190,8 @@ static int seen_put(SeenSet *m, uint64_t *row, uint64_t state) {
 /* A position's frame of the depth-first search: its state, and its successors (steps[first ..
  * first + n]), of which the next to try. */
 typedef struct {
-    uint64_t state;
-    uint64_t origin; /* the first frame of the run of frames with the same cards that ends here */
+    state_t state;
+    state_t origin; /* the first frame of the run of frames with the same cards that ends here */
     size_t first;
     int n, next;
 } Frame;
@@ -2163,7 +2204,7 @@ typedef struct {
 } Stack;
 
 /* Push ``state``'s frame with its successors (from scratch[0 .. n]); -1 when out of memory. */
-static int stack_push(Stack *st, uint64_t state, uint64_t origin, const Step *scratch, int n) {
+static int stack_push(Stack *st, state_t state, state_t origin, const Step *scratch, int n) {
     if (st->depth == st->frames_size) {
         size_t size = st->frames_size ? st->frames_size * 2 : 256;
         Frame *frames = realloc(st->frames, size * sizeof(Frame));
@@ -2191,11 +2232,11 @@ static int stack_push(Stack *st, uint64_t state, uint64_t origin, const Step *sc
 }
 
 /* The states of the frames, then ``last``, as a new list. */
-static PyObject *line_of(const Stack *st, uint64_t last) {
+static PyObject *line_of(const Space *sp, const Stack *st, state_t last) {
     PyObject *line = PyList_New((Py_ssize_t)st->depth + 1);
     if (!line) return NULL;
     for (size_t i = 0; i <= st->depth; i++) {
-        PyObject *o = PyLong_FromUnsignedLongLong(i < st->depth ? st->frames[i].state : last);
+        PyObject *o = STATE_TO_PY(sp, i < st->depth ? st->frames[i].state : last);
         if (!o) {
             Py_DECREF(line);
             return NULL;
@@ -2218,28 +2259,48 @@ static PyObject *line_of(const Stack *st, uint64_t last) {
  * seen removed (at least the ``best`` given), ``best_line`` the states of the first line that did.
  * Only for the rule sets whose relaxed game runs here (params["relaxed"]); params["tick"] is
  * Counter.advance. */
+#ifdef WIDE
+#define VERDICT_SUCCESSORS(sp, state, steps, room, n) cell_successors(sp, state, steps, room, n, 1)
+#else
+#define VERDICT_SUCCESSORS(sp, state, steps, room, n) successors(sp, state, steps, room, n, 1)
+#endif
+
 static PyObject *astar_verdict(PyObject *self, PyObject *args) {
     PyObject *params;
-    unsigned long long start;
+    state_t start = 0;
     int best, want_best;
-    if (!PyArg_ParseTuple(args, "O!Kip", &PyDict_Type, &params, &start, &best, &want_best)) return NULL;
+#ifdef WIDE
+    PyObject *start_obj;
+    if (!PyArg_ParseTuple(args, "O!O!ip", &PyDict_Type, &params, &PyLong_Type, &start_obj, &best, &want_best))
+        return NULL;
+#else
+    unsigned long long start_arg;
+    if (!PyArg_ParseTuple(args, "O!Kip", &PyDict_Type, &params, &start_arg, &best, &want_best)) return NULL;
+    start = start_arg;
+#endif
     Space sp;
     if (space_init(&sp, params) < 0) return NULL;
+#ifdef WIDE
+    /* the relaxed game with cells is asked of Python (reach_cells, hopeless); strict rules with one
+     * usable stock-side card, whose starved-stock cut is Python's too, are not given here */
+    if (state_from_py(&sp, start_obj, &start) < 0) return NULL;
+#else
     if (!sp.relaxed) {
         PyErr_SetString(PyExc_ValueError, "_astar.verdict: only where the relaxed game runs in C");
         return NULL;
     }
+#endif
     PyObject *result = NULL, *line = NULL, *best_line = NULL;
     SeenSet seen = {0};
     Stack st = {0};
     Step *scratch = NULL;
-    int room = sp.P * sp.P + STOCK_STEPS;
+    int room = sp.P * sp.P + STOCK_STEPS + CELL_STEPS;
     size_t pending = 0, expanded = 0;
     int P = sp.P;
     /* depth.passes_order: the stronger skip of depth_first_passes needs one card a draw */
     int by_finish = sp.max_recycles >= 0 && sp.draw_count == 1;
-    uint64_t rec_field = sp.rec_mask << sp.rec_shift;
-    if (by_finish) rec_field |= PTR_MASK << sp.ptr_shift;
+    state_t rec_field = (state_t)(sp.rec_mask << sp.rec_shift);
+    if (by_finish) rec_field |= (state_t)(PTR_MASK << sp.ptr_shift);
     if (seen_init(&seen, 1 << 12, ~rec_field) < 0 || bounds_init(&sp.bounds, 1 << 12) < 0 ||
         !(scratch = malloc((size_t)room * sizeof(Step))) ||
         (!by_finish && seen_put(&seen, seen_row(&seen, start), start) < 0)) {
@@ -2249,7 +2310,7 @@ static PyObject *astar_verdict(PyObject *self, PyObject *args) {
     best_line = PyList_New(0);
     if (!best_line) goto done;
     int n;
-    if (successors(&sp, start, scratch, room, &n, 1) < 0) goto done;
+    if (VERDICT_SUCCESSORS(&sp, start, scratch, room, &n) < 0) goto done;
     if (stack_push(&st, start, start, scratch, n) < 0) {
         PyErr_NoMemory();
         goto done;
@@ -2258,8 +2319,8 @@ static PyObject *astar_verdict(PyObject *self, PyObject *args) {
         Frame *top = &st.frames[st.depth - 1];
         if (top->next == top->n) {
             if (by_finish) {
-                uint64_t *row = seen_row(&seen, top->state);
-                if ((*row == EMPTY || (*row & rec_field) > (top->state & rec_field)) &&
+                state_t *row = seen_row(&seen, top->state);
+                if ((*row == EMPTY_STATE || (*row & rec_field) > (top->state & rec_field)) &&
                     seen_put(&seen, row, top->state) < 0) {
                     PyErr_NoMemory();
                     goto done;
@@ -2270,15 +2331,20 @@ static PyObject *astar_verdict(PyObject *self, PyObject *args) {
             continue;
         }
         Step step = st.steps[top->first + (size_t)top->next++];
-        uint64_t state = step.after;
+        state_t state = step.after;
         /* skipped if seen, or seen with fewer recycles done (the recycle count is the only field that
          * differs between the two; rec_field is 0 when it is not kept) */
-        uint64_t *row = seen_row(&seen, state);
-        if (*row != EMPTY && (*row & rec_field) <= (state & rec_field)) continue;
-        uint64_t origin = step.removal ? state : top->origin;
-        if (by_finish && !step.removal) {
-            int r0 = (int)(origin >> sp.rec_shift & sp.rec_mask), r = (int)(state >> sp.rec_shift & sp.rec_mask);
-            uint64_t p0 = origin >> sp.ptr_shift & PTR_MASK, p = state >> sp.ptr_shift & PTR_MASK;
+        state_t *row = seen_row(&seen, state);
+        if (*row != EMPTY_STATE && (*row & rec_field) <= (state & rec_field)) continue;
+#ifdef WIDE
+        int cards_changed = step.removal || step.park; /* a park changes the cards too */
+#else
+        int cards_changed = step.removal;
+#endif
+        state_t origin = cards_changed ? state : top->origin;
+        if (by_finish && !cards_changed) {
+            int r0 = (int)((uint64_t)origin >> sp.rec_shift & sp.rec_mask), r = (int)((uint64_t)state >> sp.rec_shift & sp.rec_mask);
+            uint64_t p0 = (uint64_t)origin >> sp.ptr_shift & PTR_MASK, p = (uint64_t)state >> sp.ptr_shift & PTR_MASK;
             if (r > r0 && (p >= p0 || r > r0 + 1)) continue;
         }
         if (!by_finish && seen_put(&seen, row, state) < 0) {
@@ -2290,20 +2356,30 @@ static PyObject *astar_verdict(PyObject *self, PyObject *args) {
             pending = 0;
         }
         if (!(++expanded & 1023) && PyErr_CheckSignals() < 0) goto done;
-        uint64_t pyramid = state & sp.pyramid_full;
+        uint64_t pyramid = (uint64_t)state & sp.pyramid_full;
         int won = 0;
         if (step.removal) {
+#ifdef WIDE
+            uint64_t parked = cells_of(state);
+            int removed = P - __builtin_popcountll(pyramid) - __builtin_popcountll(parked & sp.board_places);
+#else
             int removed = P - __builtin_popcountll(pyramid);
+#endif
             if (removed > best) {
                 best = removed;
                 Py_DECREF(best_line);
-                best_line = line_of(&st, state);
+                best_line = line_of(&sp, &st, state);
                 if (!best_line) goto done;
             }
-            won = !pyramid && (!sp.strict || !(state >> sp.stock_shift & sp.stock_mask));
+#ifdef WIDE
+            won = !pyramid && !(parked & sp.board_places) &&
+                  (!sp.strict || !(((uint64_t)state >> sp.stock_shift & sp.stock_mask) || parked));
+#else
+            won = !pyramid && (!sp.strict || !((uint64_t)state >> sp.stock_shift & sp.stock_mask));
+#endif
         }
         if (won) {
-            line = line_of(&st, state);
+            line = line_of(&sp, &st, state);
             if (!line) goto done;
             break;
         }
@@ -2311,9 +2387,14 @@ static PyObject *astar_verdict(PyObject *self, PyObject *args) {
         if (want_best) {
             /* search.win_or_best's promising(): one whose relaxed game clears the pyramid (strict
              * rules: best may be P with the stock still to clear), or one that can beat the best */
+#ifdef WIDE
+            int most = reach_cells(&sp, state);
+            expand = most < 0 ? -1 : most >= P || most >= best + 1;
+#else
             uint64_t counts = bag_of(&sp, state);
             expand = reaches(&sp, pyramid, counts, P);
             if (expand == 0) expand = reaches(&sp, pyramid, counts, best + 1);
+#endif
         } else {
             expand = step.removal ? hopeless(&sp, state) : 0;
             if (expand >= 0) expand = !expand;
@@ -2326,7 +2407,7 @@ static PyObject *astar_verdict(PyObject *self, PyObject *args) {
             }
             continue;
         }
-        if (successors(&sp, state, scratch, room, &n, 1) < 0) goto done;
+        if (VERDICT_SUCCESSORS(&sp, state, scratch, room, &n) < 0) goto done;
         /* the rows of the positions to try, asked of memory together: the lookups are the search's
          * cost, each a cache miss in a table of millions of rows */
         for (int i = 0; i < n; i++) seen_prefetch(&seen, scratch[i].after);
@@ -2345,19 +2426,19 @@ done:
     free(st.steps);
     free(scratch);
     shapes_clear(&sp.shapes);
+#ifdef WIDE
+    needs_clear(&sp.needs);
+#endif
     free(sp.bounds.rows);
     return result;
 }
 
-#endif /* the verdict: the narrow build's */
 
 static PyMethodDef methods[] = {
     {"shortest", astar_shortest, METH_VARARGS,
      "shortest(params, start) -> the states of a shortest winning line from start, or None"},
-#ifndef WIDE
     {"verdict", astar_verdict, METH_VARARGS,
      "verdict(params, start, best, want_best) -> (winning line's states or None, best removed, best line's states)"},
-#endif
     {NULL, NULL, 0, NULL},
 };
 

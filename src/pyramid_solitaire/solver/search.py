@@ -48,18 +48,18 @@ CShortest = Callable[[dict[str, object], int], list[int] | None]
 CVerdict = Callable[[dict[str, object], int, int, bool], tuple[list[int] | None, int, list[int]]]
 
 
-def _load_c_search() -> tuple[CShortest, CVerdict, CShortest] | tuple[None, None, None]:
-    """The C inner loops of the shortest search and of the verdict (``_astar.c``), and the shortest
-    search's with free cells (``_astar_wide``: the same source, positions of 128 bits), or None when
-    they are not built or the package runs as pure Python (see :mod:`pyramid_solitaire.native`)."""
+def _load_c_search() -> tuple[CShortest, CVerdict, CShortest, CVerdict] | tuple[None, None, None, None]:
+    """The C inner loops of the shortest search and of the verdict (``_astar.c``), and the same with
+    free cells (``_astar_wide``: the same source, positions of 128 bits), or None when they are not
+    built or the package runs as pure Python (see :mod:`pyramid_solitaire.native`)."""
     try:
         from . import _astar, _astar_wide
     except ImportError:
-        return None, None, None
-    return _astar.shortest, _astar.verdict, _astar_wide.shortest
+        return None, None, None, None
+    return _astar.shortest, _astar.verdict, _astar_wide.shortest, _astar_wide.verdict
 
 
-_C_SHORTEST, _C_VERDICT, _C_SHORTEST_CELLS = _load_c_search()
+_C_SHORTEST, _C_VERDICT, _C_SHORTEST_CELLS, _C_VERDICT_CELLS = _load_c_search()
 
 #: the counter and its exceptions live in :mod:`.counter`; the study and the golden files' maker import
 #: them from here
@@ -85,7 +85,7 @@ def find_win(
     counter.best_removed = max(counter.best_removed, space.removed(start))
     if space.hopeless(start):
         return None
-    if native and not plain and _C_VERDICT is not None and _c_verdict_fits(space):
+    if native and not plain and _c_verdict_loop(space) is not None:
         return _c_verdict(space, start, counter, want_best=False)
 
     def visit(action: Action, state: int, path: list[Action]) -> int:
@@ -134,7 +134,7 @@ def win_or_best(
     counts = space.bag(start)
     if not space.reaches(start, counts, P) and not space.reaches(start, counts, counter.best_removed + 1):
         return None
-    if native and not plain and _C_VERDICT is not None and _c_verdict_fits(space):
+    if native and not plain and _c_verdict_loop(space) is not None:
         return _c_verdict(space, start, counter, want_best=True)
     return (depth_first_seen if plain else depth_first)(space, start, counter, visit)
 
@@ -142,9 +142,10 @@ def win_or_best(
 def _c_verdict(space: SearchSpace, start: int, counter: Counter, want_best: bool) -> list[Action] | None:
     """:func:`depth_first` with :func:`find_win`'s visit (or :func:`win_or_best`'s, ``want_best``),
     its loop in C (``_astar.verdict``): the same positions in the same order, the same lines."""
-    assert _C_VERDICT is not None
+    loop = _c_verdict_loop(space)
+    assert loop is not None
     params = _c_params(space, counter)
-    states, best, best_states = _C_VERDICT(params, space.canonical(start), counter.best_removed, want_best)
+    states, best, best_states = loop(params, space.canonical(start), counter.best_removed, want_best)
     if best > counter.best_removed:
         counter.best_removed = best
         counter.best_line = _line_of(space, best_states)
@@ -329,9 +330,19 @@ def _c_cells_fit(space: SearchSpace) -> bool:
 
 def _c_verdict_fits(space: SearchSpace) -> bool:
     """True if the C loop of the verdict searches ``space`` as :func:`depth_first` would: where the
-    shortest search's does, without free cells (the wide build has no verdict), and its relaxed game
-    runs in C too (see :func:`_c_relaxed`)."""
-    return not space.cells and _c_search_fits(space) and _c_relaxed(space)
+    shortest search's does, and its relaxed game runs in C too (see :func:`_c_relaxed`); with free
+    cells, the wide build's, which asks the relaxed game with cells of :meth:`SearchSpace.reach`, but
+    not in strict rules with one usable stock-side card (their starved-stock cut is Python's)."""
+    if space.cells:
+        return _c_cells_fit(space) and not space.one_stock_card
+    return _c_search_fits(space) and _c_relaxed(space)
+
+
+def _c_verdict_loop(space: SearchSpace) -> CVerdict | None:
+    """The built C loop of the verdict that searches ``space`` (:func:`_c_verdict_fits`), or None."""
+    if not _c_verdict_fits(space):
+        return None
+    return _C_VERDICT_CELLS if space.cells else _C_VERDICT
 
 
 def _c_relaxed(space: SearchSpace) -> bool:
@@ -387,6 +398,7 @@ def _c_params(space: SearchSpace, counter: Counter) -> dict[str, object]:
         "parks_then_use": int(space.parks_then_use),
         "needs": space.pyramid_steps,
         "useful_park": space.park_useful,
+        "reach": space.reach_now,
     }
 
 

@@ -370,6 +370,10 @@ class SearchSpace(Packing):
             )
         return self.relaxed_max(state & self.pyramid_full, counts)
 
+    def reach_now(self, state: int) -> int:
+        """:meth:`reach` with ``state``'s own bag (the C verdict's loop with cells asks it)."""
+        return self.reach(state, self.bag(state))
+
     def reaches(self, state: int, counts: int, k: int) -> bool:
         """True if :meth:`reach` is at least ``k`` (asked without working out the most, where it can)."""
         if self._cell_game is not None:
