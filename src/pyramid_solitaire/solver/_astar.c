@@ -982,6 +982,24 @@ static int reach_of(int count, int value, const Found *left, const Found *right,
     return reach;
 }
 
+/* sweeps.StockSweeps.ahead without a usable stock top: each card ahead must be drawn, so the j-th
+ * costs j; the cost of passing them all and recycling (-1 when every needed value was found). */
+static int drawn_ahead(const Space *sp, uint64_t rest, const Shape *s, Found *right) {
+    int passed = 0, short_ = s->n_deficits;
+    while (rest) {
+        int index = __builtin_ctzll(rest);
+        rest &= rest - 1;
+        passed++;
+        int value = sp->values[sp->P + index];
+        if (value >= 0 && value < MAX_VALUE && s->wanted[value]) {
+            if (right->n[value] == s->wanted[value]) continue;
+            right->cost[value][right->n[value]++] = passed;
+            if (right->n[value] == s->wanted[value] && !--short_) return -1;
+        }
+    }
+    return passed + 1; /* after a recycle the first card must be drawn again */
+}
+
 static int bound(const Space *sp, uint64_t state, Shape *s) {
     /* a triple may take three pyramid cards in one step (StepsBound.bound) */
     if (sp->triples) return (__builtin_popcountll(state & sp->pyramid_full) + 2) / 3;
@@ -1004,31 +1022,7 @@ static int bound(const Space *sp, uint64_t state, Shape *s) {
         right.n[s->def_value[i]] = 0;
         left.n[s->def_value[i]] = 0;
     }
-    int ahead;
-    if (top_model) {
-        ahead = sweep(sp, rest, 1, s, &right, first, 0, 0, 0, 0, 0);
-    } else {
-        int passed = 0, short_ = s->n_deficits;
-        ahead = -2;
-        while (rest) {
-            int index = __builtin_ctzll(rest);
-            rest &= rest - 1;
-            passed++;
-            int value = sp->values[sp->P + index];
-            if (value >= 0 && value < MAX_VALUE && s->wanted[value]) {
-                if (right.n[value] == s->wanted[value]) continue;
-                right.cost[value][right.n[value]++] = passed;
-                if (right.n[value] == s->wanted[value]) {
-                    short_--;
-                    if (!short_) {
-                        ahead = -1;
-                        break;
-                    }
-                }
-            }
-        }
-        if (ahead == -2) ahead = passed + 1;
-    }
+    int ahead = top_model ? sweep(sp, rest, 1, s, &right, first, 0, 0, 0, 0, 0) : drawn_ahead(sp, rest, s, &right);
     uint64_t waste = stock & ((1ULL << ptr) - 1);
     /* the waste dug only with a partner, and the cards stuck in it: not while a joker is left */
     int by_partner = !top_model && !jokers;
@@ -1300,6 +1294,30 @@ static int state_from_py(const Space *sp, PyObject *o, state_t *out) {
 #define STATE_TO_PY(sp, state) PyLong_FromUnsignedLongLong(state)
 #endif
 
+#ifdef WIDE
+/* With cells, SearchSpace.hopeless and SearchSpace.reach_now are the relaxed game with cells from the
+ * pyramid, its parked cards and the bag (the stock's values and the parked stock cards): their answers
+ * are kept on those, in the rows of the relaxed game's memo (unused with cells), so that only a new
+ * one is asked of Python.  The row of ``state`` (NULL with *failed set when out of memory, NULL alone
+ * where the pyramid and its parked cards do not fit one key). */
+static Bound *cells_memo_row(Space *sp, state_t state, int *failed) {
+    *failed = 0;
+    if (2 * sp->P > 64) return NULL;
+    uint64_t low = low_of(state), cells = cells_of(state);
+    uint64_t counts = bag_of(sp, low);
+    for (uint64_t rest = cells >> sp->P; rest; rest &= rest - 1)
+        counts += 1ULL << (COUNT_BITS * sp->values[sp->P + __builtin_ctzll(rest)]);
+    uint64_t board = low & sp->pyramid_full;
+    if (sp->P < 64) board |= (cells & sp->board_places) << sp->P;
+    Bound *row = bounds_row(&sp->bounds, counts, board);
+    if (!row) {
+        PyErr_NoMemory();
+        *failed = 1;
+    }
+    return row;
+}
+#endif
+
 /* SearchSpace.hopeless: 1 if the state can certainly not be won, 0 if not, -1 on an error. */
 static int hopeless(Space *sp, state_t state) {
     if (sp->relaxed) {
@@ -1307,24 +1325,10 @@ static int hopeless(Space *sp, state_t state) {
         return found < 0 ? -1 : !found;
     }
 #ifdef WIDE
-    /* With cells, SearchSpace.hopeless is the relaxed game with cells from the pyramid, its parked
-     * cards and the bag (the stock's values and the parked stock cards): kept here on those, so that
-     * only a new one is asked of Python (the memo of the relaxed game in C, unused with cells). */
-    Bound *row = NULL;
-    if (2 * sp->P <= 64) {
-        uint64_t low = low_of(state), cells = cells_of(state);
-        uint64_t counts = bag_of(sp, low);
-        for (uint64_t rest = cells >> sp->P; rest; rest &= rest - 1)
-            counts += 1ULL << (COUNT_BITS * sp->values[sp->P + __builtin_ctzll(rest)]);
-        uint64_t board = low & sp->pyramid_full;
-        if (sp->P < 64) board |= (cells & sp->board_places) << sp->P;
-        row = bounds_row(&sp->bounds, counts, board);
-        if (!row) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        if (row->used & 1) return row->low;
-    }
+    int failed; /* the answer kept (flag 1, in the row's low byte), see cells_memo_row */
+    Bound *row = cells_memo_row(sp, state, &failed);
+    if (failed) return -1;
+    if (row && row->used & 1) return row->low;
 #endif
     PyObject *key = STATE_TO_PY(sp, state);
     if (!key) return -1;
@@ -1347,19 +1351,10 @@ static int hopeless(Space *sp, state_t state) {
  * with its bag), for the verdict's win_or_best: kept as hopeless keeps its answers (the row's high
  * byte, flag 2), asked of params["reach"] when new; -1 on an error. */
 static int reach_cells(Space *sp, state_t state) {
-    uint64_t low = low_of(state), cells = cells_of(state);
-    uint64_t counts = bag_of(sp, low);
-    for (uint64_t rest = cells >> sp->P; rest; rest &= rest - 1)
-        counts += 1ULL << (COUNT_BITS * sp->values[sp->P + __builtin_ctzll(rest)]);
-    Bound *row = NULL;
-    if (2 * sp->P <= 64) {
-        row = bounds_row(&sp->bounds, counts, (low & sp->pyramid_full) | (cells & sp->board_places) << sp->P);
-        if (!row) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        if (row->used & 2) return row->high;
-    }
+    int failed;
+    Bound *row = cells_memo_row(sp, state, &failed);
+    if (failed) return -1;
+    if (row && row->used & 2) return row->high;
     PyObject *key = state_to_py(sp, state);
     if (!key) return -1;
     PyObject *answer = PyObject_CallOneArg(sp->reach_fn, key);
@@ -1774,23 +1769,7 @@ static int cell_bound_of(Space *sp, state_t whole, int *out) {
         right.n[s->def_value[i]] = 0;
         left.n[s->def_value[i]] = 0;
     }
-    /* sweeps.StockSweeps.ahead: each card ahead must be drawn */
-    int passed = 0, short_ = s->n_deficits, ahead = -2;
-    while (rest) {
-        int index = __builtin_ctzll(rest);
-        rest &= rest - 1;
-        passed++;
-        int value = sp->values[sp->P + index];
-        if (value >= 0 && value < MAX_VALUE && s->wanted[value]) {
-            if (right.n[value] == s->wanted[value]) continue;
-            right.cost[value][right.n[value]++] = passed;
-            if (right.n[value] == s->wanted[value] && !--short_) {
-                ahead = -1;
-                break;
-            }
-        }
-    }
-    if (ahead == -2) ahead = passed + 1;
+    int ahead = drawn_ahead(sp, rest, s, &right);
     uint64_t waste = stock & ((1ULL << ptr) - 1);
     if (waste) sweep(sp, waste, 0, s, &left, -1, 0, 0, 0, 0, 0);
     int rec = (int)(state >> sp->rec_shift & sp->rec_mask);
