@@ -54,7 +54,6 @@
 #define TRIPLE_STEPS                                                                                        \
     (MAX_USABLE * MAX_SLOTS * (MAX_SLOTS - 1) / 2 + MAX_USABLE * MAX_USABLE / 2 * MAX_SLOTS + 1)
 #define UNREACHABLE (1 << 20)
-#define EMPTY UINT64_MAX
 #define MAX_CELLS 4 /* Rules.cells at most (rules.MAX_CELLS) */
 /* a park's moves in the wide build: a parked card with an exposed, the usable or another parked card */
 #define CELL_STEPS (MAX_CELLS * (MAX_SLOTS + MAX_USABLE + MAX_CELLS) + MAX_SLOTS + MAX_USABLE)
@@ -80,7 +79,6 @@ typedef uint64_t state_t;
 
 typedef struct {
     uint64_t pyramid;
-    uint64_t cells;             /* the wide build's bound: the parked places its steps were asked with */
     uint64_t exposed_mask;      /* the exposed slots, a bit each */
     int king;                   /* the slot of an exposed king (the only move), or -1 */
     int n_removals;
@@ -209,7 +207,6 @@ typedef struct {
     /* free cells (the wide build): how many, where the parked places start in search.py's state,
      * whether a park is followed only by a move that needs it (CellGame.parks_then_use) */
     int cells, cell_shift, parks_then_use;
-    uint64_t board_places;
     /* SearchSpace.pyramid_steps (the bound's steps with cells, per pyramid and parked places) and
      * whether Table.useful_park finds a park worth making (CellGame.successors' last resort) */
     PyObject *needs_fn, *useful_park_fn, *reach_fn;
@@ -239,7 +236,7 @@ static inline uint64_t mix_state(state_t s) {
 
 /* The table starts from calloc's memory, which for a table of any size is fresh pages from the
  * kernel, already zero: a row holds ~state, so that zero is the empty row (no state is all ones, as
- * EMPTY says) and no pass writes the empty rows first. (Huge pages were asked for with madvise until
+ * EMPTY_STATE says) and no pass writes the empty rows first. (Huge pages were asked for with madvise until
  * 2026-12: with the kernel's defrag set to madvise, each fault then compacted memory on the spot, a
  * tenth to a third of a second of system time on SR1-R-AAAAAAV, varying with the machine's memory,
  * for a few per cent of user time; docs/performance.md.) */
@@ -589,8 +586,8 @@ static void pyramid_steps(const Space *sp, uint64_t pyramid, Shape *s) {
     }
 }
 
-/* Read SearchSpace.shape(pyramid) into a Shape, and work out its removal steps. */
-static Shape *shape_build(Space *sp, uint64_t pyramid) {
+/* An empty Shape of ``pyramid`` (no king), or NULL with MemoryError set. */
+static Shape *shape_new(uint64_t pyramid) {
     Shape *s = calloc(1, sizeof(Shape));
     if (!s) {
         PyErr_NoMemory();
@@ -598,6 +595,13 @@ static Shape *shape_build(Space *sp, uint64_t pyramid) {
     }
     s->pyramid = pyramid;
     s->king = -1;
+    return s;
+}
+
+/* Read SearchSpace.shape(pyramid) into a Shape, and work out its removal steps. */
+static Shape *shape_build(Space *sp, uint64_t pyramid) {
+    Shape *s = shape_new(pyramid);
+    if (!s) return NULL;
     int bad = 0;
     PyObject *key = PyLong_FromUnsignedLongLong(pyramid);
     PyObject *shape = key ? PyObject_CallOneArg(sp->shape_fn, key) : NULL;
@@ -1250,6 +1254,19 @@ static uint64_t bag_of(const Space *sp, uint64_t state) {
     return counts + (uint64_t)__builtin_popcountll(state >> sp->jok_shift & sp->jok_mask); /* jokers at value 0 */
 }
 
+/* SearchSpace.won: the pyramid cleared (none of its cards parked), and in strict rules the stock side
+ * and the cells emptied too. */
+static inline int is_won(const Space *sp, state_t state) {
+    uint64_t low = (uint64_t)state;
+#ifdef WIDE
+    uint64_t parked = cells_of(state);
+#else
+    uint64_t parked = 0;
+#endif
+    return !(low & sp->pyramid_full) && !(parked & sp->pyramid_full) &&
+           (!sp->strict || !((low >> sp->stock_shift & sp->stock_mask) || parked));
+}
+
 #ifdef WIDE
 /* search.py's state of a position of the wide build (without the park's mark); NULL on an error. */
 static PyObject *state_to_py(const Space *sp, state_t state) {
@@ -1308,13 +1325,40 @@ static Bound *cells_memo_row(Space *sp, state_t state, int *failed) {
     for (uint64_t rest = cells >> sp->P; rest; rest &= rest - 1)
         counts += 1ULL << (COUNT_BITS * sp->values[sp->P + __builtin_ctzll(rest)]);
     uint64_t board = low & sp->pyramid_full;
-    if (sp->P < 64) board |= (cells & sp->board_places) << sp->P;
+    if (sp->P < 64) board |= (cells & sp->pyramid_full) << sp->P; /* the parked pyramid cards */
     Bound *row = bounds_row(&sp->bounds, counts, board);
     if (!row) {
         PyErr_NoMemory();
         *failed = 1;
     }
     return row;
+}
+
+/* ``fn(state)``, a count from 0 to 255 (a bool: SearchSpace.hopeless; the relaxed game's most cards
+ * removed: SearchSpace.reach_now), kept in the row of cells_memo_row: ``which`` 1 in its low byte, 2 in
+ * its high one (a bit of ``used`` each).  -1 on an error. */
+static int cells_answer(Space *sp, state_t state, PyObject *fn, int which) {
+    int failed;
+    Bound *row = cells_memo_row(sp, state, &failed);
+    if (failed) return -1;
+    if (row && row->used & which) return which == 1 ? row->low : row->high;
+    PyObject *key = state_to_py(sp, state);
+    if (!key) return -1;
+    PyObject *answer = PyObject_CallOneArg(fn, key);
+    Py_DECREF(key);
+    if (!answer) return -1;
+    long got = PyLong_AsLong(answer);
+    Py_DECREF(answer);
+    if (got == -1 && PyErr_Occurred()) return -1;
+    if (got < 0 || got > 255) {
+        PyErr_SetString(PyExc_ValueError, "_astar_wide: an answer of the relaxed game out of range");
+        return -1;
+    }
+    if (row) {
+        row->used |= (uint8_t)which;
+        *(which == 1 ? &row->low : &row->high) = (uint8_t)got;
+    }
+    return (int)got;
 }
 #endif
 
@@ -1325,55 +1369,18 @@ static int hopeless(Space *sp, state_t state) {
         return found < 0 ? -1 : !found;
     }
 #ifdef WIDE
-    int failed; /* the answer kept (flag 1, in the row's low byte), see cells_memo_row */
-    Bound *row = cells_memo_row(sp, state, &failed);
-    if (failed) return -1;
-    if (row && row->used & 1) return row->low;
-#endif
-    PyObject *key = STATE_TO_PY(sp, state);
+    return cells_answer(sp, state, sp->hopeless_fn, 1);
+#else
+    PyObject *key = PyLong_FromUnsignedLongLong(state);
     if (!key) return -1;
     PyObject *answer = PyObject_CallOneArg(sp->hopeless_fn, key);
     Py_DECREF(key);
     if (!answer) return -1;
     int result = PyObject_IsTrue(answer);
     Py_DECREF(answer);
-#ifdef WIDE
-    if (row && result >= 0) {
-        row->used |= 1;
-        row->low = (uint8_t)result;
-    }
-#endif
     return result;
-}
-
-#ifdef WIDE
-/* The relaxed game with cells' most pyramid cards removed in all from ``state`` (SearchSpace.reach
- * with its bag), for the verdict's win_or_best: kept as hopeless keeps its answers (the row's high
- * byte, flag 2), asked of params["reach"] when new; -1 on an error. */
-static int reach_cells(Space *sp, state_t state) {
-    int failed;
-    Bound *row = cells_memo_row(sp, state, &failed);
-    if (failed) return -1;
-    if (row && row->used & 2) return row->high;
-    PyObject *key = state_to_py(sp, state);
-    if (!key) return -1;
-    PyObject *answer = PyObject_CallOneArg(sp->reach_fn, key);
-    Py_DECREF(key);
-    if (!answer) return -1;
-    long most = PyLong_AsLong(answer);
-    Py_DECREF(answer);
-    if (most == -1 && PyErr_Occurred()) return -1;
-    if (most < 0 || most > 255) {
-        PyErr_SetString(PyExc_ValueError, "_astar_wide: a relaxed game's count out of range");
-        return -1;
-    }
-    if (row) {
-        row->used |= 2;
-        row->high = (uint8_t)most;
-    }
-    return (int)most;
-}
 #endif
+}
 
 
 #ifdef WIDE
@@ -1390,7 +1397,7 @@ static int cell_successors(Space *sp, state_t whole, Step *out, int room, int *n
     uint64_t stock = state >> sp->stock_shift & sp->stock_mask;
     int P = sp->P, count = 0;
     *n = 0;
-    if (!pyramid && !(cells & sp->board_places) && (!sp->strict || !(stock || cells))) return 0; /* won */
+    if (is_won(sp, whole)) return 0;
     Shape *shape = shape_of(sp, pyramid);
     if (!shape) return -1;
     if (shape->n_removals + STOCK_STEPS + CELL_STEPS > room) {
@@ -1577,14 +1584,8 @@ static Shape *needs_of(Space *sp, uint64_t pyramid, uint64_t cells) {
             i = (i + 1) & (m->size - 1);
         }
     }
-    Shape *s = calloc(1, sizeof(Shape));
-    if (!s) {
-        PyErr_NoMemory();
-        return NULL;
-    }
-    s->pyramid = pyramid;
-    s->cells = cells;
-    s->king = -1;
+    Shape *s = shape_new(pyramid);
+    if (!s) return NULL;
     int bad = 0;
     PyObject *answer = PyObject_CallFunction(sp->needs_fn, "KK", (unsigned long long)pyramid, (unsigned long long)cells);
     PyObject *deficits = NULL, *free_ = NULL, *cap = NULL, *dig = NULL, *partners = NULL;
@@ -1934,7 +1935,6 @@ static int space_init(Space *sp, PyObject *params) {
     if (get_obj(params, "needs", &sp->needs_fn) < 0 || get_obj(params, "useful_park", &sp->useful_park_fn) < 0 ||
         get_obj(params, "reach", &sp->reach_fn) < 0)
         return -1;
-    sp->board_places = sp->pyramid_full;
     /* the classic stock side (the waste's top the one usable stock-side card), the relaxed game asked of
      * SearchSpace.hopeless, the parked places below PARK_FLAG */
     if (sp->cells < 1 || sp->cells > MAX_CELLS || sp->cell_shift > 64 || sp->cell_shift < sp->rec_shift + sp->rec_bits ||
@@ -2007,15 +2007,7 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
         if (next != EMPTY_STATE) __builtin_prefetch(&reached.rows[mix_state(next) & (reached.size - 1)]);
         Reached *row = reached_find(&reached, state);
         if (row->g < g) continue;
-        uint64_t low = (uint64_t)state;
-#ifdef WIDE
-        uint64_t parked = cells_of(state);
-        int won = !(low & sp.pyramid_full) && !(parked & sp.board_places) &&
-                  (!sp.strict || !((low >> sp.stock_shift & sp.stock_mask) || parked));
-#else
-        int won = !(low & sp.pyramid_full) && (!sp.strict || !(low >> sp.stock_shift & sp.stock_mask));
-#endif
-        if (won) {
+        if (is_won(&sp, state)) {
             /* won: the states of the line, from the start */
             if (pending && advance(&sp, pending) < 0) goto done;
             size_t length = 1;
@@ -2260,7 +2252,7 @@ static PyObject *astar_verdict(PyObject *self, PyObject *args) {
     Space sp;
     if (space_init(&sp, params) < 0) return NULL;
 #ifdef WIDE
-    /* the relaxed game with cells is asked of Python (reach_cells, hopeless); strict rules with one
+    /* the relaxed game with cells is asked of Python (cells_answer: hopeless, reach_now); strict rules with one
      * usable stock-side card, whose starved-stock cut is Python's too, are not given here */
     if (state_from_py(&sp, start_obj, &start) < 0) return NULL;
 #else
@@ -2339,8 +2331,7 @@ static PyObject *astar_verdict(PyObject *self, PyObject *args) {
         int won = 0;
         if (step.removal) {
 #ifdef WIDE
-            uint64_t parked = cells_of(state);
-            int removed = P - __builtin_popcountll(pyramid) - __builtin_popcountll(parked & sp.board_places);
+            int removed = P - __builtin_popcountll(pyramid) - __builtin_popcountll(cells_of(state) & sp.pyramid_full);
 #else
             int removed = P - __builtin_popcountll(pyramid);
 #endif
@@ -2350,12 +2341,7 @@ static PyObject *astar_verdict(PyObject *self, PyObject *args) {
                 best_line = line_of(&sp, &st, state);
                 if (!best_line) goto done;
             }
-#ifdef WIDE
-            won = !pyramid && !(parked & sp.board_places) &&
-                  (!sp.strict || !(((uint64_t)state >> sp.stock_shift & sp.stock_mask) || parked));
-#else
-            won = !pyramid && (!sp.strict || !((uint64_t)state >> sp.stock_shift & sp.stock_mask));
-#endif
+            won = is_won(&sp, state);
         }
         if (won) {
             line = line_of(&sp, &st, state);
@@ -2367,7 +2353,7 @@ static PyObject *astar_verdict(PyObject *self, PyObject *args) {
             /* search.win_or_best's promising(): one whose relaxed game clears the pyramid (strict
              * rules: best may be P with the stock still to clear), or one that can beat the best */
 #ifdef WIDE
-            int most = reach_cells(&sp, state);
+            int most = cells_answer(&sp, state, sp.reach_fn, 2);
             expand = most < 0 ? -1 : most >= P || most >= best + 1;
 #else
             uint64_t counts = bag_of(&sp, state);

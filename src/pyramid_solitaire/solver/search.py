@@ -176,8 +176,8 @@ def shortest_win(space: SearchSpace, start: int, counter: Counter, native: bool 
         return None
     space.set_min_recycles(_fewest_recycles(space, start, counter, native))
     try:
-        c_shortest = _C_SHORTEST_CELLS if space.cells else _C_SHORTEST
-        if native and c_shortest is not None and _c_search_fits(space):
+        c_shortest = _c_shortest_loop(space) if native else None
+        if c_shortest is not None:
             states = c_shortest(_c_params(space, counter), start)
             if states is None:
                 return None
@@ -336,6 +336,13 @@ def _c_verdict_fits(space: SearchSpace) -> bool:
     if space.cells:
         return _c_cells_fit(space) and not space.one_stock_card
     return _c_search_fits(space) and _c_relaxed(space)
+
+
+def _c_shortest_loop(space: SearchSpace) -> CShortest | None:
+    """The built C loop of the shortest search that searches ``space`` (:func:`_c_search_fits`), or None."""
+    if not _c_search_fits(space):
+        return None
+    return _C_SHORTEST_CELLS if space.cells else _C_SHORTEST
 
 
 def _c_verdict_loop(space: SearchSpace) -> CVerdict | None:
