@@ -207,6 +207,7 @@ typedef struct {
     /* free cells (the wide build): how many, where the parked places start in search.py's state,
      * whether a park is followed only by a move that needs it (CellGame.parks_then_use) */
     int cells, cell_shift, parks_then_use;
+    int alike; /* the shortest search keys its positions by Packing.alike (search._alike) */
     /* SearchSpace.pyramid_steps (the bound's steps with cells, per pyramid and parked places) and
      * whether Table.useful_park finds a park worth making (CellGame.successors' last resort) */
     PyObject *needs_fn, *useful_park_fn, *reach_fn;
@@ -1503,6 +1504,41 @@ static int cell_successors(Space *sp, state_t whole, Step *out, int room, int *n
     return 0;
 }
 
+/* Packing.alike: the stock side laid by its values (the waste's on the stock's first places that hold
+ * them in order, the pointer just past them, then the cards ahead likewise), a parked stock card the
+ * first of its value neither on the stock side nor parked; PARK_FLAG kept. */
+static state_t alike_of(const Space *sp, state_t whole) {
+    uint64_t state = low_of(whole), cells = cells_of(whole);
+    uint64_t flag = (uint64_t)(whole >> 64) & PARK_FLAG;
+    uint64_t ptr = state >> sp->ptr_shift & PTR_MASK;
+    uint64_t stock = state >> sp->stock_shift & sp->stock_mask;
+    const int *values = sp->values + sp->P;
+    uint64_t laid = 0, start = 0;
+    int at = 0;
+    uint64_t parts[2] = {stock & ((1ULL << ptr) - 1), stock >> ptr << ptr};
+    for (int side = 0; side < 2; side++) {
+        if (side) start = (uint64_t)at;
+        for (uint64_t part = parts[side]; part; part &= part - 1) {
+            int value = values[__builtin_ctzll(part)];
+            while (values[at] != value) at++; /* never past the card's own place, which holds it */
+            laid |= 1ULL << at++;
+        }
+    }
+    uint64_t parked = cells >> sp->P;
+    if (parked) {
+        uint64_t moved = 0;
+        for (; parked; parked &= parked - 1) {
+            int value = values[__builtin_ctzll(parked)], first = 0;
+            while (values[first] != value || (laid | moved) >> first & 1) first++;
+            moved |= 1ULL << first;
+        }
+        cells = (cells & sp->pyramid_full) | moved << sp->P;
+    }
+    state = (state & ~(sp->stock_mask << sp->stock_shift) & ~(PTR_MASK << sp->ptr_shift)) | laid << sp->stock_shift |
+            start << sp->ptr_shift;
+    return make_state(state, cells | flag);
+}
+
 /* CellGame.after_park: of the moves of ``whole`` (reached by a park, one cell: the card in it is the
  * one just parked), those a shortest line may play next, kept in place; their count. */
 static int after_park(Space *sp, state_t whole, Step *steps, int n) {
@@ -1932,6 +1968,8 @@ static int space_init(Space *sp, PyObject *params) {
     sp->cell_shift = (int)v;
     if (get_int(params, "parks_then_use", &v) < 0) return -1;
     sp->parks_then_use = (int)v;
+    if (get_int(params, "alike", &v) < 0) return -1;
+    sp->alike = (int)v;
     if (get_obj(params, "needs", &sp->needs_fn) < 0 || get_obj(params, "useful_park", &sp->useful_park_fn) < 0 ||
         get_obj(params, "reach", &sp->reach_fn) < 0)
         return -1;
@@ -2054,6 +2092,11 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
                 if (leads < 0) goto done;
                 steps[i].after = leads ? steps[i].after | (state_t)PARK_FLAG << 64 : EMPTY_STATE;
             }
+#endif
+#ifdef WIDE
+        if (sp.alike) /* keyed by Packing.alike, as search._python_shortest keys them */
+            for (int i = 0; i < n; i++)
+                if (steps[i].after != EMPTY_STATE) steps[i].after = alike_of(&sp, steps[i].after);
 #endif
         /* the rows of the positions reached, asked of memory together (see the verdict's loop) */
         for (int i = 0; i < n; i++) __builtin_prefetch(&reached.rows[mix_state(steps[i].after) & (reached.size - 1)]);

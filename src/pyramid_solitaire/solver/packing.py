@@ -165,6 +165,55 @@ class Packing:
             state &= ~(self.rec_mask << self.rec_shift)
         return self.settle(state)
 
+    def alike(self, state: int) -> int:
+        """The one state standing for every position whose stock side holds the same values in the
+        same order: cards pair by value alone, so which of two cards of one value is gone makes no
+        difference to the play from there (the shortest search with free cells keys its positions by
+        this; see ``search.shortest_win``).
+
+        For one waste pile, no drawn spot and no usable stock top, the stock side is a sequence of
+        cards, the waste (before the pointer) and the cards ahead, and every move reads it by value:
+        the waste's top, the next card a draw brings, the order a recycle turns over.  So the waste's
+        values are laid on the stock's first places that hold them in order (each as early as it
+        fits), the pointer just past them, then the values ahead likewise; and a stock card parked
+        in a free cell becomes the first card of its value that is neither in play on the stock side
+        nor parked.  The pyramid, the recycles and the parked pyramid cards stay as they are.  The
+        state stays canonical (:meth:`canonical`: the pointer just past the waste's last card)."""
+        stock = state >> self.stock_shift & self.stock_mask
+        ptr = state >> self.ptr_shift & PTR_MASK
+        values = self.stock_values
+        laid = 0
+        at = 0
+        start = 0
+        for side, part in enumerate((stock & ((1 << ptr) - 1), stock >> ptr << ptr)):  # the waste, then ahead
+            if side:
+                start = at  # the pointer: just past the waste's last card
+            while part:
+                low = part & -part
+                part ^= low
+                value = values[low.bit_length() - 1]
+                while values[at] != value:  # never past the card's own place, which holds it
+                    at += 1
+                laid |= 1 << at
+                at += 1
+        cells = state >> self.cell_shift
+        parked = cells >> self.P
+        if parked:
+            taken = laid
+            moved = 0
+            while parked:
+                low = parked & -parked
+                parked ^= low
+                value = values[low.bit_length() - 1]
+                first = 0
+                while values[first] != value or (taken | moved) >> first & 1:
+                    first += 1
+                moved |= 1 << first
+            cells = cells & self.board_places | moved << self.P
+        low_part = state & ((1 << self.cell_shift) - 1) & ~(self.stock_mask << self.stock_shift)
+        low_part = low_part & ~(PTR_MASK << self.ptr_shift) | start << self.ptr_shift
+        return low_part | laid << self.stock_shift | cells << self.cell_shift
+
     def recycled(self, state: int) -> int | None:
         """``state`` after a recycle (the pointer back to the stock's start, one recycle more counted
         where they are limited), or ``None`` when no recycle is left: what the successors of

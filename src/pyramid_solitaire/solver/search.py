@@ -175,16 +175,40 @@ def shortest_win(space: SearchSpace, start: int, counter: Counter, native: bool 
     if space.hopeless(start):
         return None
     space.set_min_recycles(_fewest_recycles(space, start, counter, native))
+    alike = _alike(space)
+    first = space.alike(start) if alike else start
     try:
         c_shortest = _c_shortest_loop(space) if native else None
         if c_shortest is not None:
-            states = c_shortest(_c_params(space, counter), start)
-            if states is None:
-                return None
-            return _line_of(space, states, shortest=True)
-        return _python_shortest(space, start, counter)
+            states = c_shortest(_c_params(space, counter, alike), first)
+        else:
+            states = _python_shortest(space, first, counter, alike)
+        if states is None:
+            return None
+        return _line_alike(space, start, states) if alike else _line_of(space, states, shortest=True)
     finally:
         space.set_min_recycles(0)
+
+
+def _alike(space: SearchSpace) -> bool:
+    """True if the shortest search keys its positions by :meth:`SearchSpace.alike` (the stock side by
+    its values): with free cells on the wide build's terms (:func:`_c_cells_fit`), where it merges
+    the most positions (docs/performance.md), unless the space's switch ``alike_keys`` is off (the
+    tests compare)."""
+    return bool(space.cells) and space.alike_keys and _c_cells_fit(space)
+
+
+def _line_alike(space: SearchSpace, start: int, states: list[int]) -> list[Action]:
+    """The actions of a line found with :meth:`SearchSpace.alike` keys (``states``, from the start's),
+    played from the real ``start``: at each step the first of A*'s successors whose key is the next
+    one.  There always is one: a position and its key play alike, card for card of the same value,
+    so this line has the found one's steps and is legal where the search's states were only alike."""
+    line: list[Action] = []
+    at = start
+    for state in states[1:]:
+        action, at = next((a, after) for a, after in space.successors(at, shortest=True) if space.alike(after) == state)
+        line.append(action)
+    return line
 
 
 def _fewest_recycles(space: SearchSpace, start: int, counter: Counter, native: bool) -> int:
@@ -234,8 +258,10 @@ def _wins_within(space: SearchSpace, start: int, counter: Counter, native: bool,
             counter.budget += own.nodes
 
 
-def _python_shortest(space: SearchSpace, start: int, counter: Counter) -> list[Action] | None:
-    """:func:`shortest_win`'s loop in Python (see there)."""
+def _python_shortest(space: SearchSpace, start: int, counter: Counter, alike: bool) -> list[int] | None:
+    """:func:`shortest_win`'s loop in Python (see there): the states of the line found, from
+    ``start``, as the C loop returns them; ``alike``: each position reached is keyed by
+    :meth:`SearchSpace.alike`."""
     # a state's bits: the widest field is the cells' (places up to P + S above cell_shift)
     width = space.cell_shift + space.P + space.S
     state_mask = (1 << width) - 1
@@ -260,7 +286,7 @@ def _python_shortest(space: SearchSpace, start: int, counter: Counter) -> list[A
         if reached[key] & G_MASK < g:
             continue
         if space.won(state):
-            return _line_back(space, reached, key, start, state_mask)
+            return _states_back(reached, key, start, state_mask)
         counter.tick()
         cost = g + 1
         if cost >= g_top:
@@ -269,6 +295,8 @@ def _python_shortest(space: SearchSpace, start: int, counter: Counter) -> list[A
         if key != state:
             moves = space.after_park(state, moves)
         for action, after in moves:
+            if alike:
+                after = space.alike(after)
             if parked and isinstance(action, int):
                 if not space.park_leads(state, action):
                     continue
@@ -361,7 +389,7 @@ def _c_relaxed(space: SearchSpace) -> bool:
     return not space.one_stock_card and not space.triples and not space.cells
 
 
-def _c_params(space: SearchSpace, counter: Counter) -> dict[str, object]:
+def _c_params(space: SearchSpace, counter: Counter, alike: bool = False) -> dict[str, object]:
     """What the C loop reads of ``space``: its numbers, the masks behind the bound's matching and the
     relaxed game, and the callbacks it asks per pyramid shape (its removals), per position (the
     counter), per new position of the relaxed game (the deadline) and, for the rule sets whose relaxed
@@ -403,6 +431,8 @@ def _c_params(space: SearchSpace, counter: Counter) -> dict[str, object]:
         "cells": space.cells,
         "cell_shift": space.cell_shift,
         "parks_then_use": int(space.parks_then_use),
+        # the shortest search keys positions by SearchSpace.alike (search._alike)
+        "alike": int(alike),
         "needs": space.pyramid_steps,
         "useful_park": space.park_useful,
         "reach": space.reach_now,
@@ -423,14 +453,13 @@ def _action_to(space: SearchSpace, parent: int, state: int, shortest: bool) -> A
     return next(action for action, after in space.successors(parent, shortest=shortest) if after == state)
 
 
-def _line_back(space: SearchSpace, reached: dict[int, int], key: int, start: int, state_mask: int) -> list[Action]:
-    """The line that :func:`shortest_win` found to ``key``: each step's action is found again among
-    its parent's successors (the one that leads to the state; keys are states, with ``state_mask``
-    clearing the bit of :func:`shortest_win` that says a park led to it)."""
-    line: list[Action] = []
+def _states_back(reached: dict[int, int], key: int, start: int, state_mask: int) -> list[int]:
+    """The states of the line that :func:`_python_shortest` found to ``key``, from ``start`` (keys
+    less the bit that says a park led to them, ``state_mask``)."""
+    states: list[int] = []
     while key != start:
-        parent = reached[key] >> G_BITS
-        line.append(_action_to(space, parent & state_mask, key & state_mask, shortest=True))
-        key = parent
-    line.reverse()
-    return line
+        states.append(key & state_mask)
+        key = reached[key] >> G_BITS
+    states.append(start & state_mask)
+    states.reverse()
+    return states

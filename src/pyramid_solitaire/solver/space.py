@@ -50,6 +50,9 @@ class SearchSpace(Packing):
         self.generic_only = generic
         # with cells, jokers and triples take the table's own moves (CellGame does not make theirs)
         self.fast = not generic and not (self.cells and (rules.jokers or rules.triples))
+        #: the shortest search with free cells keys its positions by :meth:`alike` (``search._alike``);
+        #: a switch for the tests, which compare the searches with and without
+        self.alike_keys = True
         # A usable stock-side king is taken at once when that never loses anything: with one card a
         # draw, or with no recycle to come (see :meth:`successors`).
         self.king_at_once = self.draw_count == 1 or rules.max_recycles == 0
