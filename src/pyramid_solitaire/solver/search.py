@@ -168,7 +168,9 @@ def shortest_win(space: SearchSpace, start: int, counter: Counter, native: bool 
     low bits: comparing two integers is much cheaper than comparing two tuples, and an integer is no
     object for the garbage collector to track.  One dictionary keeps, per state, the fewest steps
     found to it and the state it was reached from (as ``parent << G_BITS | g``); the line is read back
-    from it at the end, each step's action found again among the parent's successors."""
+    from it at the end, each step's action found again among the parent's successors.  With free
+    cells (:func:`_alike`) positions are keyed by the values of their stock side, and the line is
+    played again from the real start (:func:`_line_alike`)."""
     if space.won(start):
         return []
     start = space.canonical(start)
