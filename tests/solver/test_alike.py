@@ -15,8 +15,14 @@ from pyramid_solitaire.solver.space import SearchSpace
 from pyramid_solitaire.table import Table
 
 #: rule sets with free cells that the wide C loop takes (search._c_cells_fit): one and two cells, one
-#: and three cards a draw
-ALIKE_RULES = ["cells", "classic(cells=2)", "tuts_tomb(cells=1)", "classic(cells=1,passes=1)"]
+#: and three cards a draw, one pass, a win of all 52 cards
+ALIKE_RULES = [
+    "cells",
+    "classic(cells=2)",
+    "tuts_tomb(cells=1)",
+    "classic(cells=1,passes=1)",
+    "classic(cells=1,strict=true)",
+]
 
 
 def _read(space: SearchSpace, state: int) -> tuple[object, ...]:
