@@ -2092,8 +2092,6 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
                 if (leads < 0) goto done;
                 steps[i].after = leads ? steps[i].after | (state_t)PARK_FLAG << 64 : EMPTY_STATE;
             }
-#endif
-#ifdef WIDE
         if (sp.alike) /* keyed by Packing.alike, as search._python_shortest keys them */
             for (int i = 0; i < n; i++)
                 if (steps[i].after != EMPTY_STATE) steps[i].after = alike_of(&sp, steps[i].after);

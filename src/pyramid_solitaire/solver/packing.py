@@ -199,14 +199,13 @@ class Packing:
         cells = state >> self.cell_shift
         parked = cells >> self.P
         if parked:
-            taken = laid
             moved = 0
             while parked:
                 low = parked & -parked
                 parked ^= low
                 value = values[low.bit_length() - 1]
                 first = 0
-                while values[first] != value or (taken | moved) >> first & 1:
+                while values[first] != value or (laid | moved) >> first & 1:
                     first += 1
                 moved |= 1 << first
             cells = cells & self.board_places | moved << self.P
