@@ -141,7 +141,7 @@ class GamePage:
         cell = (
             self.page.locator("#cells .cell-slot").first
             if index is None
-            else self.page.locator(f'#cells .cell-slot[aria-label="フリーセル{index + 1}（空き）"]')
+            else self.page.locator(f'#cells .cell-slot[aria-label="フリーセル{index + 1}、空き"]')
         )
         self._after(self.answered(), lambda: cell.click())
 

@@ -120,7 +120,7 @@ def test_free_cells_on_a_phone_keep_clear_of_the_stock_side_and_are_named(browse
         for _, s_left, s_top, s_right, s_bottom in stock:
             assert right <= s_left or left >= s_right or bottom <= s_top or top >= s_bottom, "a cell overlaps"
     names = page.eval_on_selector_all("#cells .cell-slot", "els => els.map(e => e.getAttribute('aria-label'))")
-    assert names == [f"フリーセル{n}（空き）" for n in range(1, 5)]
+    assert names == [f"フリーセル{n}、空き" for n in range(1, 5)]
     assert audit(page) == []
     screenshot(page, "a11y-cells-phone")
     assert list(errors) == []

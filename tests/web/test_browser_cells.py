@@ -26,7 +26,7 @@ def test_a_card_parked_by_tapping_a_cell_uncovers_its_partner_and_pairs_from_the
     page, errors = desktop
     game = open_game(page, server)
     assert game.cells() == [None]
-    assert page.get_attribute("#cells .cell-slot", "aria-label") == "フリーセル1（空き）"
+    assert page.get_attribute("#cells .cell-slot", "aria-label") == "フリーセル1、空き"
     game.tap_cell()  # nothing chosen yet
     assert game.message() == "フリーセルに置くカードを1枚選んでから、空いているセルをタップしてください"
     game.tap("Kd")

@@ -293,7 +293,9 @@ function drawCells(game, dom, m, keep, locks) {
       const element = keyed(key, dom.cells);
       element.className = "cell-slot";
       element.dataset.cell = String(index);
-      element.textContent = t("cell");
+      // the caption under the cells names them; inside, one short word that fits a phone's narrow slot
+      // (the whole name wrapped there as フリーセ / ル)
+      element.textContent = t("cell_slot");
       element.setAttribute("aria-label", t("cell_n_empty", { n: index + 1 }));
       // C fills the first empty cell, so only that one announces it
       if (game.cells.slots.indexOf(null) === index) element.setAttribute("aria-keyshortcuts", "C");
