@@ -87,3 +87,10 @@ def screenshot(page: Page, name: str, jpeg: bool = False) -> Path:
         path = SCREENSHOTS / f"{name}.png"
         page.screenshot(path=str(path), full_page=True)
     return path
+
+
+#: for ``page.eval_on_selector_all``: how many lines each element's text is laid out on
+TEXT_LINES = (
+    "els => els.map(e => { const r = document.createRange(); r.selectNodeContents(e); "
+    "return r.getClientRects().length; })"
+)

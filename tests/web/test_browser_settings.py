@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from browser import DESKTOP, PHONE, Errors, open_context
+from browser import DESKTOP, PHONE, TEXT_LINES, Errors, open_context
 from pages import ANSWERED, GamePage
 from playwright.sync_api import Browser, Page
 
@@ -185,5 +185,20 @@ def test_a_menus_focus_ring_leaves_its_label_clear_on_a_phone(browser: Browser, 
         page.keyboard.press("Escape")
     assert game.text("#btn-new") == "New game"
     assert all(gap >= RING for gap in gaps.values()), f"the focus ring reaches a label: {gaps}"
+    assert list(errors) == []
+    context.close()
+
+
+def test_free_cells_read_in_english_on_a_phone(browser: Browser, server: str) -> None:
+    """Two empty cells on a phone, in English: one word inside each, on one line of its narrow slot, the
+    caption under them in the plural, and each cell's spoken name with its number."""
+    context, errors = open_context(browser, **PHONE, locale="en-US")
+    page = context.new_page()
+    GamePage(page, server).open(f"/play/{Deal.from_number(3, 'classic(cells=2)').code}")
+    assert page.locator("#cells .cell-slot").all_inner_texts() == ["Empty", "Empty"]
+    assert page.eval_on_selector_all("#cells .cell-slot", TEXT_LINES) == [1, 1]
+    names = page.eval_on_selector_all("#cells .cell-slot", "els => els.map(e => e.getAttribute('aria-label'))")
+    assert names == ["Free cell 1, empty", "Free cell 2, empty"]
+    assert page.text_content("#cells .table-label") == "Free cells"
     assert list(errors) == []
     context.close()

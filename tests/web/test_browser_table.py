@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser import Errors, open_context, screenshot
+from browser import TEXT_LINES, Errors, open_context, screenshot
 from pages import ANSWERED, GamePage
 from playwright.sync_api import Browser, BrowserContext, Page
 
@@ -231,10 +231,7 @@ def test_cards_dragged_with_a_finger_go_to_their_partner_the_removed_pile_and_a_
     second = page.locator('#cells .cell-slot[data-cell="1"]')
     # each empty cell says so in one word on one line of its narrow slot; the caption under them names them
     assert page.locator("#cells .cell-slot").all_inner_texts() == ["空き", "空き"]
-    assert page.eval_on_selector_all(
-        "#cells .cell-slot",
-        "els => els.map(e => { const r = document.createRange(); r.selectNodeContents(e); return r.getClientRects().length; })",
-    ) == [1, 1]
+    assert page.eval_on_selector_all("#cells .cell-slot", TEXT_LINES) == [1, 1]
     assert page.text_content("#cells .table-label") == "フリーセル"
     box = second.bounding_box()
     assert box is not None
