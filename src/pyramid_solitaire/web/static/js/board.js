@@ -308,7 +308,7 @@ function drawCells(game, dom, m, keep, locks) {
   const first = m.cells[0];
   keep.add("cells-label");
   const under = m.cellsLabel || { x: first.x, y: first.y + m.ch + 3 };
-  const text = label("cells-label", dom.cells, t(size > 1 ? "cells_caption" : "cell"), under.x, under.y + 4);
+  const text = label("cells-label", dom.cells, t(size > 1 ? "cell_many" : "cell"), under.x, under.y + 4);
   text.setAttribute("aria-hidden", "true");
 }
 
