@@ -5,6 +5,7 @@ phone and desktop.  Screenshots land in test-artifacts/screenshots/."""
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from browser import DESKTOP, PHONE, Errors, open_context, screenshot
@@ -172,6 +173,30 @@ def test_undo_redo_and_hint(desktop: tuple[Page, Errors], server: str) -> None:
     assert game.card("Ks").count() == 1
     game.press("r")
     assert game.card("Ks").count() == 0
+    no_errors(errors)
+
+
+def test_a_hint_asked_again_lights_for_its_own_three_seconds(desktop: tuple[Page, Errors], server: str) -> None:
+    """A hint lights its cards (or the stock) for three seconds; asked again a second and a half later, the
+    light stays for the second hint's three seconds, where the first hint's timer used to put it out."""
+    page, errors = desktop
+
+    def ask_twice_then_wait(game: GamePage) -> None:
+        game.button("btn-hint")
+        first = time.monotonic()
+        page.wait_for_timeout(1500)
+        game.button("btn-hint")
+        page.wait_for_timeout(max(0.0, first + 3.5 - time.monotonic()) * 1000)
+
+    game = GamePage(page, server).open(f"/play/{seed_001_code()}")
+    ask_twice_then_wait(game)
+    assert game.cards_with("hinted") == ["6h", "7d"]
+    # a bottom row with no pair and no king, the waste empty: the hint is to draw
+    code = Deal.from_notation(make_notation(row_of(7, "As Ah 2s 2h 3s 3h 4s")), "classic").code
+    game.open(f"/play/{code}")
+    ask_twice_then_wait(game)
+    assert game.message() == "ヒント：山札をめくりましょう"
+    assert "hinted" in (page.get_attribute("#stock-area .stock-btn", "class") or "").split()
     no_errors(errors)
 
 

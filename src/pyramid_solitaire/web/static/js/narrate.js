@@ -48,14 +48,29 @@ export function showError(error) {
   else throw error;
 }
 
+// Per element, the timer that will take each pulsing class off it.  A second pulse of the same class
+// (a hint asked again within three seconds, or "draw" hinted again after a draw) restarts the
+// animation and replaces the timer: the first pulse's timer would otherwise take the class off in the
+// middle of the second one.
+/** @type {WeakMap<Element, Map<string, number>>} */
+const pulses = new WeakMap();
+
+/** @param {Element} element @param {string} className @param {number} ms */
+function pulse(element, className, ms) {
+  let timers = pulses.get(element);
+  if (!timers) pulses.set(element, (timers = new Map()));
+  window.clearTimeout(timers.get(className));
+  element.classList.remove(className);
+  void (/** @type {HTMLElement} */ (element)).offsetWidth; // restarts the animation
+  element.classList.add(className);
+  const owner = timers;
+  owner.set(className, window.setTimeout(() => { element.classList.remove(className); owner.delete(className); }, ms));
+}
+
 function flash(tokens, className, ms) {
   for (const token of tokens) {
     const element = elementOf(token);
-    if (!element) continue;
-    element.classList.remove(className);
-    void element.offsetWidth;
-    element.classList.add(className);
-    window.setTimeout(() => element.classList.remove(className), ms);
+    if (element) pulse(element, className, ms);
   }
 }
 
@@ -130,7 +145,7 @@ function describeHint(event, game) {
   } else {
     say(t(event.move === "recycle" ? "hint_recycle" : "hint_draw"));
     const stock = stockButton();
-    if (stock) { stock.classList.add("hinted"); window.setTimeout(() => stock.classList.remove("hinted"), HINT_MS); }
+    if (stock) pulse(stock, "hinted", HINT_MS);
   }
 }
 
