@@ -508,3 +508,68 @@ def test_the_records_screen_fits_a_phone_and_shows_the_recent_games(browser: Bro
     assert page.inner_text("#dlg-records .file-pick") == "記録を読み込む"
     context.close()
     assert list(errors) == []
+
+
+#: The dialogs the top bar opens, each with the button of its bar that closes it without doing anything else.
+TOP_BAR_DIALOGS = [
+    ("btn-new", "dlg-new", "#new-cancel"),
+    ("btn-settings", "dlg-settings", "#dlg-settings .buttons .primary"),
+    ("btn-records", "dlg-records", "#records-close"),
+    ("btn-rules", "dlg-rules", "#dlg-rules .buttons .primary"),
+    ("btn-daily", "dlg-daily", "#dlg-daily .buttons button[type=submit]"),
+    ("btn-challenges", "dlg-challenges", "#dlg-challenges .buttons .primary"),
+]
+
+
+@pytest.mark.parametrize("size", [(844, 390), (360, 640)], ids=["phone-sideways", "small-phone"])
+def test_dialog_buttons_are_in_view_without_scrolling(browser: Browser, server: str, size: tuple[int, int]) -> None:
+    """A dialog longer than the screen (a phone held sideways shows a few lines of it) keeps its own buttons
+    in view at its foot, over the text that scrolls: each button of the bar is the element under its own
+    middle, and a tap there, where the player sees it, closes the dialog."""
+    width, height = size
+    context, errors = context_for(browser, width, height)
+    page = context.new_page()
+    game = GamePage(page, server).open("/play/FC1-R-AAAAAAE")
+    for opener, dialog, close in TOP_BAR_DIALOGS:
+        page.click(f"#{opener}")
+        page.locator(f"#{dialog}").wait_for(state="visible")
+        game.settle()
+        hidden = page.evaluate(
+            """(id) => { const d = document.getElementById(id);
+                const bar = [...d.querySelectorAll('form > .buttons')].pop();
+                return [...bar.querySelectorAll('button:not([hidden])')].filter((b) => {
+                  const r = b.getBoundingClientRect();
+                  const under = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+                  return !(under && b.contains(under)); }).map((b) => b.textContent); }""",
+            dialog,
+        )
+        assert hidden == [], f"{dialog} at {width}x{height}: buttons not in view: {hidden}"
+        if opener == "btn-records":
+            longer = "(id) => { const d = document.getElementById(id); return d.scrollHeight > d.clientHeight; }"
+            assert page.evaluate(longer, dialog), "the records dialog is meant to be longer than this screen"
+            screenshot(page, f"dialog-records-{width}x{height}")
+        box = page.locator(close).bounding_box()
+        assert box is not None
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # where it is: no scrolling
+        page.locator(f"#{dialog}").wait_for(state="hidden")
+    # with the keyboard, each control Tab reaches is scrolled clear of the bar, not under it
+    for opener, dialog in (("btn-settings", "dlg-settings"), ("btn-records", "dlg-records")):
+        page.click(f"#{opener}")
+        page.locator(f"#{dialog}").wait_for(state="visible")
+        game.settle()
+        covered = []
+        for _ in range(24):
+            page.keyboard.press("Tab")
+            shown = page.evaluate(
+                """() => { const e = document.activeElement; const r = e.getBoundingClientRect();
+                    const under = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+                    return [e.id || e.textContent, !!under && (e.contains(under) || under.contains(e)
+                      || [...(e.labels || [])].some((label) => label.contains(under)))]; }"""
+            )
+            if not shown[1]:
+                covered.append(shown[0])
+        assert covered == [], f"{dialog} at {width}x{height}: focused under the bar: {covered}"
+        page.keyboard.press("Escape")
+        page.locator(f"#{dialog}").wait_for(state="hidden")
+    context.close()
+    assert list(errors) == []
