@@ -545,6 +545,9 @@ def test_dialog_buttons_are_in_view_without_scrolling(browser: Browser, server: 
         )
         assert hidden == [], f"{dialog} at {width}x{height}: buttons not in view: {hidden}"
         if opener == "btn-records":
+            # a new player's records: no empty chart, only the caption that says there is nothing yet
+            assert page.is_hidden("#records-chart")
+            assert game.text("#records-chart-caption") == "まだ記録がありません"
             longer = "(id) => { const d = document.getElementById(id); return d.scrollHeight > d.clientHeight; }"
             assert page.evaluate(longer, dialog), "the records dialog is meant to be longer than this screen"
             screenshot(page, f"dialog-records-{width}x{height}")

@@ -82,6 +82,7 @@ function fillChart(finished, ctx) {
   const won = games.filter((g) => g.result === "won").length;
   const summary = games.length ? t("chart_summary", { n: games.length, won, lost: games.length - won }) : t("no_records");
   chart.setAttribute("aria-label", summary);
+  chart.toggleAttribute("hidden", !games.length); // no finished game yet: the caption alone says so, no empty frame
   $("records-chart-caption").textContent = games.length ? t("chart_caption", { summary, legend: t("chart_legend") })
     : summary;
 }
