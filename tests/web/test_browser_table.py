@@ -510,6 +510,11 @@ def test_the_records_screen_fits_a_phone_and_shows_the_recent_games(browser: Bro
     assert list(errors) == []
 
 
+#: For ``page.evaluate``: whether an element is what a player sees at its middle -- the element found there is it,
+#: inside it, or inside one of its labels (a checkbox's), and not something drawn over it.
+SHOWN_AT_MIDDLE = """(e) => { const r = e.getBoundingClientRect();
+    const under = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return !!under && (e.contains(under) || [...(e.labels || [])].some((label) => label.contains(under))); }"""
 #: The dialogs the top bar opens, each with the button of its bar that closes it without doing anything else.
 TOP_BAR_DIALOGS = [
     ("btn-new", "dlg-new", "#new-cancel"),
@@ -535,12 +540,10 @@ def test_dialog_buttons_are_in_view_without_scrolling(browser: Browser, server: 
         page.locator(f"#{dialog}").wait_for(state="visible")
         game.settle()
         hidden = page.evaluate(
-            """(id) => { const d = document.getElementById(id);
-                const bar = [...d.querySelectorAll('form > .buttons')].pop();
-                return [...bar.querySelectorAll('button:not([hidden])')].filter((b) => {
-                  const r = b.getBoundingClientRect();
-                  const under = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-                  return !(under && b.contains(under)); }).map((b) => b.textContent); }""",
+            f"""(id) => {{ const shown = {SHOWN_AT_MIDDLE};
+                const bar = [...document.getElementById(id).querySelectorAll('form > .buttons')].pop();
+                return [...bar.querySelectorAll('button:not([hidden])')].filter((b) => !shown(b))
+                  .map((b) => b.textContent); }}""",
             dialog,
         )
         assert hidden == [], f"{dialog} at {width}x{height}: buttons not in view: {hidden}"
@@ -563,14 +566,11 @@ def test_dialog_buttons_are_in_view_without_scrolling(browser: Browser, server: 
         covered = []
         for _ in range(24):
             page.keyboard.press("Tab")
-            shown = page.evaluate(
-                """() => { const e = document.activeElement; const r = e.getBoundingClientRect();
-                    const under = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-                    return [e.id || e.textContent, !!under && (e.contains(under) || under.contains(e)
-                      || [...(e.labels || [])].some((label) => label.contains(under)))]; }"""
+            focused, shown = page.evaluate(
+                f"() => {{ const e = document.activeElement; return [e.id || e.textContent, ({SHOWN_AT_MIDDLE})(e)]; }}"
             )
-            if not shown[1]:
-                covered.append(shown[0])
+            if not shown:
+                covered.append(focused)
         assert covered == [], f"{dialog} at {width}x{height}: focused under the bar: {covered}"
         page.keyboard.press("Escape")
         page.locator(f"#{dialog}").wait_for(state="hidden")

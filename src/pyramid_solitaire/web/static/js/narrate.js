@@ -63,8 +63,7 @@ function pulse(element, className, ms) {
   element.classList.remove(className);
   void (/** @type {HTMLElement} */ (element)).offsetWidth; // restarts the animation
   element.classList.add(className);
-  const owner = timers;
-  owner.set(className, window.setTimeout(() => { element.classList.remove(className); owner.delete(className); }, ms));
+  timers.set(className, window.setTimeout(() => { element.classList.remove(className); timers.delete(className); }, ms));
 }
 
 function flash(tokens, className, ms) {
