@@ -4,7 +4,10 @@ The plain game below plays the same moves (``RelaxedGame._moves``, which ``test_
 rules through the search's successors) with none of the speed: no ceiling, no cut bag, no bounds kept
 between questions — just the most pyramid cards each (pyramid, bag) removes, memoised.  Every
 question ``reaches(k)`` must agree with it, for every k, on late positions of random play, whatever
-the order of the questions."""
+the order of the questions.
+
+The relaxed game with free cells (solver/cells.py) keeps a stock card already parked in its cell until
+it goes; it is checked against the exhaustive search of ``slow_search.py`` on positions that hold one."""
 
 from __future__ import annotations
 
@@ -12,15 +15,22 @@ import random
 
 import pytest
 from rule_sets import of_kind
+from slow_search import TooBig, slow_search
 
 from helpers import make_notation
 from pyramid_solitaire import Deal
+from pyramid_solitaire.packed import DRAW_ACTION, Position
+from pyramid_solitaire.solver import solve_position
+from pyramid_solitaire.solver.packing import COUNT_BITS
 from pyramid_solitaire.solver.relaxed import RelaxedGame
 from pyramid_solitaire.solver.space import SearchSpace
 from pyramid_solitaire.table import Table
 
 #: the relaxed game without free cells (with them the search asks CellGame's own)
 RULE_SETS = of_kind(lambda space: not space.cells, with_heavy=True)
+#: rule sets with free cells and a stock to park from (the relaxed game with triples keeps parked stock
+#: cards in its bag: see SearchSpace.reach)
+HELD_RULE_SETS = of_kind(lambda space: bool(space.cells) and space.S > 0 and not space.triples)
 
 
 def _plain_most(game: RelaxedGame, pyramid: int, counts: int, memo: dict[tuple[int, int], int]) -> int:
@@ -86,3 +96,105 @@ def test_three_queens_sharing_two_aces_stop_the_relaxed_game_before_any_move() -
     assert game.ceiling(pyramid_mask, counts) <= space.P - 1
     assert not game.reaches(pyramid_mask, counts, space.P)
     assert len(game._bounds) == 1  # the start only: no move was tried
+
+
+def test_a_parked_stock_card_keeps_its_cell_in_the_relaxed_game() -> None:
+    """FC1-R-AAAAABC: every pyramid three lies on the two top tens (T♥ at the apex, T♣ under it), so one
+    of them needs the stock's only three and the other a pyramid three kept in the cell until it is
+    exposed.  Parking 3♥ (the stock's 15th card) at the start takes the cell until a ten takes it, and
+    loses the deal.  The relaxed game with 3♥ held sees it at once; with 3♥ counted as a card of the
+    bag (SearchSpace.hopeless) it clears the pyramid, and the verdict needs a search to prove the loss."""
+    table = Table(Deal.from_code("FC1-R-AAAAABC"))
+    pos = table.start()
+    for _ in range(15):
+        pos = table.apply(pos, DRAW_ACTION)
+    three = table.board_size + 14
+    assert str(table.cards[three]) == "3h" and three in table.actions(pos)
+    pos = table.apply(pos, three)
+    space = SearchSpace(table)
+    state = space.pack(pos)
+    assert space.hopeless_held(state)
+    assert not space.hopeless(state)
+    result = solve_position(table, pos)
+    assert result.winnable is False and result.nodes > 1000
+
+
+def _with_parked_stock(table: Table, rng: random.Random) -> Position | None:
+    """A position of random play with a stock card in a cell and at most 5-9 layout cards left, or None."""
+    P = table.board_size
+    pos = table.start()
+    keep = rng.randint(5, 9)
+    for _ in range(300):
+        if table.won(pos) or (table.pyramid_left(pos) <= keep and pos.cells >> P):
+            break
+        actions = table.actions(pos)
+        if not actions:
+            break
+        stock_parks = [a for a in actions if isinstance(a, int) and a >= P]
+        removals = [a for a in actions if isinstance(a, tuple)]
+        if stock_parks and rng.random() < 0.3:
+            action = rng.choice(stock_parks)
+        elif removals and rng.random() < 0.75:
+            action = rng.choice(removals)
+        else:
+            action = rng.choice(actions)
+        pos = table.apply(pos, action)
+    return pos if pos.cells >> P and not table.won(pos) else None
+
+
+def _bag_and_held(space: SearchSpace, state: int) -> tuple[int, int]:
+    """The bag of ``state`` without its parked stock cards, and those cards' counts (held)."""
+    held = 0
+    for place in range(space.S):
+        if state >> space.cell_shift >> space.P >> place & 1:
+            held += 1 << (COUNT_BITS * space.stock_values[place])
+    return space.bag(state) - held, held
+
+
+@pytest.mark.parametrize("rules", HELD_RULE_SETS)
+def test_the_relaxed_game_with_held_cards_bounds_the_exhaustive_search(rules: str) -> None:
+    """On positions with stock cards parked, the relaxed game with them held removes at least as many
+    pyramid cards as any line of play (the exhaustive search's most), so it calls no winnable position
+    hopeless; and it cuts positions, some of which the bag's view lets through (counted over every
+    rule set by the next test)."""
+    rng = random.Random(rules)
+    checked = 0
+    for _ in range(200):
+        table = Table(Deal.from_number(rng.randrange(100_000), rules))
+        pos = _with_parked_stock(table, rng)
+        if pos is None:
+            continue
+        try:
+            slow = slow_search(table, pos, limit=20_000)
+        except TooBig:
+            continue
+        space = SearchSpace(table)
+        state = space.pack(pos)
+        counts, held = _bag_and_held(space, state)
+        assert space._cell_game is not None
+        most = space._cell_game.reach(state & space.pyramid_full, pos.cells & space.pyramid_full, counts, held)
+        assert most >= slow.max_pyramid_removed, (rules, pos)
+        assert not (space.hopeless_held(state) and slow.winnable), (rules, pos)
+        checked += 1
+        if checked == 30:
+            break
+    assert checked >= 20, f"only {checked} positions with a parked stock card were small enough"
+
+
+def test_held_cards_cut_positions_the_bag_let_through() -> None:
+    """Over the rule sets with cells, random positions with parked stock cards include lost ones that
+    only holding the cards cuts (the previous test checks each cut against the exhaustive search)."""
+    new_cuts = 0
+    for rules in HELD_RULE_SETS:
+        rng = random.Random(rules)
+        for _ in range(40):
+            table = Table(Deal.from_number(rng.randrange(100_000), rules))
+            pos = _with_parked_stock(table, rng)
+            if pos is None:
+                continue
+            space = SearchSpace(table)
+            state = space.pack(pos)
+            held, as_bag = space.hopeless_held(state), space.hopeless(state)
+            assert held or not as_bag, (rules, pos)  # holding only adds cuts
+            new_cuts += held and not as_bag
+    assert new_cuts >= 5

@@ -210,7 +210,7 @@ typedef struct {
     int alike; /* the shortest search keys its positions by Packing.alike (search._alike) */
     /* SearchSpace.pyramid_steps (the bound's steps with cells, per pyramid and parked places) and
      * whether Table.useful_park finds a park worth making (CellGame.successors' last resort) */
-    PyObject *needs_fn, *useful_park_fn, *reach_fn;
+    PyObject *needs_fn, *useful_park_fn, *reach_fn, *hopeless_held_fn;
     NeedsMap needs;
 } Space;
 
@@ -1133,6 +1133,8 @@ static int bound_of(Space *sp, uint64_t state, int *out) {
 
 #define COUNT_BITS 4
 #define COUNT_MASK 15ULL
+/* the counts of values 14 and 15 (no card has them): with cells, the held cards' values (cells_memo_row) */
+#define HELD_SHIFT 56
 
 static inline int count_of(uint64_t counts, int value) { return (int)(counts >> (COUNT_BITS * value) & COUNT_MASK); }
 
@@ -1316,15 +1318,27 @@ static int state_from_py(const Space *sp, PyObject *o, state_t *out) {
 /* With cells, SearchSpace.hopeless and SearchSpace.reach_now are the relaxed game with cells from the
  * pyramid, its parked cards and the bag (the stock's values and the parked stock cards): their answers
  * are kept on those, in the rows of the relaxed game's memo (unused with cells), so that only a new
- * one is asked of Python.  The row of ``state`` (NULL with *failed set when out of memory, NULL alone
- * where the pyramid and its parked cards do not fit one key). */
-static Bound *cells_memo_row(Space *sp, state_t state, int *failed) {
+ * one is asked of Python.  SearchSpace.hopeless_held (``held``) asks it with the parked stock cards held
+ * apart from the bag (cells.CellGame.reach): its rows keep the bag without them and their values (two
+ * at most) in the bag's top byte, the counts of values 14 and 15 that no card has.  The row of
+ * ``state`` (NULL with *failed set when out of memory, NULL alone where the pyramid and its parked
+ * cards, or the held cards, do not fit one key). */
+static Bound *cells_memo_row(Space *sp, state_t state, int held, int *failed) {
     *failed = 0;
     if (2 * sp->P > 64) return NULL;
     uint64_t low = low_of(state), cells = cells_of(state);
     uint64_t counts = bag_of(sp, low);
-    for (uint64_t rest = cells >> sp->P; rest; rest &= rest - 1)
-        counts += 1ULL << (COUNT_BITS * sp->values[sp->P + __builtin_ctzll(rest)]);
+    if (counts >> HELD_SHIFT) return NULL;
+    int n_held = 0;
+    for (uint64_t rest = cells >> sp->P; rest; rest &= rest - 1) {
+        uint64_t value = (uint64_t)sp->values[sp->P + __builtin_ctzll(rest)];
+        if (!held) {
+            counts += 1ULL << (COUNT_BITS * value);
+            continue;
+        }
+        if (n_held == 2 || value > COUNT_MASK) return NULL;
+        counts |= value << (HELD_SHIFT + COUNT_BITS * n_held++);
+    }
     uint64_t board = low & sp->pyramid_full;
     if (sp->P < 64) board |= (cells & sp->pyramid_full) << sp->P; /* the parked pyramid cards */
     Bound *row = bounds_row(&sp->bounds, counts, board);
@@ -1338,9 +1352,9 @@ static Bound *cells_memo_row(Space *sp, state_t state, int *failed) {
 /* ``fn(state)``, a count from 0 to 255 (a bool: SearchSpace.hopeless; the relaxed game's most cards
  * removed: SearchSpace.reach_now), kept in the row of cells_memo_row: ``which`` 1 in its low byte, 2 in
  * its high one (a bit of ``used`` each).  -1 on an error. */
-static int cells_answer(Space *sp, state_t state, PyObject *fn, int which) {
+static int cells_answer(Space *sp, state_t state, PyObject *fn, int which, int held) {
     int failed;
-    Bound *row = cells_memo_row(sp, state, &failed);
+    Bound *row = cells_memo_row(sp, state, held, &failed);
     if (failed) return -1;
     if (row && row->used & which) return which == 1 ? row->low : row->high;
     PyObject *key = state_to_py(sp, state);
@@ -1370,7 +1384,7 @@ static int hopeless(Space *sp, state_t state) {
         return found < 0 ? -1 : !found;
     }
 #ifdef WIDE
-    return cells_answer(sp, state, sp->hopeless_fn, 1);
+    return cells_answer(sp, state, sp->hopeless_fn, 1, 0);
 #else
     PyObject *key = PyLong_FromUnsignedLongLong(state);
     if (!key) return -1;
@@ -1971,7 +1985,7 @@ static int space_init(Space *sp, PyObject *params) {
     if (get_int(params, "alike", &v) < 0) return -1;
     sp->alike = (int)v;
     if (get_obj(params, "needs", &sp->needs_fn) < 0 || get_obj(params, "useful_park", &sp->useful_park_fn) < 0 ||
-        get_obj(params, "reach", &sp->reach_fn) < 0)
+        get_obj(params, "reach", &sp->reach_fn) < 0 || get_obj(params, "hopeless_held", &sp->hopeless_held_fn) < 0)
         return -1;
     /* the classic stock side (the waste's top the one usable stock-side card), the relaxed game asked of
      * SearchSpace.hopeless, the parked places below PARK_FLAG */
@@ -2103,8 +2117,20 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
             if (after == EMPTY_STATE) continue; /* a park that leads nowhere */
             Reached *known = reached_find(&reached, after);
             if (known && known->g <= cost) continue;
+#ifdef WIDE
+            /* a stock card just parked: the relaxed game with the card held, taking its cell
+             * (SearchSpace.hopeless_held) */
+            if (steps[i].park && !(steps[i].taken & sp.pyramid_full)) {
+                int lost = cells_answer(&sp, after & ~((state_t)PARK_FLAG << 64), sp.hopeless_held_fn, 1, 1);
+                if (lost < 0) goto done;
+                if (lost) continue;
+            }
+            if (steps[i].removal) {
+                int lost = hopeless(&sp, after & ~((state_t)PARK_FLAG << 64));
+#else
             if (steps[i].removal) {
                 int lost = hopeless(&sp, after);
+#endif
                 if (lost < 0) goto done;
                 if (lost) continue;
             }
@@ -2394,7 +2420,7 @@ static PyObject *astar_verdict(PyObject *self, PyObject *args) {
             /* search.win_or_best's promising(): one whose relaxed game clears the pyramid (strict
              * rules: best may be P with the stock still to clear), or one that can beat the best */
 #ifdef WIDE
-            int most = cells_answer(&sp, state, sp.reach_fn, 2);
+            int most = cells_answer(&sp, state, sp.reach_fn, 2, 0);
             expand = most < 0 ? -1 : most >= P || most >= best + 1;
 #else
             uint64_t counts = bag_of(&sp, state);

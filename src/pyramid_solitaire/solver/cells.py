@@ -18,17 +18,31 @@ park that exposes nothing a usable card can take (:meth:`CellGame.park_leads`).
 
 **The relaxed game with cells** (:meth:`CellGame.reach`): every stock card not yet removed (parked
 ones too) is usable at any time, as in the relaxed game without cells, and the cells hold pyramid cards
-(stock cards need none: they are usable anyway).  With a card parked, a card under it can meet it, so
-the cover triangle no longer rules a partner out, and only a card with no partner left in play is dead.
-Every line of play is a line of it, so what it removes bounds what play removes.
+(stock cards in the bag need none: they are usable anyway).  With a card parked, a card under it can
+meet it, so the cover triangle no longer rules a partner out, and only a card with no partner left in
+play is dead.  Every line of play is a line of it, so what it removes bounds what play removes.
+
+It may also be asked with the stock cards already parked *held* (``held``, as
+:meth:`.space.SearchSpace.hopeless_held` does): usable at any time too, but each keeps its cell until it
+goes (with a pyramid card, with a card of the bag as it would with the waste's top, with another held
+card, or alone, a king), as in play, where a parked card leaves its cell only to be removed.  Every line
+of play is still a line of it (a stock card parked later is a bag card there), and it removes no more.
+It matters where the pyramid needs its cell late: in FC1-R-AAAAABC every pyramid three lies on the two
+top tens, so one of these takes the only stock three and the other a pyramid three kept in the cell
+until the end.  With the stock three parked, the cell stays taken until a ten takes it: then the top
+tens want two pyramid threes in the one cell, or the three stays to the end and a top ten has none.
+Counted as a bag card, the parked three lets the relaxed game clear the pyramid.
 """
 
 from __future__ import annotations
 
 from ..layout import bits
 from ..packed import DRAW_ACTION, PAIR, RECYCLE_ACTION, Action, Position
-from .packing import COUNT_BITS, COUNT_MASK, MAX_VALUE, PTR_MASK, Packing
+from .packing import BAG_USES_SHIFT, COUNT_BITS, COUNT_MASK, MAX_VALUE, PTR_MASK, Packing
 from .relaxed import bag_triples
+
+#: where the relaxed game's key keeps the held cards: above a bag's counts and its waste uses left
+BAG_BITS = BAG_USES_SHIFT + 8
 
 
 class CellGame:
@@ -53,6 +67,7 @@ class CellGame:
         self.board_places = space.board_places
         self._board_tables = space.value_count_tables(0, space.P)
         self._relaxed: dict[int, int] = {}
+        self._clears: dict[int, bool] = {}
         self._shapes: dict[int, tuple[tuple[int, ...], list[tuple[int, int]]]] = {}
         self._exposed: dict[int, int] = {}
         #: the shortest search plays a park only with a move that needs it next (see :meth:`after_park`):
@@ -68,6 +83,7 @@ class CellGame:
     def release(self) -> None:
         """Empty the memos (see :meth:`.space.SearchSpace.release`)."""
         self._relaxed.clear()
+        self._clears.clear()
         self._shapes.clear()
         self._exposed.clear()
 
@@ -261,11 +277,12 @@ class CellGame:
 
     # --- the relaxed game with cells -----------------------------------------------------------------
 
-    def reach(self, pyramid: int, parked: int, counts: int) -> int:
+    def reach(self, pyramid: int, parked: int, counts: int, held: int = 0) -> int:
         """The most pyramid cards removed in all in the relaxed game with cells (see the module
-        docstring) from ``pyramid`` in place, ``parked`` (pyramid cards in cells) and the bag
-        ``counts`` (:meth:`SearchSpace.bag`).  Memoised."""
-        key = (counts << self.P | parked) << self.P | pyramid
+        docstring) from ``pyramid`` in place, ``parked`` (pyramid cards in cells), the bag ``counts``
+        (:meth:`SearchSpace.bag`, less the held cards) and ``held``, the values of the stock cards
+        parked in cells (counts as the bag's).  Memoised."""
+        key = ((held << BAG_BITS | counts) << self.P | parked) << self.P | pyramid
         found = self._relaxed.get(key)
         if found is not None:
             return found
@@ -273,14 +290,38 @@ class CellGame:
         if poll is not None:
             poll()
         best = self.P - pyramid.bit_count() - parked.bit_count()
-        ceiling = self._ceiling(pyramid, parked, counts)
+        ceiling = self._ceiling(pyramid, parked, counts + held)
         if best < ceiling:
-            for candidate in self._moves(pyramid, parked, counts):
+            for candidate in self._moves(pyramid, parked, counts, held):
                 best = max(best, self.reach(*candidate))
                 if best >= ceiling:
                     break
         self._relaxed[key] = best
         return best
+
+    def clears(self, pyramid: int, parked: int, counts: int, held: int = 0) -> bool:
+        """True if the relaxed game with cells clears the pyramid from there (:meth:`reach` is
+        ``self.P``), the question the search asks of it (:meth:`SearchSpace.hopeless`).  It needs no
+        most: a position whose ceiling falls short is answered without a move, where :meth:`reach`
+        plays its moves on to find how far it gets.  Memoised (and a :meth:`reach` known answers)."""
+        key = ((held << BAG_BITS | counts) << self.P | parked) << self.P | pyramid
+        found = self._clears.get(key)
+        if found is not None:
+            return found
+        most = self._relaxed.get(key)
+        if most is not None:
+            return most == self.P
+        poll = self.space.poll
+        if poll is not None:
+            poll()
+        if not pyramid and not parked:
+            found = True
+        elif self._ceiling(pyramid, parked, counts + held) < self.P:
+            found = False
+        else:
+            found = any(self.clears(*candidate) for candidate in self._moves(pyramid, parked, counts, held))
+        self._clears[key] = found
+        return found
 
     def _ceiling(self, pyramid: int, parked: int, counts: int) -> int:
         """Pyramid cards removed in all at the very most: every card but those with no partner left
@@ -325,28 +366,74 @@ class CellGame:
         self._shapes[key] = found
         return found
 
-    def _moves(self, pyramid: int, parked: int, counts: int) -> list[tuple[int, int, int]]:
-        """(pyramid, parked, counts) after each move of the relaxed game with cells: a removal among
-        the usable cards, one with cards of the bag, or parking an exposed card.  A usable king is
-        removed at once."""
+    def _moves(self, pyramid: int, parked: int, counts: int, held: int) -> list[tuple[int, int, int, int]]:
+        """(pyramid, parked, counts, held) after each move of the relaxed game with cells: a removal
+        among the usable cards, one with cards of the bag or a held card, a held card with a card of
+        the bag, or parking an exposed card while a cell is free.  A usable king is removed at once,
+        and so is a held one.  The moves that free a held card's cell come first: the positions
+        they lead to have no held card, and most of those the memo knows already (the order changes
+        how soon an answer is found, not the answer)."""
         usable, removals = self._shape(pyramid, parked)
         values = self.values
         target = self.target
         for place in usable:
             if values[place] == self.lone:
-                return [(pyramid & ~(1 << place), parked & ~(1 << place), counts)]
-        out = [(left, cells, counts) for left, cells in removals]
+                return [(pyramid & ~(1 << place), parked & ~(1 << place), counts, held)]
+        lone = self.lone
+        if 0 < lone < MAX_VALUE and held >> (COUNT_BITS * lone) & COUNT_MASK:
+            return [(pyramid, parked, counts, held - (1 << (COUNT_BITS * lone)))]
+        out = self._freeing(pyramid, parked, counts, held, usable) if held else []
+        out.extend((left, cells, counts, held) for left, cells in removals)
         for place in usable:
             need = target - values[place]
             if 0 < need < MAX_VALUE and counts >> (COUNT_BITS * need) & COUNT_MASK:
-                out.append((pyramid & ~(1 << place), parked & ~(1 << place), counts - (1 << (COUNT_BITS * need))))
+                out.append((pyramid & ~(1 << place), parked & ~(1 << place), counts - (1 << (COUNT_BITS * need)), held))
         if counts & COUNT_MASK:  # a joker takes any usable card
-            out.extend((pyramid & ~(1 << p), parked & ~(1 << p), counts - 1) for p in usable)
+            out.extend((pyramid & ~(1 << p), parked & ~(1 << p), counts - 1, held) for p in usable)
         if self.triples:
             out.extend(
-                (pyramid & ~taken, parked & ~taken, after)
+                (pyramid & ~taken, parked & ~taken, after, held)
                 for taken, after in bag_triples(values, target, usable, counts)
             )
-        if parked.bit_count() < self.cells:
-            out.extend((pyramid & ~(1 << p), parked | 1 << p, counts) for p in usable if pyramid >> p & 1)
+        if parked.bit_count() + self._held_count(held) < self.cells:
+            out.extend((pyramid & ~(1 << p), parked | 1 << p, counts, held) for p in usable if pyramid >> p & 1)
         return out
+
+    def _freeing(
+        self, pyramid: int, parked: int, counts: int, held: int, usable: tuple[int, ...]
+    ) -> list[tuple[int, int, int, int]]:
+        """The moves of :meth:`_moves` that take a held card: with a usable pyramid card, with a card
+        of the bag (or a joker), or with another held card."""
+        values = self.values
+        target = self.target
+        out = []
+        for place in usable:
+            need = target - values[place]
+            if 0 < need < MAX_VALUE and held >> (COUNT_BITS * need) & COUNT_MASK:
+                out.append((pyramid & ~(1 << place), parked & ~(1 << place), counts, held - (1 << (COUNT_BITS * need))))
+        rest = held
+        value = 0
+        while rest:
+            if rest & COUNT_MASK:
+                unit = 1 << (COUNT_BITS * value)
+                need = target - value
+                if counts & COUNT_MASK:
+                    out.append((pyramid, parked, counts - 1, held - unit))
+                if 0 < need < MAX_VALUE:
+                    if counts >> (COUNT_BITS * need) & COUNT_MASK:
+                        out.append((pyramid, parked, counts - (1 << (COUNT_BITS * need)), held - unit))
+                    other = held >> (COUNT_BITS * need) & COUNT_MASK
+                    if (need > value and other) or (need == value and other > 1):
+                        out.append((pyramid, parked, counts, held - unit - (1 << (COUNT_BITS * need))))
+            rest >>= COUNT_BITS
+            value += 1
+        return out
+
+    @staticmethod
+    def _held_count(held: int) -> int:
+        """How many cards ``held`` (counts per value) holds."""
+        total = 0
+        while held:
+            total += held & COUNT_MASK
+            held >>= COUNT_BITS
+        return total

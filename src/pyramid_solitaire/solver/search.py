@@ -308,6 +308,9 @@ def _python_shortest(space: SearchSpace, start: int, counter: Counter, alike: bo
                 continue
             if isinstance(action, tuple) and space.hopeless(after):
                 continue
+            # a stock card just parked: the relaxed game with the card held, taking its cell
+            if isinstance(action, int) and action >= space.P and space.hopeless_held(after & state_mask):
+                continue
             reached[after] = key << G_BITS | cost
             order += 1
             heapq.heappush(
@@ -428,6 +431,7 @@ def _c_params(space: SearchSpace, counter: Counter, alike: bool = False) -> dict
         "kept_by": _kept_by(space),
         "poll": space.poll,
         "hopeless": space.hopeless,
+        "hopeless_held": space.hopeless_held,
         "tick": counter.advance,
         # free cells (the wide build only): CellGame's moves and the bound's steps with cells
         "cells": space.cells,

@@ -366,12 +366,30 @@ class SearchSpace(Packing):
 
     def reach(self, state: int, counts: int) -> int:
         """The relaxed game's most pyramid cards removed in all from ``state`` (``counts`` its bag):
-        :meth:`relaxed_max`, or with free cells :meth:`.cells.CellGame.reach`."""
+        :meth:`relaxed_max`, or with free cells :meth:`.cells.CellGame.reach` (:meth:`_cell_state`)."""
         if self._cell_game is not None:
             return self._cell_game.reach(
                 state & self.pyramid_full, state >> self.cell_shift & self.board_places, counts
             )
         return self.relaxed_max(state & self.pyramid_full, counts)
+
+    def hopeless_held(self, state: int) -> bool:
+        """:meth:`hopeless` with free cells, the stock cards parked in ``state``'s cells *held*: they
+        keep their cells until they go (:meth:`.cells.CellGame.reach`), where :meth:`hopeless` counts
+        them among the bag's cards, which need no cell.  Stronger, and dearer: A* asks it of a position
+        just reached by parking a stock card, where the cell it takes is new (docs/solver.md).  With
+        triples, whose relaxed game takes bag cards only, it is :meth:`hopeless`."""
+        if self._cell_game is None or self.triples:
+            return self.hopeless(state)
+        counts = self.bag(state)
+        held = 0
+        rest = state >> self.cell_shift >> self.P
+        while rest:
+            low = rest & -rest
+            held += 1 << (COUNT_BITS * self.stock_values[low.bit_length() - 1])
+            rest ^= low
+        parked = state >> self.cell_shift & self.board_places
+        return not self._cell_game.clears(state & self.pyramid_full, parked, counts - held, held)
 
     def reach_now(self, state: int) -> int:
         """:meth:`reach` with ``state``'s own bag (the C verdict's loop with cells asks it)."""
@@ -380,6 +398,10 @@ class SearchSpace(Packing):
     def reaches(self, state: int, counts: int, k: int) -> bool:
         """True if :meth:`reach` is at least ``k`` (asked without working out the most, where it can)."""
         if self._cell_game is not None:
+            if k >= self.P:
+                return self._cell_game.clears(
+                    state & self.pyramid_full, state >> self.cell_shift & self.board_places, counts
+                )
             return self.reach(state, counts) >= k
         return self._relaxed_game.reaches(state & self.pyramid_full, counts, k)
 
@@ -406,8 +428,8 @@ class SearchSpace(Packing):
         counts = self.bag(state)
         if self._short_of_uses(state):
             return True
-        if self.cells:
-            return self.reach(state, counts) < self.P
+        if self._cell_game is not None:
+            return not self._cell_game.clears(pyramid, state >> self.cell_shift & self.board_places, counts)
         key = counts << self.P | pyramid
         found = self._hopeless.get(key)
         if found is None:
