@@ -21,7 +21,6 @@ from helpers import make_notation
 from pyramid_solitaire import Deal
 from pyramid_solitaire.packed import DRAW_ACTION, Position
 from pyramid_solitaire.solver import solve_position
-from pyramid_solitaire.solver.packing import COUNT_BITS
 from pyramid_solitaire.solver.relaxed import RelaxedGame
 from pyramid_solitaire.solver.space import SearchSpace
 from pyramid_solitaire.table import Table
@@ -142,15 +141,6 @@ def _with_parked_stock(table: Table, rng: random.Random) -> Position | None:
     return pos if pos.cells >> P and not table.won(pos) else None
 
 
-def _bag_and_held(space: SearchSpace, state: int) -> tuple[int, int]:
-    """The bag of ``state`` without its parked stock cards, and those cards' counts (held)."""
-    held = 0
-    for place in range(space.S):
-        if state >> space.cell_shift >> space.P >> place & 1:
-            held += 1 << (COUNT_BITS * space.stock_values[place])
-    return space.bag(state) - held, held
-
-
 @pytest.mark.parametrize("rules", HELD_RULE_SETS)
 def test_the_relaxed_game_with_held_cards_bounds_the_exhaustive_search(rules: str) -> None:
     """On positions with stock cards parked, the relaxed game with them held removes at least as many
@@ -170,7 +160,8 @@ def test_the_relaxed_game_with_held_cards_bounds_the_exhaustive_search(rules: st
             continue
         space = SearchSpace(table)
         state = space.pack(pos)
-        counts, held = _bag_and_held(space, state)
+        held = space.parked_stock_counts(state)
+        counts = space.bag(state) - held
         assert space._cell_game is not None
         most = space._cell_game.reach(state & space.pyramid_full, pos.cells & space.pyramid_full, counts, held)
         assert most >= slow.max_pyramid_removed, (rules, pos)

@@ -2125,12 +2125,9 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
                 if (lost < 0) goto done;
                 if (lost) continue;
             }
-            if (steps[i].removal) {
-                int lost = hopeless(&sp, after & ~((state_t)PARK_FLAG << 64));
-#else
+#endif
             if (steps[i].removal) {
                 int lost = hopeless(&sp, after);
-#endif
                 if (lost < 0) goto done;
                 if (lost) continue;
             }

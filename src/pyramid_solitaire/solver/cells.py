@@ -282,7 +282,7 @@ class CellGame:
         docstring) from ``pyramid`` in place, ``parked`` (pyramid cards in cells), the bag ``counts``
         (:meth:`SearchSpace.bag`, less the held cards) and ``held``, the values of the stock cards
         parked in cells (counts as the bag's).  Memoised."""
-        key = ((held << BAG_BITS | counts) << self.P | parked) << self.P | pyramid
+        key = self._key(pyramid, parked, counts, held)
         found = self._relaxed.get(key)
         if found is not None:
             return found
@@ -304,7 +304,7 @@ class CellGame:
         ``self.P``), the question the search asks of it (:meth:`SearchSpace.hopeless`).  It needs no
         most: a position whose ceiling falls short is answered without a move, where :meth:`reach`
         plays its moves on to find how far it gets.  Memoised (and a :meth:`reach` known answers)."""
-        key = ((held << BAG_BITS | counts) << self.P | parked) << self.P | pyramid
+        key = self._key(pyramid, parked, counts, held)
         found = self._clears.get(key)
         if found is not None:
             return found
@@ -322,6 +322,10 @@ class CellGame:
             found = any(self.clears(*candidate) for candidate in self._moves(pyramid, parked, counts, held))
         self._clears[key] = found
         return found
+
+    def _key(self, pyramid: int, parked: int, counts: int, held: int) -> int:
+        """The memos' key of a position of the relaxed game with cells."""
+        return ((held << BAG_BITS | counts) << self.P | parked) << self.P | pyramid
 
     def _ceiling(self, pyramid: int, parked: int, counts: int) -> int:
         """Pyramid cards removed in all at the very most: every card but those with no partner left
@@ -370,9 +374,9 @@ class CellGame:
         """(pyramid, parked, counts, held) after each move of the relaxed game with cells: a removal
         among the usable cards, one with cards of the bag or a held card, a held card with a card of
         the bag, or parking an exposed card while a cell is free.  A usable king is removed at once,
-        and so is a held one.  The moves that free a held card's cell come first: the positions
-        they lead to have no held card, and most of those the memo knows already (the order changes
-        how soon an answer is found, not the answer)."""
+        and so is a held one.  The moves that take a held card (:meth:`_freeing`) are listed first;
+        every move is tried until one gives the answer, so the order changes no answer (putting them
+        first saved no measurable time either)."""
         usable, removals = self._shape(pyramid, parked)
         values = self.values
         target = self.target

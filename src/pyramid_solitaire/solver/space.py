@@ -342,7 +342,12 @@ class SearchSpace(Packing):
         waste uses is left out: parked cards are used without one, and leaving it out only relaxes)."""
         if not self.cells:
             return self._bag(state)
-        counts = self.stock_counts(state) + (state >> self.jok_shift & self.jok_mask).bit_count()
+        jokers = (state >> self.jok_shift & self.jok_mask).bit_count()
+        return self.stock_counts(state) + jokers + self.parked_stock_counts(state)
+
+    def parked_stock_counts(self, state: int) -> int:
+        """How many stock cards of each value are parked in ``state``'s cells (4 bits per value)."""
+        counts = 0
         rest = state >> self.cell_shift >> self.P
         while rest:
             low = rest & -rest
@@ -366,7 +371,7 @@ class SearchSpace(Packing):
 
     def reach(self, state: int, counts: int) -> int:
         """The relaxed game's most pyramid cards removed in all from ``state`` (``counts`` its bag):
-        :meth:`relaxed_max`, or with free cells :meth:`.cells.CellGame.reach` (:meth:`_cell_state`)."""
+        :meth:`relaxed_max`, or with free cells :meth:`.cells.CellGame.reach`."""
         if self._cell_game is not None:
             return self._cell_game.reach(
                 state & self.pyramid_full, state >> self.cell_shift & self.board_places, counts
@@ -381,15 +386,9 @@ class SearchSpace(Packing):
         triples, whose relaxed game takes bag cards only, it is :meth:`hopeless`."""
         if self._cell_game is None or self.triples:
             return self.hopeless(state)
-        counts = self.bag(state)
-        held = 0
-        rest = state >> self.cell_shift >> self.P
-        while rest:
-            low = rest & -rest
-            held += 1 << (COUNT_BITS * self.stock_values[low.bit_length() - 1])
-            rest ^= low
+        held = self.parked_stock_counts(state)
         parked = state >> self.cell_shift & self.board_places
-        return not self._cell_game.clears(state & self.pyramid_full, parked, counts - held, held)
+        return not self._cell_game.clears(state & self.pyramid_full, parked, self.bag(state) - held, held)
 
     def reach_now(self, state: int) -> int:
         """:meth:`reach` with ``state``'s own bag (the C verdict's loop with cells asks it)."""
