@@ -380,10 +380,10 @@ class CellGame:
         usable, removals = self._shape(pyramid, parked)
         values = self.values
         target = self.target
-        for place in usable:
-            if values[place] == self.lone:
-                return [(pyramid & ~(1 << place), parked & ~(1 << place), counts, held)]
         lone = self.lone
+        for place in usable:
+            if values[place] == lone:
+                return [(pyramid & ~(1 << place), parked & ~(1 << place), counts, held)]
         if 0 < lone < MAX_VALUE and held >> (COUNT_BITS * lone) & COUNT_MASK:
             return [(pyramid, parked, counts, held - (1 << (COUNT_BITS * lone)))]
         out = self._freeing(pyramid, parked, counts, held, usable) if held else []
