@@ -219,6 +219,56 @@ def test_with_more_cells_the_bound_is_admissible(rules: str) -> None:
     assert solved >= MIN_SOLVED
 
 
+@pytest.mark.parametrize("rules", of_kind(lambda space: space.prefix_draws))
+def test_draws_before_the_pyramid_can_be_cleared_never_overestimate(rules: str) -> None:
+    """SearchSpace.draws_bound, which A* asks of the positions it takes after a recycle, against
+    breadth-first search from late positions after a recycle: never above the true distance, and
+    above the plain bound on some of them (else this would check nothing)."""
+    checked = raised = 0
+    for table, state in islice(_late_positions(rules), 300):
+        fast = SearchSpace(table)
+        if not state >> fast.rec_shift & fast.rec_mask:
+            continue
+        try:
+            truth = _bfs_distance(SearchSpace(table, generic=True), state, limit=CELL_BFS_LIMIT)
+        except TooLarge:
+            continue
+        if truth is None:
+            continue
+        bound = fast.steps_bound(state)
+        more = fast.draws_bound(state, bound)
+        assert bound <= more <= truth
+        line = shortest_win(fast, state, Counter())
+        assert line is not None and len(line) == truth
+        checked += 1
+        raised += more > bound
+        if checked >= LATE and raised >= 2:
+            break
+    assert checked >= MIN_SOLVED and raised >= 1, f"{checked} positions after a recycle, {raised} raised"
+
+
+@pytest.mark.skipif(search._C_SHORTEST is None, reason="the C loop of the shortest search is not built")
+def test_both_loops_raise_positions_taken_after_a_recycle_alike() -> None:
+    """FC1-R-AAAAAAS (``cells``, won in 50 steps): A* takes positions after a recycle whose
+    draws_bound is above their bound and puts them back; the C loop and the Python loop do the same
+    (the same positions, the same line), and take fewer positions than without it, for as short a
+    line."""
+    table = Table(Deal.from_code("FC1-R-AAAAAAS"))
+    start = SearchSpace(table).pack(table.start())
+    found = {}
+    for native in (True, False):
+        counter = Counter()
+        found[native] = (shortest_win(SearchSpace(table), start, counter, native=native), counter.nodes)
+    assert found[True] == found[False]
+    line, nodes = found[True]
+    plain = SearchSpace(table)
+    plain.prefix_draws = False
+    counter = Counter()
+    without = shortest_win(plain, start, counter)
+    assert line is not None and without is not None and len(line) == len(without) == 50
+    assert nodes < counter.nodes
+
+
 DATA = Path(__file__).resolve().parents[2] / "data" / "msc-1500"
 
 

@@ -212,6 +212,7 @@ typedef struct {
      * whether Table.useful_park finds a park worth making (CellGame.successors' last resort) */
     PyObject *needs_fn, *useful_park_fn, *reach_fn, *hopeless_held_fn;
     NeedsMap needs;
+    int prefix_draws; /* SearchSpace.prefix_draws: the bound counts the draws before the pyramid can be cleared */
 } Space;
 
 static inline uint64_t mix(uint64_t x) {
@@ -363,7 +364,7 @@ static int buckets_push(Buckets *b, int f, int g, state_t state) {
 }
 
 /* Take the first state (b->total > 0), with its f and steps. */
-static state_t buckets_pop(Buckets *b, int *g_out) {
+static state_t buckets_pop(Buckets *b, int *f_out, int *g_out) {
     while (!b->in_f[b->low]) b->low++;
     int f = b->low, g = b->top[f];
     Queue *q = &b->queues[(size_t)f * b->ng + g];
@@ -376,6 +377,7 @@ static state_t buckets_pop(Buckets *b, int *g_out) {
     if (q->head == q->count) q->head = q->count = 0;
     b->in_f[f]--;
     b->total--;
+    *f_out = f;
     *g_out = g;
     return state;
 }
@@ -1840,6 +1842,48 @@ static int cell_bound_of(Space *sp, state_t whole, int *out) {
     *out = s->total + extra;
     return 0;
 }
+
+/* SearchSpace.draws_bound: ``found`` (the bound of cell_bound_of), or the pyramid's removal steps
+ * plus the fewest cards ahead whose bag, with the waste's, lets the relaxed game with cells clear the
+ * pyramid (hopeless, of the position with only those cards on its stock side), if that is more; found
+ * by halving from the draws ``found`` counts already.  -1 on an error. */
+static int draws_bound(Space *sp, state_t whole, int found, int *out) {
+    uint64_t state = low_of(whole), cells = cells_of(whole);
+    uint64_t stock = state >> sp->stock_shift & sp->stock_mask;
+    uint64_t ptr = state >> sp->ptr_shift & PTR_MASK;
+    uint64_t ahead = stock >> ptr << ptr;
+    int cards = __builtin_popcountll(ahead);
+    *out = found;
+    Shape *s = needs_of(sp, (state & sp->pyramid_full) | (cells & sp->pyramid_full), cells);
+    if (!s) return -1;
+    int low = found - s->total;
+    if (low >= cards) return 0;
+    if (low < 0) low = 0;
+    /* the position with the waste's cards and the first j ahead, for j = 0 .. cards */
+    uint64_t firsts[65];
+    firsts[0] = (state & ~(sp->stock_mask << sp->stock_shift)) | (stock & ((1ULL << ptr) - 1)) << sp->stock_shift;
+    for (int j = 1; j <= cards; j++) {
+        uint64_t card = ahead & -ahead;
+        ahead ^= card;
+        firsts[j] = firsts[j - 1] | card << sp->stock_shift;
+    }
+    int lost = hopeless(sp, make_state(firsts[low], cells));
+    if (lost <= 0) return lost;
+    int high = cards;
+    low++;
+    while (low < high) {
+        int middle = (low + high) / 2;
+        lost = hopeless(sp, make_state(firsts[middle], cells));
+        if (lost < 0) return -1;
+        if (lost)
+            low = middle + 1;
+        else
+            high = middle;
+    }
+    *out = s->total + low;
+    return 0;
+}
+
 #endif
 
 /* Counter.advance(n): count n positions, and raise SearchTimeout past the deadline. */
@@ -1984,6 +2028,8 @@ static int space_init(Space *sp, PyObject *params) {
     sp->parks_then_use = (int)v;
     if (get_int(params, "alike", &v) < 0) return -1;
     sp->alike = (int)v;
+    if (get_int(params, "prefix_draws", &v) < 0) return -1;
+    sp->prefix_draws = (int)v;
     if (get_obj(params, "needs", &sp->needs_fn) < 0 || get_obj(params, "useful_park", &sp->useful_park_fn) < 0 ||
         get_obj(params, "reach", &sp->reach_fn) < 0 || get_obj(params, "hopeless_held", &sp->hopeless_held_fn) < 0)
         return -1;
@@ -2052,8 +2098,8 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
         goto done;
     }
     while (open.total) {
-        int popped;
-        state_t state = buckets_pop(&open, &popped);
+        int popped, f;
+        state_t state = buckets_pop(&open, &f, &popped);
         uint32_t g = (uint32_t)popped;
         state_t next = buckets_next(&open);
         if (next != EMPTY_STATE) __builtin_prefetch(&reached.rows[mix_state(next) & (reached.size - 1)]);
@@ -2078,6 +2124,21 @@ static PyObject *astar_shortest(PyObject *self, PyObject *args) {
             }
             goto done;
         }
+#ifdef WIDE
+        /* taken after a recycle: its bound raised to SearchSpace.draws_bound, and put back if that is
+         * more (asked when taken, not when reached: search._python_shortest does the same) */
+        if (sp.prefix_draws && (low_of(state) >> sp.rec_shift & sp.rec_mask)) {
+            int h;
+            if (draws_bound(&sp, state & ~((state_t)PARK_FLAG << 64), f - (int)g, &h) < 0) goto done;
+            if ((int)g + h > f) {
+                if (buckets_push(&open, (int)g + h, (int)g, state) < 0) {
+                    PyErr_NoMemory();
+                    goto done;
+                }
+                continue;
+            }
+        }
+#endif
         /* counted (and the deadline checked) every TICK_EVERY positions, as Counter.tick checks it */
         if (++pending == TICK_EVERY) {
             if (advance(&sp, pending) < 0) goto done;

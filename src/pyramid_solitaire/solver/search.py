@@ -280,6 +280,8 @@ def _python_shortest(space: SearchSpace, start: int, counter: Counter, alike: bo
     reached: dict[int, int] = {start: 0}
     heap: list[int] = [space.steps_bound(start) << f_shift | g_top << g_shift | start]
     order = 0
+    lazy = space.prefix_draws
+    rec_shift, rec_mask = space.rec_shift, space.rec_mask
     while heap:
         entry = heapq.heappop(heap)
         key = entry & key_mask
@@ -289,6 +291,17 @@ def _python_shortest(space: SearchSpace, start: int, counter: Counter, alike: bo
             continue
         if space.won(state):
             return _states_back(reached, key, start, state_mask)
+        if lazy and state >> rec_shift & rec_mask:
+            # taken after a recycle: its bound raised to SearchSpace.draws_bound, and put back if
+            # that is more (asked when taken, not when reached: most positions reached are never taken)
+            f = entry >> f_shift
+            h = space.draws_bound(state, f - g)
+            if g + h > f:
+                order += 1
+                heapq.heappush(
+                    heap, (g + h) << f_shift | (g_top - g) << g_shift | (order & ORDER_MASK) << order_shift | key
+                )
+                continue
         counter.tick()
         cost = g + 1
         if cost >= g_top:
@@ -439,6 +452,7 @@ def _c_params(space: SearchSpace, counter: Counter, alike: bool = False) -> dict
         "parks_then_use": int(space.parks_then_use),
         # the shortest search keys positions by SearchSpace.alike (search._alike)
         "alike": int(alike),
+        "prefix_draws": int(space.prefix_draws),
         "needs": space.pyramid_steps,
         "useful_park": space.park_useful,
         "reach": space.reach_now,
