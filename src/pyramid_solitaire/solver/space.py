@@ -312,11 +312,10 @@ class SearchSpace(Packing):
         recycle, which needs every card ahead drawn first) uses no stock card but the waste's and the
         first ``j`` ahead.  If the relaxed game with cells cannot clear the pyramid with that bag
         (:meth:`hopeless` of the position with only those cards on the stock side), every win draws
-        more than ``j`` cards.  A draw lowers no removal step
-        of the pyramid's count (it depends on the pyramid and the cells only), so every win takes that
-        count plus the fewest ``j`` whose bag may clear.  More cards in the bag never clear less, so
-        ``j`` is found by halving, from the draws ``found`` counts already (where most positions stop,
-        after one question).  The C loop asks the same (``_astar.c``, ``prefix_draws``): docs/solver.md,
+        more than ``j`` cards.  A draw lowers no removal step of the pyramid's count (it depends on the
+        pyramid and the cells only), so every win takes that count plus the fewest ``j`` whose bag may
+        clear.  More cards in the bag never clear less, so ``j`` is found by halving, from the draws
+        ``found`` counts already (where most positions stop, after one question).  The C loop asks the same (``_astar.c``, ``prefix_draws``): docs/solver.md,
         "The draws before the pyramid can be cleared"."""
         stock = state >> self.stock_shift & self.stock_mask
         ptr = state >> self.ptr_shift & PTR_MASK
