@@ -315,8 +315,9 @@ class SearchSpace(Packing):
         more than ``j`` cards.  A draw lowers no removal step of the pyramid's count (it depends on the
         pyramid and the cells only), so every win takes that count plus the fewest ``j`` whose bag may
         clear.  More cards in the bag never clear less, so ``j`` is found by halving, from the draws
-        ``found`` counts already (where most positions stop, after one question).  The C loop asks the same (``_astar.c``, ``prefix_draws``): docs/solver.md,
-        "The draws before the pyramid can be cleared"."""
+        ``found`` counts already (where most positions stop, after one question).  The C loop asks the
+        same (``_astar.c``, ``prefix_draws``): docs/solver.md, "The draws before the pyramid can be
+        cleared"."""
         stock = state >> self.stock_shift & self.stock_mask
         ptr = state >> self.ptr_shift & PTR_MASK
         ahead = stock >> ptr << ptr
