@@ -62,27 +62,10 @@ class SearchSpace(Packing):
         self.fewest_recycles: dict[int, int] = {}
         # the A* bound, the relaxed game and the free cells, each with its memos
         self._steps_bound = StepsBound(self)
-        #: the shortest search raises the bound of a position it takes after a recycle to
-        #: :meth:`draws_bound` (and puts it back if that is more): one free cell (with more, it raised
-        #: none of the late positions the tests sample), only the waste's top usable (one card a draw,
-        #: one waste pile), a limit on passes, the fast path, and no jokers, triples, overlap pairs,
-        #: limit on waste uses or stock to clear.  Only after a recycle, and only when taken:
-        #: docs/performance.md, "The draws before the pyramid can be cleared".
-        self.prefix_draws = bool(
-            self.cells == 1
-            and self.fast
-            and self.draw_count == 1
-            and not self.drawn_spot
-            and not self.stock_top_usable
-            and not self.pile_masks
-            and not self.jokers
-            and not self.triples
-            and not self.overlap
-            and not self.strict
-            and self.waste_limit is None
-            and not self.unlimited
-        )
         self._cell_game = CellGame(self) if self.cells else None
+        #: the shortest search raises positions it takes after a recycle to :meth:`draws_bound`
+        #: (:attr:`.cells.CellGame.prefix_draws`); a switch the tests turn off to compare
+        self.prefix_draws = self._cell_game is not None and self._cell_game.prefix_draws
         self._relaxed_game = RelaxedGame(self)
 
     def release(self) -> None:
@@ -303,47 +286,14 @@ class SearchSpace(Packing):
         return self._steps_bound.bound(state)
 
     def draws_bound(self, state: int, found: int) -> int:
-        """``found`` (:meth:`steps_bound` of ``state``), or more: the pyramid's removal steps plus the
-        fewest cards ahead that must be drawn before the pyramid can be cleared.  The shortest search
-        asks it of the positions it takes after a recycle, where :attr:`prefix_draws` (see there).
-
-        Only the waste's top is usable on the stock side, so a card ahead is usable only once drawn, in
-        order, one draw each; a line that draws at most ``j`` more cards in this pass (and so makes no
-        recycle, which needs every card ahead drawn first) uses no stock card but the waste's and the
-        first ``j`` ahead.  If the relaxed game with cells cannot clear the pyramid with that bag
-        (:meth:`hopeless` of the position with only those cards on the stock side), every win draws
-        more than ``j`` cards.  A draw lowers no removal step of the pyramid's count (it depends on the
-        pyramid and the cells only), so every win takes that count plus the fewest ``j`` whose bag may
-        clear.  More cards in the bag never clear less, so ``j`` is found by halving, from the draws
-        ``found`` counts already (where most positions stop, after one question).  The C loop asks the
-        same (``_astar.c``, ``prefix_draws``): docs/solver.md, "The draws before the pyramid can be
-        cleared"."""
-        stock = state >> self.stock_shift & self.stock_mask
-        ptr = state >> self.ptr_shift & PTR_MASK
-        ahead = stock >> ptr << ptr
-        cards = ahead.bit_count()
+        """``found`` (:meth:`steps_bound` of ``state``), or the pyramid's removal steps plus the fewest
+        cards ahead to draw before the relaxed game with cells can clear the pyramid, if that is more
+        (:meth:`.cells.CellGame.draws_bound`): what the shortest search asks of a position it takes
+        after a recycle, where :attr:`prefix_draws`."""
+        assert self._cell_game is not None
         cells = state >> self.cell_shift
-        total = self._steps_bound.pyramid_steps(state & self.pyramid_full | cells & self.pyramid_full, cells).total
-        low = found - total
-        if low >= cards:
-            return found
-        rest = state & ~(self.stock_mask << self.stock_shift) | (stock & ((1 << ptr) - 1)) << self.stock_shift
-        firsts = [rest]  # the position with the waste's cards and the first j ahead, for j = 0, 1, ...
-        for _ in range(cards):
-            card = ahead & -ahead
-            ahead ^= card
-            firsts.append(firsts[-1] | card << self.stock_shift)
-        if not self.hopeless(firsts[max(low, 0)]):
-            return found
-        low = max(low, 0) + 1
-        high = cards
-        while low < high:
-            middle = (low + high) // 2
-            if self.hopeless(firsts[middle]):
-                low = middle + 1
-            else:
-                high = middle
-        return total + low
+        steps = self._steps_bound.pyramid_steps(state & self.pyramid_full | cells & self.pyramid_full, cells)
+        return self._cell_game.draws_bound(state, found, steps.total)
 
     def pyramid_steps(self, pyramid: int, cells: int) -> PyramidSteps:
         """What the bound counts for ``pyramid`` with ``cells`` parked (the parked pyramid cards counted
