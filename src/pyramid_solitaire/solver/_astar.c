@@ -212,7 +212,7 @@ typedef struct {
      * whether Table.useful_park finds a park worth making (CellGame.successors' last resort) */
     PyObject *needs_fn, *useful_park_fn, *reach_fn, *hopeless_held_fn;
     NeedsMap needs;
-    int prefix_draws; /* SearchSpace.prefix_draws: the bound counts the draws before the pyramid can be cleared */
+    int prefix_draws; /* SearchSpace.prefix_draws: positions taken after a recycle are raised to draws_bound */
 } Space;
 
 static inline uint64_t mix(uint64_t x) {

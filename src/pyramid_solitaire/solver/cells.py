@@ -287,42 +287,35 @@ class CellGame:
                 return RECYCLE_ACTION, recycled
         return None
 
-    def draws_bound(self, state: int, found: int, total: int) -> int:
+    def draws_bound(self, state: int, found: int, total: int, bag: int, ahead: int) -> int:
         """``found`` (the A* bound of ``state``), or ``total`` (the pyramid's removal steps) plus the
-        fewest cards ahead to draw before the pyramid can be cleared, if that is more.  Only the waste's
-        top is usable on the stock side, so a line that draws at most ``j`` more cards (and so makes no
-        recycle, which needs every card ahead drawn first) uses no stock card but the waste's, the
-        parked ones and the first ``j`` ahead; if the relaxed game cannot clear the pyramid with that
-        bag (:meth:`clears`), every win draws more.  Draws lower no removal step of ``total`` (it reads
-        the pyramid and the cells only), so every win takes ``total`` plus the fewest ``j`` whose bag
-        may clear, found by halving (a bigger bag never clears less) from the draws ``found`` counts
-        already.  The C loop asks the same (``_astar.c``'s ``draws_bound``, through ``hopeless`` of
-        the position with only those cards on its stock side): docs/solver.md, "The draws before the
-        pyramid can be cleared"."""
-        stock = state >> self.stock_shift & self.stock_mask
-        ptr = state >> self.ptr_shift & PTR_MASK
-        ahead = bits(stock >> ptr << ptr)
+        fewest cards ahead (``ahead``, a stock mask) to draw before the pyramid can be cleared, if that
+        is more (``bag``: the relaxed game's counts of the waste's and the parked stock cards).  Only the
+        waste's top is usable on the stock side, so a line that draws at most ``j`` more cards (and so
+        makes no recycle, which needs every card ahead drawn first) uses no stock card but the waste's,
+        the parked ones and the first ``j`` ahead; if the relaxed game cannot clear the pyramid with
+        that bag (:meth:`clears`), every win draws more.  Draws lower no removal step of ``total`` (it
+        reads the pyramid and the cells only), so every win takes ``total`` plus the fewest ``j`` whose
+        bag may clear, found by halving (a bigger bag never clears less) from the draws ``found`` counts
+        already.  The C loop asks the same (``_astar.c``'s ``draws_bound``, through ``hopeless`` of the
+        position with only those cards on its stock side): docs/solver.md, "The draws before the pyramid
+        can be cleared"."""
+        cards = bits(ahead)
         low = found - total
-        if low >= len(ahead):
+        if low >= len(cards):
             return found
         low = max(low, 0)
         P = self.P
         values = self.values
-        cells = state >> self.cell_shift
         pyramid = state & self.pyramid_full
-        parked = cells & self.board_places
-        counts = 0  # the waste's cards and the parked stock cards, then the first j ahead, for j = 0, 1, ...
-        for index in bits(stock & ((1 << ptr) - 1)):
-            counts += 1 << (COUNT_BITS * values[P + index])
-        for place in bits(cells >> P):
-            counts += 1 << (COUNT_BITS * values[P + place])
-        firsts = [counts]
-        for index in ahead:
+        parked = state >> self.cell_shift & self.board_places
+        firsts = [bag]  # the bag with the first j cards ahead, for j = 0, 1, ...
+        for index in cards:
             firsts.append(firsts[-1] + (1 << (COUNT_BITS * values[P + index])))
         if self.clears(pyramid, parked, firsts[low]):
             return found
         low += 1
-        high = len(ahead)
+        high = len(cards)
         while low < high:
             middle = (low + high) // 2
             if self.clears(pyramid, parked, firsts[middle]):

@@ -293,7 +293,11 @@ class SearchSpace(Packing):
         assert self._cell_game is not None
         cells = state >> self.cell_shift
         steps = self._steps_bound.pyramid_steps(state & self.pyramid_full | cells & self.pyramid_full, cells)
-        return self._cell_game.draws_bound(state, found, steps.total)
+        ptr = state >> self.ptr_shift & PTR_MASK
+        ahead = (state >> self.stock_shift & self.stock_mask) >> ptr << ptr
+        # the bag of the position with none of the cards ahead: the waste's and the parked stock cards
+        bag = self.bag(state & ~(ahead << self.stock_shift))
+        return self._cell_game.draws_bound(state, found, steps.total, bag, ahead)
 
     def pyramid_steps(self, pyramid: int, cells: int) -> PyramidSteps:
         """What the bound counts for ``pyramid`` with ``cells`` parked (the parked pyramid cards counted
