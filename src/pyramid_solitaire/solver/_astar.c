@@ -1341,6 +1341,19 @@ static Bound *cells_memo_row(Space *sp, state_t state, int held, int *failed) {
         if (n_held == 2 || value > COUNT_MASK) return NULL;
         counts |= value << (HELD_SHIFT + COUNT_BITS * n_held++);
     }
+    /* Each value of the bag kept only as far as cards could ever take it: a bag card goes with a
+     * pyramid card in place or parked, or with a held card, of the partner value, each taking one (a
+     * king's none). More change no answer of the relaxed game, and a row then serves more positions:
+     * FC1-R-AAAAAAD asked Python 253,560 times without this (docs/performance.md). */
+    int takers[MAX_VALUE] = {0};
+    for (uint64_t rest = (low | cells) & sp->pyramid_full; rest; rest &= rest - 1)
+        takers[sp->values[__builtin_ctzll(rest)]]++;
+    for (int i = 0; i < n_held; i++) takers[counts >> (HELD_SHIFT + COUNT_BITS * i) & COUNT_MASK]++;
+    for (int value = 1; COUNT_BITS * value < HELD_SHIFT; value++) {
+        int have = count_of(counts, value), need = sp->target - value;
+        int cap = 0 < need && need < MAX_VALUE ? takers[need] : 0;
+        if (have > cap) counts -= (uint64_t)(have - cap) << (COUNT_BITS * value);
+    }
     uint64_t board = low & sp->pyramid_full;
     if (sp->P < 64) board |= (cells & sp->pyramid_full) << sp->P; /* the parked pyramid cards */
     Bound *row = bounds_row(&sp->bounds, counts, board);
@@ -1730,19 +1743,6 @@ fail:
     return NULL;
 }
 
-/* sweeps._furthest: the most some deficit needs on the second side, each taking its cheapest choice
- * whose dig is at most ``dig`` (UNREACHABLE if one has none). */
-static int furthest(int n_deficits, const int *n_choices, int choices[][65][2], int dig) {
-    int far = 0;
-    for (int i = 0; i < n_deficits; i++) {
-        int reach = UNREACHABLE;
-        for (int k = 0; k < n_choices[i]; k++)
-            if (choices[i][k][0] <= dig && choices[i][k][1] < reach) reach = choices[i][k][1];
-        if (reach > far) far = reach;
-    }
-    return far;
-}
-
 /* sweeps.StockSweeps.together: the extra steps of reaching every value the pyramid needs at once (see
  * there), or UNREACHABLE. */
 static int together(const Space *sp, const Shape *s, const Found *left, const Found *right, int round_trip,
@@ -1757,10 +1757,13 @@ static int together(const Space *sp, const Shape *s, const Found *left, const Fo
                 ups[value][n_ups[value]++] = passed - 1;
         }
     }
+    /* Per deficit, its choices of how many cards come from the waste: what digging them out costs
+     * (dig) and the furthest the rest then needs ahead (plain) or round through a recycle (again).
+     * Both lists come in order of dig: a sweep's costs only grow card by card. */
     int plain[MAX_VALUE][65][2], again[MAX_VALUE][65][2];
     int n_plain[MAX_VALUE], n_again[MAX_VALUE];
-    int digs[MAX_VALUE * 130 + 1], n_digs = 0;
-    digs[n_digs++] = 0;
+    /* The digs that may be the costliest, as a set: a dig is at most the waste's cards (64). */
+    unsigned __int128 digs = 1;
     for (int i = 0; i < s->n_deficits; i++) {
         int value = s->def_value[i], count = s->def_count[i];
         int n_left = left->n[value], n_right = right->n[value], n_up = n_ups[value];
@@ -1771,30 +1774,39 @@ static int together(const Space *sp, const Shape *s, const Found *left, const Fo
             if (rest_count <= n_right) {
                 plain[i][n_plain[i]][0] = dig;
                 plain[i][n_plain[i]++][1] = rest_count ? right->cost[value][rest_count - 1] : 0;
-                digs[n_digs++] = dig;
+                digs |= (unsigned __int128)1 << dig;
             }
             if (round_trip < UNREACHABLE) {
                 int from_bottom = rest_count - n_right > 0 ? rest_count - n_right : 0;
                 if (from_bottom <= n_up) {
                     again[i][n_again[i]][0] = dig;
                     again[i][n_again[i]++][1] = from_bottom ? ups[value][from_bottom - 1] : 0;
-                    digs[n_digs++] = dig;
+                    digs |= (unsigned __int128)1 << dig;
                 }
             }
         }
     }
-    for (int i = 1; i < n_digs; i++) { /* sorted (an insertion sort of a few) */
-        int v = digs[i], k = i;
-        for (; k > 0 && digs[k - 1] > v; k--) digs[k] = digs[k - 1];
-        digs[k] = v;
-    }
+    /* Each dig in increasing order, with every deficit taking its cheapest choice whose dig is no
+     * more (sweeps._furthest): the choices let in so far, and the least of them, kept per deficit. */
+    int at_plain[MAX_VALUE] = {0}, at_again[MAX_VALUE] = {0}, least_plain[MAX_VALUE], least_again[MAX_VALUE];
+    for (int i = 0; i < s->n_deficits; i++) least_plain[i] = least_again[i] = UNREACHABLE;
     int best = UNREACHABLE;
-    for (int k = 0; k < n_digs; k++) {
-        int dig = digs[k];
-        if (k && dig == digs[k - 1]) continue;
+    while (digs) {
+        uint64_t low = (uint64_t)digs;
+        int dig = low ? __builtin_ctzll(low) : 64 + __builtin_ctzll((uint64_t)(digs >> 64));
+        digs &= digs - 1;
         if (dig >= best) break;
-        int a = dig + furthest(s->n_deficits, n_plain, plain, dig);
-        int b = dig + round_trip + furthest(s->n_deficits, n_again, again, dig);
+        int far_plain = 0, far_again = 0;
+        for (int i = 0; i < s->n_deficits; i++) {
+            for (; at_plain[i] < n_plain[i] && plain[i][at_plain[i]][0] <= dig; at_plain[i]++)
+                if (plain[i][at_plain[i]][1] < least_plain[i]) least_plain[i] = plain[i][at_plain[i]][1];
+            for (; at_again[i] < n_again[i] && again[i][at_again[i]][0] <= dig; at_again[i]++)
+                if (again[i][at_again[i]][1] < least_again[i]) least_again[i] = again[i][at_again[i]][1];
+            if (least_plain[i] > far_plain) far_plain = least_plain[i];
+            if (least_again[i] > far_again) far_again = least_again[i];
+        }
+        int a = dig + far_plain;
+        int b = dig + round_trip + far_again;
         if (a < best) best = a;
         if (b < best) best = b;
     }
