@@ -238,12 +238,6 @@ static inline uint64_t mix_state(state_t s) {
 
 /* --- reached map ------------------------------------------------------------------------------- */
 
-/* The table starts from calloc's memory, which for a table of any size is fresh pages from the
- * kernel, already zero: a row holds ~state, so that zero is the empty row (no state is all ones, as
- * EMPTY_STATE says) and no pass writes the empty rows first. (Huge pages were asked for with madvise until
- * 2026-12: with the kernel's defrag set to madvise, each fault then compacted memory on the spot, a
- * tenth to a third of a second of system time on SR1-R-AAAAAAV, varying with the machine's memory,
- * for a few per cent of user time; docs/performance.md.) */
 /* A large table's pages are asked for all at once, writable (Linux 5.14's MADV_POPULATE_WRITE; where
  * the kernel or the headers lack it nothing happens). Page by page, a probe that misses reads a row of
  * an untouched page first, which maps the shared zero page, and the write that follows faults again to
@@ -265,6 +259,12 @@ static void populate(void *start, size_t bytes) {
 #endif
 }
 
+/* The table starts from calloc's memory, which for a table of any size is fresh pages from the
+ * kernel, already zero: a row holds ~state, so that zero is the empty row (no state is all ones, as
+ * EMPTY_STATE says) and no pass writes the empty rows first. (Huge pages were asked for with madvise until
+ * 2026-12: with the kernel's defrag set to madvise, each fault then compacted memory on the spot, a
+ * tenth to a third of a second of system time on SR1-R-AAAAAAV, varying with the machine's memory,
+ * for a few per cent of user time; docs/performance.md.) */
 static int reached_init(ReachedMap *m, size_t size) {
     m->rows = calloc(size, sizeof(Reached));
     if (!m->rows) return -1;
