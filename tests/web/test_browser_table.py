@@ -366,6 +366,40 @@ def test_motion_deal_fly_and_celebration_and_a_tap_ends_them(browser: Browser, s
     assert list(errors) == []
 
 
+def test_a_waste_card_removed_flies_as_itself_while_the_card_under_it_takes_its_place(
+    browser: Browser, server: str
+) -> None:
+    """With motion on, the copy that flies to the removed pile is the card removed, from where it lay;
+    the waste's top shows the card that was under it (the page draws both with one element)."""
+    context, errors = open_context(browser, viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    # 6h and 9c in the bottom row take 7d and 4c, the stock's first two cards
+    code = Deal.from_notation(make_notation(row_of(7, "6h 9c Kd 2s 3s 5h 8h"), ["4c", "7d"]), "classic").code
+    game = GamePage(page, server).open(f"/play/{code}")
+    game.tap_stock()
+    under = game.waste_top()
+    game.tap_stock()
+    top = game.waste_top()
+    assert {under, top} == {"4c", "7d"}
+    game.settle()
+    was = page.locator('#stock-area [data-key="waste"]').bounding_box()
+    art = uses(page, '#stock-area [data-key="waste"]')  # how the removed card looked there
+    partner = {"7d": "6h", "4c": "9c"}[top]
+    game.play(Move.parse(f"{partner}+{top}"))
+    flying = page.evaluate("""() => [...document.querySelectorAll('.ghost')].map(g => {
+        const board = document.getElementById('board').getBoundingClientRect();
+        return [g.dataset.card, parseFloat(g.style.left) + board.left, parseFloat(g.style.top) + board.top]; })""")
+    assert sorted(token for token, _, _ in flying) == sorted([partner, top])
+    _, x, y = next(item for item in flying if item[0] == top)
+    assert was is not None and abs(was["x"] - x) < 2 and abs(was["y"] - y) < 12
+    # the copy wears the removed card's face, and the waste's top the card that was under it
+    assert art and uses(page, f'.ghost[data-card="{top}"]') == art
+    assert uses(page, '#stock-area [data-key="waste"]') != art
+    assert game.waste_top() == under
+    context.close()
+    assert list(errors) == []
+
+
 def uses(page: Page, selector: str) -> list[str]:
     """The art a card is drawn from: the symbols its drawing uses, in order."""
     found: list[str] = page.eval_on_selector_all(f"{selector} use", "els => els.map(e => e.getAttribute('href'))")

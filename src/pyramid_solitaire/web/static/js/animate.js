@@ -6,10 +6,12 @@ import * as motion from "./motion.js";
 const rect = (element) => (element ? element.getBoundingClientRect() : null);
 
 // Where things were before an answer is drawn (`game`: the state still shown): what leaves the table
-// flies from there.
+// flies from there, and as it looked there. A copy is taken now because drawing the answer reuses some
+// elements for the card that takes the place (the waste's top, a cell, the drawn spot): a copy made
+// afterwards would fly the card left behind, not the one removed.
 export function before(event, game) {
   const tokens = event.kind === "removed" ? event.cards : event.kind === "recycle" && game ? [game.waste.top] : [];
-  const leaving = tokens.map(elementOf).map((element) => [element, rect(element)]);
+  const leaving = tokens.map(elementOf).map((element) => [element && element.cloneNode(true), rect(element)]);
   return { leaving, stock: rect(stockButton()), removed: rect(removedPile()),
     parked: event.kind === "parked" ? rect(elementOf(event.cards[0])) : null };
 }

@@ -69,7 +69,7 @@ export function dealing(board) {
 }
 
 // Copies of cards that leave the table fly to a target (the removed pile, or the stock on a recycle).
-// `leaving`: [element, rect] of each card as it was before the answer was drawn (it may be gone now).
+// `leaving`: [copy, rect] of each card as it was before the answer was drawn (animate.before).
 export function flyAway(leaving, targetRect, board, { turn = 8 } = {}) {
   if (!allowed() || !targetRect) return;
   const boardRect = board.getBoundingClientRect();
