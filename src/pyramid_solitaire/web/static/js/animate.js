@@ -6,9 +6,9 @@ import * as motion from "./motion.js";
 const rect = (element) => (element ? element.getBoundingClientRect() : null);
 
 // Where things were before an answer is drawn (`game`: the state still shown): what leaves the table
-// flies from there, and as it looked there. A copy is taken now because drawing the answer reuses some
-// elements for the card that takes the place (the waste's top, a cell, the drawn spot): a copy made
-// afterwards would fly the card left behind, not the one removed.
+// flies from there, and as it looked there. A copy is taken now because drawing the answer reuses the
+// element of a place for the card that takes it (the waste's top, msc's face-up stock top, the drawn
+// spot): a copy made afterwards would fly the card left behind, not the one removed.
 export function before(event, game) {
   const tokens = event.kind === "removed" ? event.cards : event.kind === "recycle" && game ? [game.waste.top] : [];
   const leaving = tokens.map(elementOf).map((element) => [element && element.cloneNode(true), rect(element)]);
