@@ -69,13 +69,13 @@ export function dealing(board) {
 }
 
 // Copies of cards that leave the table fly to a target (the removed pile, or the stock on a recycle).
-// `leaving`: [copy, rect] of each card as it was before the answer was drawn (animate.before).
+// `leaving`: [copy, rect] of each card as it was before the answer was drawn (animate.before); each
+// copy, detached and used once, becomes the ghost that flies.
 export function flyAway(leaving, targetRect, board, { turn = 8 } = {}) {
   if (!allowed() || !targetRect) return;
   const boardRect = board.getBoundingClientRect();
-  leaving.forEach(([element, from], index) => {
-    if (!element || !from) return;
-    const ghost = element.cloneNode(true);
+  leaving.forEach(([ghost, from], index) => {
+    if (!ghost || !from) return;
     ghost.classList.remove("usable", "selected", "partner", "hinted", "shake", "dragging");
     ghost.classList.add("ghost");
     ghost.removeAttribute("id");
