@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import contextlib
 
-from browser import Errors
+from browser import Errors, open_context, screenshot
 from pages import GamePage
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 FOCUSED = "() => document.activeElement ? (document.activeElement.id || document.activeElement.tagName) : ''"
@@ -42,6 +42,8 @@ def test_closing_the_result_of_a_resigned_game_leaves_the_focus_on_new_game(
     page, errors = desktop
     game = GamePage(page, server).open("/")
     resign_by_keyboard(game)
+    assert page.evaluate(FOCUSED) == "result-title"  # the outcome first, as the other dialogs start
+    page.keyboard.press("Tab")
     assert page.evaluate(FOCUSED) == "btn-watch"
     page.keyboard.press("Escape")
     page.locator("#dlg-result").wait_for(state="hidden")
@@ -55,6 +57,7 @@ def test_closing_the_result_of_a_resigned_game_leaves_the_focus_on_new_game(
 
     # the result's 閉じる by keyboard, likewise
     resign_by_keyboard(game)
+    page.keyboard.press("Tab")
     page.keyboard.press("Tab")
     assert page.inner_text(":focus") == "閉じる"
     page.keyboard.press("Enter")
@@ -89,3 +92,27 @@ def test_a_deal_started_from_the_result_leaves_the_focus_on_the_page(desktop: tu
     page.keyboard.press("Tab")  # and Tab goes on from there, into the top bar
     assert page.evaluate(FOCUSED) == "btn-rules"
     assert list(errors) == []
+
+
+def test_the_result_opens_at_its_title_on_a_phone_held_sideways(browser: Browser, server: str) -> None:
+    """On a phone on its side the result is taller than the screen and scrolls: it opens at its top, the
+    outcome in view and the focus on it, not scrolled down to the first of the buttons at its foot."""
+    sideways = {"width": 844, "height": 390}
+    context, errors = open_context(browser, viewport=sideways, is_mobile=True, has_touch=True, device_scale_factor=3)
+    page = context.new_page()
+    game = GamePage(page, server).open("/")
+    game.settings(lang="en")
+    page.click("#btn-resign")
+    page.click("#confirm-yes")
+    page.locator("#dlg-result[open]").wait_for()
+    dialog = page.locator("#dlg-result")
+    assert dialog.evaluate("d => d.scrollHeight > d.clientHeight")  # it does scroll here
+    assert dialog.evaluate("d => d.scrollTop") == 0
+    assert page.evaluate(FOCUSED) == "result-title"
+    title = page.locator("#result-title").bounding_box()
+    shown = dialog.bounding_box()
+    assert title is not None and shown is not None and title["y"] >= shown["y"]
+    assert game.text("#result-title").startswith("Game over")
+    screenshot(page, "result-sideways")
+    assert list(errors) == []
+    context.close()

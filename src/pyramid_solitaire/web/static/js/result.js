@@ -100,5 +100,10 @@ export function showResult(game) {
   $("result-share-text").hidden = true;
   $("result-share-status").textContent = "";
   const dialog = $("dlg-result");
-  if (!dialog.open) dialog.showModal();
+  if (dialog.open) return;
+  dialog.showModal();
+  // The outcome first, as the other dialogs start at their title: left to itself showModal focuses the
+  // first button, which sits in the sticky bar at the foot, and a phone held sideways then opens the
+  // dialog scrolled down with its title cut off.
+  $("result-title").focus();
 }
