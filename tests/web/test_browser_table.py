@@ -472,6 +472,32 @@ def test_a_long_message_that_fits_two_lines_shows_whole_on_a_phone(browser: Brow
     context.close()
 
 
+@pytest.mark.parametrize(("lang", "width"), [("en", 390), ("en", 360), ("ja", 360)])
+def test_the_time_and_the_moves_share_a_line_on_an_upright_phone(
+    browser: Browser, server: str, lang: str, width: int
+) -> None:
+    # In English the header's figures did not fit beside the code and the difficulty: the time stayed on
+    # the first line and the moves went alone to a second one.
+    context, errors = open_context(
+        browser,
+        viewport={"width": width, "height": 800},
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=3,
+        locale={"en": "en-US", "ja": "ja-JP"}[lang],
+    )
+    page = context.new_page()
+    game = GamePage(page, server).open("/play/FC1-R-AAAAAAB")
+    timer, moves = page.locator("#timer").bounding_box(), page.locator("#moves").bounding_box()
+    assert timer is not None and moves is not None
+    assert abs(timer["y"] - moves["y"]) < 2, (timer, moves)
+    assert timer["x"] < moves["x"]
+    assert game.text("#timer").startswith("0:")
+    assert out_of_view(page) == []
+    assert list(errors) == []
+    context.close()
+
+
 def test_sound_is_off_by_default_and_plays_once_turned_on(desktop: tuple[Page, Errors], server: str) -> None:
     page, errors = desktop
     game = seed_001(page, server)
