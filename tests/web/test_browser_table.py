@@ -498,6 +498,44 @@ def test_the_time_and_the_moves_share_a_line_on_an_upright_phone(
     context.close()
 
 
+FOCUSED_BOX = """() => {
+    const e = document.activeElement;
+    const r = e.getBoundingClientRect();
+    return {card: e.dataset.card || e.id || e.className, x: r.left + r.width / 2, y: r.top + r.height / 2};
+}"""
+
+
+def test_up_and_down_arrows_move_the_focus_to_what_is_above_and_below(browser: Browser, server: str) -> None:
+    # On an upright phone the stock lies under the pyramid's bottom row: Down from its first card goes
+    # to the stock, Up comes back to the card just above, and Up again stays (nothing usable above
+    # the bottom row of a new deal); Right still walks the cards in reading order.
+    context, errors = open_context(
+        browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=3
+    )
+    page = context.new_page()
+    game = GamePage(page, server).open("/play/CL1-R-AAAAAAB")
+    bottom = game.pyramid_cards()[21:]  # the bottom row, all of it usable
+    assert len(bottom) == 7 and all(bottom)
+    page.keyboard.press("Home")
+    first = page.evaluate(FOCUSED_BOX)
+    assert first["card"] == bottom[0]
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(FOCUSED_BOX)["card"] == bottom[1]
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowDown")
+    below = page.evaluate(FOCUSED_BOX)
+    assert page.evaluate("() => document.activeElement.closest('#stock-area') !== null"), below
+    assert below["y"] > first["y"]
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate(FOCUSED_BOX)["card"] == bottom[0]  # the card nearest above the stock
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate(FOCUSED_BOX)["card"] == bottom[0]  # the edge: it stays
+    page.keyboard.press("Enter")
+    assert "selected" in game.classes(str(bottom[0]))
+    assert list(errors) == []
+    context.close()
+
+
 def test_sound_is_off_by_default_and_plays_once_turned_on(desktop: tuple[Page, Errors], server: str) -> None:
     page, errors = desktop
     game = seed_001(page, server)
