@@ -96,7 +96,11 @@ function gameItem(game, buttonText, onClick) {
     minute: "2-digit" }).format(new Date(game.started_ms));
   const result = game.result ? t(`result_${game.result}`) : t("in_progress");
   const text = document.createElement("span");
-  text.textContent = `${rulesName(game.rules)} · ${when} · ${result} · ${t("moves")} ${game.moves} · ${game.code}`;
+  text.textContent = `${rulesName(game.rules)} · ${when} · ${result} · ${t("moves")} ${game.moves} · `;
+  const code = document.createElement("span"); // a deal code is one word: never broken at its hyphens
+  code.className = "nowrap";
+  code.textContent = game.code;
+  text.append(code);
   const button = document.createElement("button");
   button.type = "button";
   button.textContent = buttonText;
