@@ -115,3 +115,29 @@ def test_the_guide_ends_at_any_step_and_starts_again_from_rules_in_english(brows
     assert "Remove two cards that add up to 13" in (page.text_content("#guide-text") or "")
     assert errors == []
     page.context.close()
+
+
+def test_a_tap_on_start_leaves_no_focus_ring_on_the_top_bar(browser: Browser, server: str) -> None:
+    """On a phone the offer closes with a tap: the focus goes to 新しいゲーム as after any dialog (a
+    keyboard player goes on from there), but without its ring, which a player who only tapped would
+    see round a button they never touched."""
+    context, errors = open_context(
+        browser,
+        guide=True,
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=3,
+    )
+    page = context.new_page()
+    GamePage(page, server).open("/")
+    page.locator("#dlg-guide").wait_for(state="visible")
+    page.tap("#guide-start")
+    wait_step(page, "ガイド 1/8")
+    focused = "() => [document.activeElement.id, document.activeElement.matches(':focus-visible')]"
+    assert page.evaluate(focused) == ["btn-new", False]
+    page.keyboard.press("Tab")  # a key: the ring shows where the keyboard is now
+    assert page.evaluate("() => document.activeElement.matches(':focus-visible')")
+    screenshot(page, "guide-phone")
+    assert list(errors) == []
+    context.close()

@@ -29,8 +29,14 @@ export function confirmDialog({ title, text, yes }) {
 // `fallback()` instead (新しいゲーム in the top bar: the next thing a finished game asks for, and where a
 // deal started from the top bar leaves it). A dialog closed for another one, or for the watch bar, has
 // already put the focus somewhere, and keeps it there.
+// The focus is put there without its ring when the dialog was closed by a tap or a click (a ring on a
+// top-bar button the player never went to looks like a fault on a phone); by a key, the ring shows where
+// the keyboard is now.
 /** @param {() => HTMLElement} fallback */
 export function keepFocusAfterDialogs(fallback) {
+  let byPointer = false;
+  document.addEventListener("pointerdown", () => { byPointer = true; }, true);
+  document.addEventListener("keydown", () => { byPointer = false; }, true);
   for (const dialog of document.querySelectorAll("dialog")) {
     dialog.addEventListener("close", () => {
       if (document.querySelector("dialog[open]")) return;
@@ -39,7 +45,8 @@ export function keepFocusAfterDialogs(fallback) {
       const active = /** @type {HTMLElement | null} */ (document.activeElement);
       const lost = !active || active === document.body || Boolean(active.closest("dialog:not([open])"))
         || (active instanceof HTMLButtonElement && active.disabled);
-      if (lost) fallback().focus();
+      // (focusVisible is a FocusOptions member the DOM types here do not know yet)
+      if (lost) fallback().focus(/** @type {FocusOptions} */ ({ focusVisible: !byPointer }));
     });
   }
 }
