@@ -116,3 +116,29 @@ def test_the_result_opens_at_its_title_on_a_phone_held_sideways(browser: Browser
     screenshot(page, "result-sideways")
     assert list(errors) == []
     context.close()
+
+
+def test_a_dialog_opened_by_a_tap_starts_on_its_first_control_without_a_ring(browser: Browser, server: str) -> None:
+    """新しいゲーム tapped on a phone: the dialog's rules list has the focus (Tab goes on from there) but no
+    ring round it, which a player who only taps would take for something chosen; opened by a key, the
+    ring is there."""
+    context, errors = open_context(
+        browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=3
+    )
+    page = context.new_page()
+    GamePage(page, server).open("/")
+    ringed = "() => [document.activeElement.id, document.activeElement.matches(':focus-visible')]"
+    page.tap("#btn-new")
+    page.locator("#dlg-new[open]").wait_for()
+    with contextlib.suppress(PlaywrightTimeout):  # the dialog's toggle event comes a task after it opens
+        page.wait_for_function("() => !document.activeElement.matches(':focus-visible')", timeout=3000)
+    assert page.evaluate(ringed) == ["new-rules", False]
+    page.keyboard.press("Escape")
+    page.locator("#dlg-new").wait_for(state="hidden")
+    page.focus("#btn-settings")
+    page.keyboard.press("Enter")
+    page.locator("#dlg-settings[open]").wait_for()
+    page.wait_for_timeout(300)  # as long as the toggle event could take to drop the ring (it must not)
+    assert page.evaluate(ringed) == ["set-lang", True]
+    assert list(errors) == []
+    context.close()

@@ -31,13 +31,21 @@ export function confirmDialog({ title, text, yes }) {
 // already put the focus somewhere, and keeps it there.
 // The focus is put there without its ring when the dialog was closed by a tap or a click (a ring on a
 // top-bar button the player never went to looks like a fault on a phone); by a key, the ring shows where
-// the keyboard is now.
+// the keyboard is now. Likewise when a tap opens a dialog: the control it starts on (the New Game
+// dialog's rules, the settings' language) has the focus, as for a keyboard, but no ring.
 /** @param {() => HTMLElement} fallback */
 export function keepFocusAfterDialogs(fallback) {
   let byPointer = false;
   document.addEventListener("pointerdown", () => { byPointer = true; }, true);
   document.addEventListener("keydown", () => { byPointer = false; }, true);
   for (const dialog of document.querySelectorAll("dialog")) {
+    dialog.addEventListener("toggle", (event) => {
+      const active = /** @type {HTMLElement | null} */ (document.activeElement);
+      if (/** @type {ToggleEvent} */ (event).newState !== "open" || !byPointer || !active
+        || !dialog.contains(active) || !active.matches(":focus-visible")) return;
+      active.blur(); // (focus() on the element that has it changes nothing, its ring included)
+      active.focus(/** @type {FocusOptions} */ ({ focusVisible: false }));
+    });
     dialog.addEventListener("close", () => {
       if (document.querySelector("dialog[open]")) return;
       // (when the close event comes, a focus the browser could not give back is still on the closed
