@@ -28,6 +28,11 @@ def test_a_challenge_is_listed_played_celebrated_and_marked_done(desktop: tuple[
     assert "山札を1周だけでクリア" in titles
     assert "どの目標もソルバーが達成できることを確かめてあります。" in game.text("#dlg-challenges")
     assert page.locator("#challenges-badges li").count() >= 1
+    # each 挑戦する is drawn as the app's main buttons are (the dialog's own 閉じる), not as the browser's
+    # plain grey button it was
+    look = "e => { const c = getComputedStyle(e); return [c.backgroundColor, c.color, c.borderRadius]; }"
+    main_button = page.locator("#dlg-challenges .buttons .primary").evaluate(look)
+    assert page.locator("#challenges-list li:not(.done) button").first.evaluate(look) == main_button
     screenshot(page, "challenges-dialog")
     # the one-pass challenge, played by tapping its proof line on the page
     challenge = next(c for c in day_set(date.fromisoformat(listed["date"])) if c.kind == "one_pass")
