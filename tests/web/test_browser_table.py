@@ -46,30 +46,16 @@ def is_phone(width: int) -> bool:
     return width < 900
 
 
+#: The browser's language for a page language the tests name.
+LOCALES = {"en": "en-US", "ja": "ja-JP"}
+
+
 def context_for(browser: Browser, width: int, height: int, **extra: Any) -> tuple[BrowserContext, Errors]:
+    """A phone below 900 px wide (touch, pixel ratio 2), else a desktop; ``extra`` adds or overrides
+    context options (a pixel ratio of 3, a locale)."""
     phone = is_phone(width)
-    return open_context(
-        browser,
-        viewport={"width": width, "height": height},
-        is_mobile=phone,
-        has_touch=phone,
-        device_scale_factor=2 if phone else 1,
-        **extra,
-    )
-
-
-def upright_phone(
-    browser: Browser, lang: str = "ja", width: int = 390, height: int = 844
-) -> tuple[BrowserContext, Errors]:
-    """A phone held upright at a phone's pixel ratio, its browser in ``lang``."""
-    return open_context(
-        browser,
-        viewport={"width": width, "height": height},
-        is_mobile=True,
-        has_touch=True,
-        device_scale_factor=3,
-        locale={"en": "en-US", "ja": "ja-JP"}[lang],
-    )
+    options = {"is_mobile": phone, "has_touch": phone, "device_scale_factor": 2 if phone else 1, **extra}
+    return open_context(browser, viewport={"width": width, "height": height}, **options)
 
 
 def out_of_view(page: Page) -> list[str]:
@@ -464,7 +450,7 @@ MESSAGE_LINES = """() => {
 def test_a_long_message_that_fits_two_lines_shows_whole_on_a_phone(browser: Browser, server: str, lang: str) -> None:
     # Apophis deals three cards a draw and names them all; on a phone the message takes two lines, and
     # the clamp drew an ellipsis mid-message ("…and queen of…" / "clubs, one onto each waste pile")
-    context, errors = upright_phone(browser, lang)
+    context, errors = context_for(browser, 390, 844, device_scale_factor=3, locale=LOCALES[lang])
     page = context.new_page()
     game = GamePage(page, server).open("/play/AP1-R-AAAAAAA")
     game.tap_stock()
@@ -485,7 +471,7 @@ def test_the_time_and_the_moves_share_a_line_on_an_upright_phone(
 ) -> None:
     # In English the header's figures did not fit beside the code and the difficulty: the time stayed on
     # the first line and the moves went alone to a second one.
-    context, errors = upright_phone(browser, lang, width, 800)
+    context, errors = context_for(browser, width, 800, device_scale_factor=3, locale=LOCALES[lang])
     page = context.new_page()
     game = GamePage(page, server).open("/play/FC1-R-AAAAAAB")
     timer, moves = page.locator("#timer").bounding_box(), page.locator("#moves").bounding_box()
@@ -509,7 +495,7 @@ def test_up_and_down_arrows_move_the_focus_to_what_is_above_and_below(browser: B
     # On an upright phone the stock lies under the pyramid's bottom row: Down from its first card goes
     # to the stock, Up comes back to the card just above, and Up again stays (nothing usable above
     # the bottom row of a new deal); Right still walks the cards in reading order.
-    context, errors = upright_phone(browser)
+    context, errors = context_for(browser, 390, 844, device_scale_factor=3)
     page = context.new_page()
     game = GamePage(page, server).open("/play/CL1-R-AAAAAAB")
     bottom = game.pyramid_cards()[21:]  # the bottom row, all of it usable
