@@ -484,6 +484,46 @@ def test_the_time_and_the_moves_share_a_line_on_an_upright_phone(
     context.close()
 
 
+#: The header's parts that lie over one another or out of the window (with how much, in px).
+HEADER_CLASHES = """() => {
+    const parts = [...document.querySelectorAll('.topbar .brand, .topbar .deal, .topbar .badge, '
+        + '.topbar .tally .figure, .topbar .nav-btn')].filter((e) => !e.closest('[hidden]'))
+        .map((e) => [e.id || e.textContent.trim() || e.className, e.getBoundingClientRect()])
+        .filter(([, r]) => r.width > 0);
+    const clashes = [];
+    parts.forEach(([name, r], i) => {
+        if (r.left < -0.5 || r.right > innerWidth + 0.5) clashes.push(`${name} out of the window`);
+        for (const [other, s] of parts.slice(i + 1)) {
+            const x = Math.min(r.right, s.right) - Math.max(r.left, s.left);
+            const y = Math.min(r.bottom, s.bottom) - Math.max(r.top, s.top);
+            if (x > 1 && y > 1) clashes.push(`${name} over ${other} (${Math.round(x)}x${Math.round(y)})`);
+        }
+    });
+    return clashes;
+}"""
+
+
+@pytest.mark.parametrize(
+    ("lang", "width", "height"),
+    [("en", 768, 1024), ("en", 820, 1180), ("en", 1024, 768), ("ja", 768, 1024), ("en", 480, 360), ("ja", 390, 360)],
+    ids=lambda value: str(value),
+)
+def test_the_header_wraps_rather_than_lays_its_parts_over_one_another(
+    browser: Browser, server: str, lang: str, width: int, height: int
+) -> None:
+    # On a tablet held upright in English the buttons and their names took the whole line and squeezed
+    # the deal's figures under them: "Deal code", the difficulty and the time lay over "Daily". In a
+    # short and narrow window (a phone's split screen) the figures ran under the buttons and were cut.
+    context, errors = context_for(browser, width, height, device_scale_factor=2, locale=LOCALES[lang])
+    page = context.new_page()
+    GamePage(page, server).open("/play/FC1-R-AAAAAAB")
+    assert page.evaluate(HEADER_CLASHES) == []
+    assert page.locator("#diff-badge").inner_text() == {"en": "Fully random", "ja": "完全ランダム"}[lang]
+    assert out_of_view(page) == []
+    assert list(errors) == []
+    context.close()
+
+
 FOCUSED_BOX = """() => {
     const e = document.activeElement;
     const r = e.getBoundingClientRect();
