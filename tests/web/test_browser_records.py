@@ -77,6 +77,11 @@ def test_the_records_dialog_resumes_and_replays_games(desktop: tuple[Page, Error
         ("ピラミッド（アプリ版・無制限・得点あり）", "PY1-R-AAAAAAC"),
         ("クラシック（3周）", "CL1-R-AAAAAAB"),
     ]
+    # the game on the table is marked as the one being played, not offered to be resumed
+    on_table, other = page.locator("#records-unfinished li").all()
+    assert on_table.locator("button").count() == 0
+    assert on_table.locator(".playing").inner_text() == "プレイ中"
+    assert other.locator("button").inner_text() == "続ける"
     last = page.locator("#records-finished li").all_inner_texts()[0]
     assert last.split(" · ")[0] == "クラシック（3周）" and "CL1-N-AAAAAAD" in last
     assert page.evaluate("() => document.activeElement.id") == "dlg-records-title"  # not the name box

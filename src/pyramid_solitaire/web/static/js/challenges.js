@@ -18,6 +18,7 @@ let ctx = { accept: () => {}, showError: () => {} };
 export function fillBadges(list, months) {
   if (!months.length) {
     const none = document.createElement("li");
+    none.className = "none";
     none.textContent = t("badges_empty");
     list.replaceChildren(none);
     return;

@@ -87,7 +87,11 @@ function fillChart(finished, ctx) {
     : summary;
 }
 
-/** @param {Wire.GameSummary} game */
+/**
+ * @param {Wire.GameSummary} game
+ * @param {string} buttonText
+ * @param {(() => unknown) | null} onClick null for the game on the table, which gets a note, not a button
+ */
 function gameItem(game, buttonText, onClick) {
   const item = document.createElement("li");
   // the month in words, in the page's language: "Dec 4, 2026, 8:05 PM", 「2026年12月4日 20:05」 (a numeric
@@ -101,6 +105,13 @@ function gameItem(game, buttonText, onClick) {
   code.className = "nowrap";
   code.textContent = game.code;
   text.append(code);
+  if (!onClick) { // the game on the table: nothing to resume, it says so where the button would be
+    const here = document.createElement("span");
+    here.className = "playing";
+    here.textContent = buttonText;
+    item.append(text, here);
+    return item;
+  }
   const button = document.createElement("button");
   button.type = "button";
   button.textContent = buttonText;
@@ -130,10 +141,13 @@ export async function openRecords(ctx) {
     $("records-name-status").textContent = "";
     fillChart(me.finished, ctx);
     fillStats(stats.stats, ctx);
-    listGames($("records-unfinished"), me.unfinished.map((game) => gameItem(game, t("resume"), async () => {
-      $("dlg-records").close();
-      await ctx.resume(game.id);
-    })));
+    const playing = ctx.current();
+    listGames($("records-unfinished"), me.unfinished.map((game) => playing && playing.id === game.id
+      ? gameItem(game, t("playing_now"), null)
+      : gameItem(game, t("resume"), async () => {
+        $("dlg-records").close();
+        await ctx.resume(game.id);
+      })));
     listGames($("records-finished"), me.finished.map((game) => gameItem(game, t("replay"), async () => {
       $("dlg-records").close();
       await startReplay(game.id, ctx);
