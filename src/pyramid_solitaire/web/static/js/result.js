@@ -65,7 +65,8 @@ export function fillLeaderboard(list, entries) {
 /** @param {import("./state.js").ShownGame} game */
 export function showResult(game) {
   const result = game.result;
-  const title = result.won ? t("result_won") : `${t("result_lost")} — ${game.status_message}`;
+  // the reason is a sentence of its own: 「ゲーム終了 — 投了しました」, "Game over. You gave this game up."
+  const title = result.won ? t("result_won") : t("result_lost_title", { reason: game.status_message });
   $("result-title").textContent = game.daily ? `${t("daily")} ${game.daily.date} — ${title}` : title;
   showBest(result);
   $("result-challenge").hidden = !game.challenge;
