@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import unicodedata
 from collections.abc import Callable
 
@@ -61,6 +62,14 @@ def _read_import(path: str) -> object:
         raise UsageError("cli.file", problem=file_problem("read", path, exc)) from None
 
 
+def _missing_file(url: str) -> str | None:
+    """The file of a ``sqlite:///`` URL when there is none there yet (opening it would create it), else None."""
+    from .store.urls import sqlite_file
+
+    path = sqlite_file(url)
+    return path if path is not None and not os.path.exists(path) else None
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
     """Print a player's statistics; export, import or reset their records."""
     from .store import Store, StoreError
@@ -68,8 +77,15 @@ def cmd_stats(args: argparse.Namespace) -> int:
     from .web.server import default_db_url
     from .web.transfer import RecordsImportError, export_records, import_records
 
+    url = args.db or default_db_url()
+    missing = _missing_file(url) if not args.import_file and not args.export_file else None
+    if missing is not None:  # only reading: say so rather than create an empty database there
+        if args.db:  # a path given and mistyped more likely than a fresh install
+            raise UsageError("cli.stats.no-db", path=missing)
+        print("[]" if args.json else text(args.lang, "cli.stats.empty"))
+        return 0
     try:
-        store = Store(args.db or default_db_url())
+        store = Store(url)
     except StoreError as exc:
         raise UsageError("cli.store", problem=exc) from None
     data = _read_import(args.import_file) if args.import_file else None  # a bad file fails first, whatever else

@@ -117,3 +117,26 @@ def test_a_player_id_that_starts_with_a_dash_can_be_given(capsys: pytest.Capture
     assert json.loads(capsys.readouterr().out) == []
     assert main(["stats", "--db", db, "--player", "-no-such-player"]) == 2
     assert "-no-such-player" in capsys.readouterr().err
+
+
+def test_reading_a_database_that_is_not_there_says_so_and_creates_none(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A mistyped ``--db`` path names the missing file instead of showing an empty record from a new database
+    made on the spot; with no ``--db``, a player who has never played yet is told there are no records."""
+    missing = tmp_path / "typo" / "games.sqlite3"
+    assert main(["stats", "--db", f"sqlite:///{missing}"]) == 2
+    assert (
+        capsys.readouterr().err.strip()
+        == f"pyramid-solitaire: エラー: {missing} にデータベースはありません（そのファイルがありません）"
+    )
+    assert main(["--lang", "en", "stats", "--db", f"sqlite:///{missing}", "--reset"]) == 2
+    assert (
+        capsys.readouterr().err.strip() == f"pyramid-solitaire: error: there is no database at {missing} (no such file)"
+    )
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert main(["--lang", "en", "stats"]) == 0
+    assert capsys.readouterr().out.strip() == "No records yet."
+    assert main(["stats", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == []
+    assert not (tmp_path / "typo").exists() and not (tmp_path / "data").exists()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Final
 
@@ -28,3 +29,14 @@ def _safe_url(url: str) -> str:
     """The URL as messages show it: without its password, and on one line."""
     shown = _unsecret_url(url)
     return shown if shown.isprintable() else repr(shown)
+
+
+def sqlite_file(url: str) -> str | None:
+    """The file a ``sqlite:///`` URL names (``~`` expanded), or None for any other URL or one that is no URL."""
+    try:
+        parsed = make_url(url)
+    except (ArgumentError, ValueError):
+        return None
+    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
+        return None
+    return os.path.expanduser(parsed.database)
