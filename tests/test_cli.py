@@ -554,3 +554,44 @@ def test_daily_prints_the_days_code_and_as_json_its_par(capsys: pytest.CaptureFi
 def test_daily_names_a_bad_date_or_time_zone(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
     assert main(args) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("rules", "named", "not_named"),
+    [
+        ("classic", ["d めくる", "r 山札に戻す"], ["フリーセル", "ジョーカー", "3枚"]),
+        ("classic(passes=1)", ["d めくる"], ["r 山札に戻す"]),  # one pass: no recycle to offer
+        ("cells", ["Qs>cell フリーセルに置く", "r 山札に戻す"], ["ジョーカー"]),
+        ("giza", ["u 元に戻す"], ["山札", "めくる"]),  # no stock at all
+        (
+            "thirteen(jokers=2,triples=true)",
+            ["3枚で取り除く (2c+4d+7h)", "ジョーカーと取り除く (X1+Tc)"],
+            ["フリーセル"],
+        ),
+    ],
+)
+def test_the_terminal_lists_the_commands_of_the_rules_in_play(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    rules: str,
+    named: list[str],
+    not_named: list[str],
+) -> None:
+    """The command line under the board offers what this game takes: a park only with free cells, a recycle
+    only where one is allowed, the stock's commands only with a stock, jokers and triples where they are."""
+    _, out = _play(capsys, monkeypatch, "?\nq\n", "play", "--rules", rules)
+    offered = [line for line in out.splitlines() if line.startswith("コマンド: ")]
+    assert len(offered) == 2 and offered[0] == offered[1]  # at the start, and again on "?"
+    assert all(part in offered[0] for part in named), offered[0]
+    assert not any(part in offered[0] for part in not_named), offered[0]
+
+
+def test_the_terminal_lists_its_commands_in_english(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, out = _play(capsys, monkeypatch, "q\n", "--lang", "en", "play", "--rules", "cells")
+    offered = next(line for line in out.splitlines() if line.startswith("Commands: "))
+    assert offered == (
+        "Commands: name cards to remove them (Kd / Tc 3s / Tc+3s), Qs>cell park in a free cell, s tap the stock, "
+        "d draw, r recycle, u undo, y redo, h hint, b rewind before the dead card, code show the code, q quit"
+    )

@@ -90,6 +90,24 @@ def render(game: Game, lang: str = "ja") -> str:
     return "\n".join(lines)
 
 
+def help_line(game: Game, lang: str) -> str:
+    """The commands this game's rules take, one line: a park only with free cells, the stock's commands only
+    with a stock, the recycle only where the rules allow one, triples and jokers only where the deal has them."""
+    rules = game.rules
+    parts = ["remove"]
+    if rules.triples:
+        parts.append("triple")
+    if rules.jokers:
+        parts.append("joker")
+    if rules.cells:
+        parts.append("park")
+    if game.table.stock_size:
+        parts += ["stock", "draw"] if rules.max_recycles == 0 else ["stock", "draw", "recycle"]
+    parts += ["undo", "redo", "hint", "rewind", "code", "quit"]
+    listed = text(lang, "terminal.help.sep").join(text(lang, f"terminal.help.{part}") for part in parts)
+    return text(lang, "terminal.help", commands=listed)
+
+
 def play(
     game: Game, commands: Iterable[str], out: TextIO, lang: str = "ja", prompt: Callable[[], None] | None = None
 ) -> Game:
@@ -99,7 +117,7 @@ def play(
         return text(lang, f"terminal.{key}", **values)
 
     out.write(render(game, lang) + "\n")
-    out.write(say("help") + "\n")
+    out.write(help_line(game, lang) + "\n")
     for raw in commands:
         line = raw.strip()
         if not line:
@@ -110,7 +128,7 @@ def play(
                 out.write(say("bye") + "\n")
                 break
             if word in ("?", "help"):
-                out.write(say("help") + "\n")
+                out.write(help_line(game, lang) + "\n")
                 continue
             if word == "code":
                 out.write(f"{game.deal.code}\n")
