@@ -698,3 +698,45 @@ def test_dialog_buttons_are_in_view_without_scrolling(browser: Browser, server: 
         page.locator(f"#{dialog}").wait_for(state="hidden")
     context.close()
     assert list(errors) == []
+
+
+#: Where each card of the layout lies: its slot, whether it is one of the reserve piles, its box.
+LAYOUT_BOXES = """() => [...document.querySelectorAll('#pyramid [data-slot]')].map(e => {
+    const r = e.getBoundingClientRect();
+    return {reserve: e.classList.contains('reserve'), left: r.left, right: r.right, top: r.top,
+            bottom: r.bottom, width: r.width};
+})"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 720), (844, 390)], ids=["laptop", "phone-sideways"])
+def test_giza_sets_its_piles_beside_the_pyramid_on_a_wide_screen(
+    browser: Browser, server: str, width: int, height: int
+) -> None:
+    """Under the pyramid, Giza's eight piles and its seven rows shared the height, and on a laptop or a
+    phone held sideways its cards came out two thirds the size of classic's, the sides of the window
+    empty. There, four piles now stand left of the pyramid and four right of it, and the cards are
+    nearly classic's size; on an upright phone the piles stay in their row under the pyramid."""
+    context, errors = context_for(browser, width, height, device_scale_factor=3 if is_phone(width) else 1)
+    page = context.new_page()
+    GamePage(page, server).open(f"/play/{code_of('classic')}")
+    classic = page.evaluate(LAYOUT_BOXES)[0]["width"]
+    GamePage(page, server).open(f"/play/{code_of('giza')}")
+    boxes = page.evaluate(LAYOUT_BOXES)
+    pyramid = [box for box in boxes if not box["reserve"]]
+    piles = [box for box in boxes if box["reserve"]]
+    assert len(pyramid) == 28 and len(piles) == 24
+    left_edge, right_edge = min(b["left"] for b in pyramid), max(b["right"] for b in pyramid)
+    assert sum(b["right"] <= left_edge for b in piles) == 12  # four piles of three on each side
+    assert sum(b["left"] >= right_edge for b in piles) == 12
+    assert max(b["bottom"] for b in piles) <= max(b["bottom"] for b in pyramid) + pyramid[0]["width"]
+    assert pyramid[0]["width"] >= 0.85 * classic, (pyramid[0]["width"], classic)
+    assert out_of_view(page) == []
+    screenshot(page, f"giza-{width}x{height}")
+    page.set_viewport_size({"width": 390, "height": 844})  # an upright phone: the row under the pyramid
+    page.wait_for_function("document.querySelector('#board').dataset.arrangement === 'stacked'")
+    boxes = page.evaluate(LAYOUT_BOXES)
+    lowest_row = max(b["top"] for b in boxes if not b["reserve"])
+    assert all(b["top"] > lowest_row for b in boxes if b["reserve"])
+    assert out_of_view(page) == []
+    assert list(errors) == []
+    context.close()

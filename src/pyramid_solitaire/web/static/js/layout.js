@@ -4,7 +4,11 @@
 // two arrangements are measured — *stacked* (the stock's line under the pyramid, as on a phone held
 // upright) and *side* (the stock and waste in a column left of the pyramid, the removed pile and the
 // free cells in one right of it, as on a desktop or a phone held sideways) — and the one that gives the
-// larger cards is drawn.  No rule of the game is here: which spots exist comes from the state.
+// larger cards is drawn.  A layout of reserve piles and no stock (Giza) is measured a third way, *beside*:
+// half the piles left of the pyramid and half right of it, two piles across and two down on each side,
+// instead of a row under it, which on a wide screen leaves the pyramid and the piles a third larger
+// (under it, eight piles and the seven rows must share the height).  No rule of the game is here: which
+// spots exist comes from the state.
 
 export const CARD_RATIO = 1.4;
 // How much of a covered pyramid card shows above the row covering it, as a share of its height.
@@ -27,6 +31,12 @@ const STACKED_TOP = 0.3;
 const STACKED_BETWEEN = 0.4;
 // The room between the side columns and the pyramid, in card widths.
 const SIDE_ROOM = 0.35;
+// Beside: the piles across in each side's block, and the room between two piles one above the other, in
+// card heights (wide enough that the lower pile does not read as the upper one's fan going on).
+const BESIDE_ACROSS = 2;
+const BESIDE_BETWEEN = 0.18;
+// How much larger the cards must be for the piles to go beside the pyramid.
+const BESIDE_GAIN = 1.08;
 
 /** A place on the board, in pixels from its top left corner. @typedef {{ x: number, y: number }} Point */
 
@@ -38,7 +48,7 @@ const SIDE_ROOM = 0.35;
 /**
  * Where everything on the table goes (layout): the card size, and where each part is.
  * @typedef {object} Layout
- * @property {"stacked" | "side"} arrangement  which of the two arrangements was drawn
+ * @property {"stacked" | "side" | "beside"} arrangement  which of the arrangements was drawn
  * @property {number} width  the table's size, in pixels
  * @property {number} height
  * @property {number} left  the table's top left corner on the board
@@ -153,6 +163,27 @@ function sideSize(shape, cw) {
   return { width, height, left, right };
 }
 
+// The beside arrangement (reserve piles, no stock): a block of piles on each side of the pyramid, then
+// the removed pile and the free cells in columns at the right; null for a layout it does not suit.
+function besideSize(shape, cw) {
+  if (!shape.piles || shape.depth < 2 || shape.hasStock) return null;
+  const h = heights(shape, cw);
+  const perSide = Math.ceil(shape.piles / 2);
+  const across = Math.min(BESIDE_ACROSS, perSide);
+  const down = Math.ceil(perSide / across);
+  const pile = h.ch + (shape.depth - 1) * h.step;
+  const between = Math.round(h.ch * BESIDE_BETWEEN);
+  const block = across * cw + (across - 1) * h.gap * 2;
+  const room = Math.round(cw * SIDE_ROOM);
+  const right = Math.ceil((1 + shape.cells) / PER_COLUMN);
+  const pyramid = shape.rows * cw + (shape.rows - 1) * h.gap;
+  const width = 2 * block + pyramid + 2 * room + room + right * cw + (right - 1) * h.gap * 2;
+  const piles = down * pile + (down - 1) * between;
+  const column = PER_COLUMN * (h.ch + h.labels) + (PER_COLUMN - 1) * h.gap * 2;
+  const height = Math.max(h.pyramid, piles, column);
+  return { width, height, perSide, across, pile, between, block, room, right, pyramid };
+}
+
 // Where everything goes: card size, and x/y of each part, for a board of width x height pixels.
 // `origin`: the room kept free around the table, in pixels (the table is drawn inside it).
 /**
@@ -170,6 +201,12 @@ export function layout(shape, width, height, large, origin = 0) {
   // the larger cards win; at a tie (both at the largest size) a wide board sets the stock at the side
   const side = sideCw > stackedCw || (sideCw === stackedCw && width > height * 1.3);
   const cw = Math.max(1, side ? sideCw : stackedCw);
+  const besideCw = besideSize(shape, 1)
+    ? fit((w) => { const s = besideSize(shape, w); return s ? [s.width, s.height] : [Infinity, Infinity]; }, width, height, limit)
+    : 0;
+  // beside only where it gives clearly larger cards: where the two are near (a large screen, where both
+  // reach the largest size), the piles stay in their row under the pyramid, the table as it is dealt
+  if (besideCw > cw * BESIDE_GAIN) return besideLayout(shape, besideCw, width, height, origin);
   return side ? sideLayout(shape, cw, width, height, origin) : stackedLayout(shape, cw, width, height, origin);
 }
 
@@ -272,5 +309,40 @@ function sideLayout(shape, cw, width, height, origin) {
   out.cellsLabel = null;
   out.labelsY = null;
   out.jokers = Array.from({ length: shape.jokers }, (_, i) => ({ x: pyramidLeft + i * Math.round(cw * 0.45), y: top }));
+  return out;
+}
+
+function besideLayout(shape, cw, width, height, origin) {
+  const m = base(shape, cw);
+  const size = /** @type {NonNullable<ReturnType<typeof besideSize>>} */ (besideSize(shape, cw));
+  const left = origin + Math.max(0, Math.floor((width - size.width) / 2));
+  const top = origin + Math.max(0, Math.floor((height - size.height) / 2));
+  const out = /** @type {Layout} */ ({ ...m, arrangement: "beside", width: size.width, height: size.height, left, top });
+  const pyramidLeft = left + size.block + size.room;
+  const rightBlock = pyramidLeft + size.pyramid + size.room;
+  const pyramidTop = top + Math.floor((size.height - m.h.pyramid) / 2);
+  const blockHeight = Math.ceil(size.perSide / size.across) * (size.pile + size.between) - size.between;
+  const blockTop = top + Math.floor((size.height - blockHeight) / 2);
+  const inPyramid = pyramidAt(shape, m, pyramidLeft + size.pyramid / 2, pyramidTop);
+  // piles 1 to perSide on the left, the rest on the right; in each block, across then down (reading order)
+  out.slot = (entry) => {
+    if (entry.pile === null || entry.level === null) return inPyramid(entry);
+    const side = entry.pile < size.perSide ? 0 : 1;
+    const index = entry.pile - side * size.perSide;
+    const x = (side ? rightBlock : left) + (index % size.across) * (cw + m.gap * 2);
+    const y = blockTop + Math.floor(index / size.across) * (size.pile + size.between) + entry.level * m.step;
+    return { x, y, z: entry.level + 1 };
+  };
+  // the right columns: the removed pile on top, the free cells under it and on in the next columns
+  const columnsLeft = rightBlock + size.block + size.room;
+  const slotHeight = m.ch + m.h.labels + m.gap * 2;
+  const at = (i) => ({ x: columnsLeft + Math.floor(i / PER_COLUMN) * (cw + m.gap * 2), y: top + (i % PER_COLUMN) * slotHeight });
+  out.removed = at(0);
+  out.cells = Array.from({ length: shape.cells }, (_, i) => at(i + 1));
+  out.cellsLabel = null;
+  out.labelsY = null;
+  out.stock = null;
+  out.spots = {};
+  out.jokers = Array.from({ length: shape.jokers }, (_, i) => ({ x: pyramidLeft + i * Math.round(cw * 0.45), y: pyramidTop }));
   return out;
 }
