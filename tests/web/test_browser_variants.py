@@ -80,6 +80,8 @@ def test_a_verified_easy_deal_is_dealt_and_won_by_clicking(
     page.locator("#dlg-result").wait_for(state="visible")
     assert game.text("#result-title") == "クリア！"
     assert f"手数\n{len(result.solution)}" in game.text("#result-figures")
+    # the stock left only where there is a stock (Giza deals every card to the layout)
+    assert ("山札の残り" in game.text("#result-figures")) == (preset != "giza")
     assert game.text("#result-stats-title") == f"この難易度での成績（{name}・やさしい）"
     screenshot(page, f"{preset}-won")
     assert list(errors) == []

@@ -77,7 +77,7 @@ export function showResult(game) {
   figure(figures, t("moves"), movesText(result));
   figure(figures, t("undos"), String(result.undos));
   figure(figures, t("hints"), String(result.hints));
-  figure(figures, t("stock_left"), String(result.stock_left));
+  if (game.has_stock) figure(figures, t("stock_left"), String(result.stock_left));  // Giza has none to leave
   if (result.score !== null) figure(figures, t("score"), String(result.score));
   figure(figures, t("difficulty"), t(`diff_${game.difficulty}`));
   figure(figures, t("deal_number"), game.number === null ? t("custom_deal") : `${game.number} (${game.code})`);
