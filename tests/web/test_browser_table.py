@@ -740,3 +740,27 @@ def test_giza_sets_its_piles_beside_the_pyramid_on_a_wide_screen(
     assert out_of_view(page) == []
     assert list(errors) == []
     context.close()
+
+
+#: The header's height and the first pyramid card's width: what moves when the header takes a new line.
+HEADER_AND_CARD = """() => [document.querySelector('.topbar').getBoundingClientRect().height,
+    document.querySelector('#pyramid [data-card]').getBoundingClientRect().width]"""
+
+
+@pytest.mark.parametrize(("lang", "width", "height"), [("en", 1280, 720), ("ja", 1280, 720), ("en", 390, 844)])
+def test_the_table_keeps_its_size_as_the_moves_reach_ten(
+    browser: Browser, server: str, lang: str, width: int, height: int
+) -> None:
+    # On a laptop in English the header's figures just fitted on its first line: the tenth move's second
+    # digit took them to a second line, and the whole table shrank as the player reached for the stock.
+    context, errors = context_for(browser, width, height, locale=LOCALES[lang])
+    page = context.new_page()
+    game = GamePage(page, server).open(f"/play/{code_of('classic')}")
+    before = page.evaluate(HEADER_AND_CARD)
+    for _ in range(12):
+        game.tap_stock()
+    assert game.text("#moves") == "12"
+    assert page.evaluate(HEADER_AND_CARD) == before
+    assert page.evaluate(HEADER_CLASHES) == []
+    assert list(errors) == []
+    context.close()
