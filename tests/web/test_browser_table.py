@@ -486,7 +486,7 @@ def test_the_time_and_the_moves_share_a_line_on_an_upright_phone(
 
 #: The header's parts that lie over one another or out of the window (with how much, in px).
 HEADER_CLASHES = """() => {
-    const parts = [...document.querySelectorAll('.topbar .brand, .topbar .deal, .topbar .badge, '
+    const parts = [...document.querySelectorAll('.topbar .brand, .topbar .code, .topbar #btn-copy, .topbar .badge, '
         + '.topbar .tally .figure, .topbar .nav-btn')].filter((e) => !e.closest('[hidden]'))
         .map((e) => [e.id || e.textContent.trim() || e.className, e.getBoundingClientRect()])
         .filter(([, r]) => r.width > 0);
@@ -762,5 +762,32 @@ def test_the_table_keeps_its_size_as_the_moves_reach_ten(
     assert game.text("#moves") == "12"
     assert page.evaluate(HEADER_AND_CARD) == before
     assert page.evaluate(HEADER_CLASHES) == []
+    assert list(errors) == []
+    context.close()
+
+
+@pytest.mark.parametrize(("lang", "width", "height"), [("en", 640, 360), ("ja", 640, 360), ("en", 568, 320)])
+def test_a_phone_held_sideways_shows_the_code_and_a_checked_difficulty_on_one_line(
+    browser: Browser, server: str, lang: str, width: int, height: int
+) -> None:
+    # On the short header's one line a verified deal's difficulty ("Normal · Verified clearable") left the
+    # code no room, and its copy button lay over the difficulty. There the words give way to a check
+    # mark (a screen reader still hears them) and the copy button keeps its own room.
+    context, errors = context_for(browser, width, height, device_scale_factor=3, locale=LOCALES[lang])
+    page = context.new_page()
+    GamePage(page, server).open("/play/PY1-N-AAAAAAB")  # a verified deal, with a score beside the moves
+    badge = page.locator("#diff-badge")
+    words = {"en": "Verified clearable", "ja": "クリア可能と確認済み"}[lang]
+    assert page.evaluate("document.querySelector('#diff-badge').textContent").endswith(f"· {words} ✓")
+    shown = page.evaluate(
+        "[...document.querySelectorAll('#diff-badge > span')].map(e => [e.className, e.getBoundingClientRect().width])"
+    )
+    assert shown[0][0] == "verified-words" and shown[0][1] <= 1  # read out, not drawn
+    assert shown[1][0] == "verified-mark" and shown[1][1] > 0
+    assert page.evaluate(HEADER_CLASHES) == []
+    code = page.locator("#deal-link").bounding_box()
+    assert code is not None and code["width"] > 20  # at least the rule set's letters
+    assert badge.is_visible() and page.locator("#score").is_visible()
+    assert out_of_view(page) == []
     assert list(errors) == []
     context.close()

@@ -58,7 +58,7 @@ export function draw() {
   $("moves").textContent = String(game.moves);
   $("score-box").hidden = game.score === null;
   $("score").textContent = String(game.score ?? 0);
-  $("diff-badge").textContent = game.difficulty === "R" ? t("diff_R") : `${t(`diff_${game.difficulty}`)} · ${t("verified")}`;
+  showDifficulty($("diff-badge"), game.difficulty);
   // a game the engine in this browser plays (dealt offline): its record goes to the server when it can
   const away = $("offline-badge");
   away.hidden = !game.offline;
@@ -217,4 +217,22 @@ function finish(completed = false) {
       showBest(app.game.result);
     }).catch(() => {});
   }
+}
+
+// The difficulty badge: 「ふつう · クリア可能と確認済み」.  Where the header has one short line (a phone held
+// sideways) the words after the difficulty give way to a check mark, read out as the words still.
+/** @param {HTMLElement} badge @param {string} difficulty */
+function showDifficulty(badge, difficulty) {
+  if (difficulty === "R") {
+    badge.textContent = t("diff_R");
+    return;
+  }
+  const words = document.createElement("span");
+  words.className = "verified-words";
+  words.textContent = ` · ${t("verified")}`;
+  const mark = document.createElement("span");
+  mark.className = "verified-mark";
+  mark.setAttribute("aria-hidden", "true");
+  mark.textContent = " ✓";
+  badge.replaceChildren(t(`diff_${difficulty}`), words, mark);
 }
