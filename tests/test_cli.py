@@ -13,11 +13,13 @@ from typing import Any
 
 import pytest
 
+from helpers import make_notation, row_of
 from pyramid_solitaire.cards import Card
 from pyramid_solitaire.cli import main
 from pyramid_solitaire.deal import MAX_NUMBER, Deal
 from pyramid_solitaire.game import Game
 from pyramid_solitaire.record import write_record
+from pyramid_solitaire.solver import solve
 
 COVERED_JA = "このカードは別のカードに覆われています"
 
@@ -595,3 +597,26 @@ def test_the_terminal_lists_its_commands_in_english(
         "Commands: name cards to remove them (Kd / Tc 3s / Tc+3s), Qs>cell park in a free cell, s tap the stock, "
         "d draw, r recycle, u undo, y redo, h hint, b rewind before the dead card, code show the code, q quit"
     )
+
+
+def test_the_terminal_game_ends_with_a_win_and_not_with_a_loss(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After the winning move there is nothing left to do (undo is refused then), so the game says so and
+    ends; after a loss the player may still take a move back (seed 001), so it waits for the next command."""
+    code = "CL1-R-AAAAAAB"
+    line = solve(Deal.from_code(code), time_limit=30).solution
+    assert line is not None
+    moves = "".join(f"{move}\n" for move in line)
+    _, out = _play(capsys, monkeypatch, f"{moves}u\nh\n", "play", code)
+    assert out.rstrip().endswith("クリア！\n終了します")
+    assert "× このゲームは終わっています" not in out  # the lines after the win were not read
+    # aces and twos under every king, queen and jack: nothing is ever removed, so the last draw loses
+    stuck = {**row_of(7, "Ac Ad Ah As 2c 2d 2h"), **row_of(6, "Kc Kd Kh Ks Qc Qd"), **row_of(5, "Qh Qs Jc Jd Jh")}
+    lost = Deal.from_notation(make_notation({**stuck, **row_of(4, "Js")}), "classic").code
+    _, out = _play(capsys, monkeypatch, "s\n" * 74 + "u\nq\n", "play", lost)
+    boards = _boards(out)
+    assert len(boards) == 1 + 74 + 1  # the start, each tap of the stock, and the undo after the loss
+    lost_at = out.index("\n手詰まりです\n")  # the status line under the 74th board
+    assert out.count("手詰まりです") == 1 and "3/3周目 · 残り 1" in out[lost_at:]  # the undo's board
+    assert out.rstrip().endswith("終了します")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TextIO
 
+from .board import WON
 from .game import Game
 from .messages import text
 from .moves import Move, MoveError
@@ -154,4 +155,7 @@ def play(
             out.write(say("refused", reason=exc.message(lang)) + "\n")
             continue
         out.write(render(game, lang) + "\n")
+        if game.status == WON:  # nothing is left to do (undo is refused after a win); a loss may still be undone
+            out.write(say("bye") + "\n")
+            break
     return game
