@@ -164,9 +164,10 @@ function sideSize(shape, cw) {
 }
 
 // The beside arrangement (reserve piles, no stock): a block of piles on each side of the pyramid, then
-// the removed pile and the free cells in columns at the right; null for a layout it does not suit.
+// the removed pile and the free cells in columns at the right (for a layout besideSuits).
+const besideSuits = (shape) => shape.piles > 0 && shape.depth > 1 && !shape.hasStock;
+
 function besideSize(shape, cw) {
-  if (!shape.piles || shape.depth < 2 || shape.hasStock) return null;
   const h = heights(shape, cw);
   const perSide = Math.ceil(shape.piles / 2);
   const across = Math.min(BESIDE_ACROSS, perSide);
@@ -181,7 +182,7 @@ function besideSize(shape, cw) {
   const piles = down * pile + (down - 1) * between;
   const column = PER_COLUMN * (h.ch + h.labels) + (PER_COLUMN - 1) * h.gap * 2;
   const height = Math.max(h.pyramid, piles, column);
-  return { width, height, perSide, across, pile, between, block, room, right, pyramid };
+  return { width, height, perSide, across, pile, between, block, room, right, pyramid, piles };
 }
 
 // Where everything goes: card size, and x/y of each part, for a board of width x height pixels.
@@ -201,8 +202,8 @@ export function layout(shape, width, height, large, origin = 0) {
   // the larger cards win; at a tie (both at the largest size) a wide board sets the stock at the side
   const side = sideCw > stackedCw || (sideCw === stackedCw && width > height * 1.3);
   const cw = Math.max(1, side ? sideCw : stackedCw);
-  const besideCw = besideSize(shape, 1)
-    ? fit((w) => { const s = besideSize(shape, w); return s ? [s.width, s.height] : [Infinity, Infinity]; }, width, height, limit)
+  const besideCw = besideSuits(shape)
+    ? fit((w) => { const s = besideSize(shape, w); return [s.width, s.height]; }, width, height, limit)
     : 0;
   // beside only where it gives clearly larger cards: where the two are near (a large screen, where both
   // reach the largest size), the piles stay in their row under the pyramid, the table as it is dealt
@@ -314,15 +315,14 @@ function sideLayout(shape, cw, width, height, origin) {
 
 function besideLayout(shape, cw, width, height, origin) {
   const m = base(shape, cw);
-  const size = /** @type {NonNullable<ReturnType<typeof besideSize>>} */ (besideSize(shape, cw));
+  const size = besideSize(shape, cw);
   const left = origin + Math.max(0, Math.floor((width - size.width) / 2));
   const top = origin + Math.max(0, Math.floor((height - size.height) / 2));
   const out = /** @type {Layout} */ ({ ...m, arrangement: "beside", width: size.width, height: size.height, left, top });
   const pyramidLeft = left + size.block + size.room;
   const rightBlock = pyramidLeft + size.pyramid + size.room;
   const pyramidTop = top + Math.floor((size.height - m.h.pyramid) / 2);
-  const blockHeight = Math.ceil(size.perSide / size.across) * (size.pile + size.between) - size.between;
-  const blockTop = top + Math.floor((size.height - blockHeight) / 2);
+  const blockTop = top + Math.floor((size.height - size.piles) / 2);
   const inPyramid = pyramidAt(shape, m, pyramidLeft + size.pyramid / 2, pyramidTop);
   // piles 1 to perSide on the left, the rest on the right; in each block, across then down (reading order)
   out.slot = (entry) => {
