@@ -271,12 +271,18 @@ function stackedLayout(shape, cw, width, height, origin) {
   return out;
 }
 
-function sideLayout(shape, cw, width, height, origin) {
-  const m = base(shape, cw);
-  const size = sideSize(shape, cw);
+// A table of `size` in the middle of the board (the side and beside arrangements): its measures and corner.
+function centred(shape, cw, size, arrangement, width, height, origin) {
   const left = origin + Math.max(0, Math.floor((width - size.width) / 2));
   const top = origin + Math.max(0, Math.floor((height - size.height) / 2));
-  const out = /** @type {Layout} */ ({ ...m, arrangement: "side", width: size.width, height: size.height, left, top });
+  const out = /** @type {Layout} */ (
+    { ...base(shape, cw), arrangement, width: size.width, height: size.height, left, top });
+  return { out, m: out, left, top };
+}
+
+function sideLayout(shape, cw, width, height, origin) {
+  const size = sideSize(shape, cw);
+  const { out, m, left, top } = centred(shape, cw, size, "side", width, height, origin);
   const room = Math.round(cw * SIDE_ROOM);
   const fan = shape.fan * Math.round(cw * FAN_STEP);
   const slotHeight = m.ch + m.h.labels + m.gap * 2;
@@ -314,11 +320,8 @@ function sideLayout(shape, cw, width, height, origin) {
 }
 
 function besideLayout(shape, cw, width, height, origin) {
-  const m = base(shape, cw);
   const size = besideSize(shape, cw);
-  const left = origin + Math.max(0, Math.floor((width - size.width) / 2));
-  const top = origin + Math.max(0, Math.floor((height - size.height) / 2));
-  const out = /** @type {Layout} */ ({ ...m, arrangement: "beside", width: size.width, height: size.height, left, top });
+  const { out, m, left, top } = centred(shape, cw, size, "beside", width, height, origin);
   const pyramidLeft = left + size.block + size.room;
   const rightBlock = pyramidLeft + size.pyramid + size.room;
   const pyramidTop = top + Math.floor((size.height - m.h.pyramid) / 2);
