@@ -747,6 +747,29 @@ HEADER_AND_CARD = """() => [document.querySelector('.topbar').getBoundingClientR
     document.querySelector('#pyramid [data-card]').getBoundingClientRect().width]"""
 
 
+def test_the_table_keeps_its_size_as_the_score_reaches_a_hundred_on_a_phone_held_sideways(
+    browser: Browser, server: str
+) -> None:
+    # On the short header's one line the score's third digit squeezed the deal code, and the words "Deal
+    # code" beside it wrapped onto two lines: the header grew two pixels and the table shrank.
+    context, errors = context_for(browser, 844, 390, locale=LOCALES["en"])
+    page = context.new_page()
+    code = Deal.from_number(1, "pyramide").code
+    game = GamePage(page, server).open(f"/play/{code}")
+    before = page.evaluate(HEADER_AND_CARD)
+    line = solve(Deal.from_code(game.text("#deal-link")), time_limit=30).solution
+    assert line is not None
+    for move in line[:-1]:
+        game.play(move)
+        if int(game.text("#score")) >= 100:
+            break
+    assert int(game.text("#score")) >= 100
+    assert page.evaluate(HEADER_AND_CARD) == before
+    assert page.evaluate(HEADER_CLASHES) == []
+    assert list(errors) == []
+    context.close()
+
+
 @pytest.mark.parametrize(("lang", "width", "height"), [("en", 1280, 720), ("ja", 1280, 720), ("en", 390, 844)])
 def test_the_table_keeps_its_size_as_the_moves_reach_ten(
     browser: Browser, server: str, lang: str, width: int, height: int
