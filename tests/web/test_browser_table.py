@@ -754,8 +754,7 @@ def test_the_table_keeps_its_size_as_the_score_reaches_a_hundred_on_a_phone_held
     # code" beside it wrapped onto two lines: the header grew two pixels and the table shrank.
     context, errors = context_for(browser, 844, 390, locale=LOCALES["en"])
     page = context.new_page()
-    code = Deal.from_number(1, "pyramide").code
-    game = GamePage(page, server).open(f"/play/{code}")
+    game = GamePage(page, server).open(f"/play/{code_of('pyramide')}")
     before = page.evaluate(HEADER_AND_CARD)
     line = solve(Deal.from_code(game.text("#deal-link")), time_limit=30).solution
     assert line is not None

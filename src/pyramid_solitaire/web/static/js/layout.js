@@ -178,11 +178,12 @@ function besideSize(shape, cw) {
   const room = Math.round(cw * SIDE_ROOM);
   const right = Math.ceil((1 + shape.cells) / PER_COLUMN);
   const pyramid = shape.rows * cw + (shape.rows - 1) * h.gap;
-  const width = 2 * block + pyramid + 2 * room + room + right * cw + (right - 1) * h.gap * 2;
+  // a room each side of the pyramid, and one before the right columns
+  const width = 2 * block + pyramid + 3 * room + right * cw + (right - 1) * h.gap * 2;
   const piles = down * pile + (down - 1) * between;
   const column = PER_COLUMN * (h.ch + h.labels) + (PER_COLUMN - 1) * h.gap * 2;
   const height = Math.max(h.pyramid, piles, column);
-  return { width, height, perSide, across, pile, between, block, room, right, pyramid, piles };
+  return { width, height, perSide, across, pile, between, block, room, pyramid, piles };
 }
 
 // Where everything goes: card size, and x/y of each part, for a board of width x height pixels.
@@ -280,6 +281,17 @@ function centred(shape, cw, size, arrangement, width, height, origin) {
   return { out, m: out, left, top };
 }
 
+// The right columns of the side and beside arrangements, from `x` and `top`: the removed pile on top, the
+// free cells under it and on in the next columns, each column read top to bottom (no cells' label: each
+// column's spots carry their own).
+function rightColumns(out, shape, x, top) {
+  const slotHeight = out.ch + out.h.labels + out.gap * 2;
+  const at = (i) => ({ x: x + Math.floor(i / PER_COLUMN) * (out.cw + out.gap * 2), y: top + (i % PER_COLUMN) * slotHeight });
+  out.removed = at(0);
+  out.cells = Array.from({ length: shape.cells }, (_, i) => at(i + 1));
+  out.cellsLabel = null;
+}
+
 function sideLayout(shape, cw, width, height, origin) {
   const size = sideSize(shape, cw);
   const { out, m, left, top } = centred(shape, cw, size, "side", width, height, origin);
@@ -300,20 +312,10 @@ function sideLayout(shape, cw, width, height, origin) {
   const pyramidWidth = across * cw + (across - 1) * m.gap;
   const pyramidLeft = left + leftWidth + (size.left ? room : 0);
   out.slot = pyramidAt(shape, m, pyramidLeft + pyramidWidth / 2, top);
-  const rightLeft = pyramidLeft + pyramidWidth + room;
-  // the right columns: the removed pile on top, the free cells under it and on in the next columns,
-  // each column read top to bottom
-  const rightItems = ["removed", ...Array.from({ length: shape.cells }, (_, i) => `cell-${i}`)];
-  rightItems.forEach((key, i) => {
-    const column = Math.floor(i / PER_COLUMN);
-    place[key] = { x: rightLeft + column * (cw + m.gap * 2), y: top + (i % PER_COLUMN) * slotHeight };
-  });
+  rightColumns(out, shape, pyramidLeft + pyramidWidth + room, top);
   out.stock = place.stock || null;
   out.spots = Object.fromEntries(shape.spots.map((key) => [key, place[key]]));
   if (place.waste) out.fanAt = { x: place.waste.x - fan, y: place.waste.y };
-  out.removed = place.removed;
-  out.cells = Array.from({ length: shape.cells }, (_, i) => place[`cell-${i}`]);
-  out.cellsLabel = null;
   out.labelsY = null;
   out.jokers = Array.from({ length: shape.jokers }, (_, i) => ({ x: pyramidLeft + i * Math.round(cw * 0.45), y: top }));
   return out;
@@ -336,13 +338,7 @@ function besideLayout(shape, cw, width, height, origin) {
     const y = blockTop + Math.floor(index / size.across) * (size.pile + size.between) + entry.level * m.step;
     return { x, y, z: entry.level + 1 };
   };
-  // the right columns: the removed pile on top, the free cells under it and on in the next columns
-  const columnsLeft = rightBlock + size.block + size.room;
-  const slotHeight = m.ch + m.h.labels + m.gap * 2;
-  const at = (i) => ({ x: columnsLeft + Math.floor(i / PER_COLUMN) * (cw + m.gap * 2), y: top + (i % PER_COLUMN) * slotHeight });
-  out.removed = at(0);
-  out.cells = Array.from({ length: shape.cells }, (_, i) => at(i + 1));
-  out.cellsLabel = null;
+  rightColumns(out, shape, rightBlock + size.block + size.room, top);
   out.labelsY = null;
   out.stock = null;
   out.spots = {};
