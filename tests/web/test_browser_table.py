@@ -6,6 +6,7 @@ the celebration of a win.  Screenshots of each screen size land in test-artifact
 from __future__ import annotations
 
 import json
+from datetime import date
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,7 +16,8 @@ from pages import ANSWERED, GamePage
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from helpers import make_notation, row_of
-from pyramid_solitaire import Deal, Move
+from pyramid_solitaire import Deal, Game, Move
+from pyramid_solitaire.challenges import day_set
 from pyramid_solitaire.rules import PRESETS
 from pyramid_solitaire.solver import solve
 
@@ -763,6 +765,40 @@ def test_the_table_keeps_its_size_as_the_score_reaches_a_hundred_on_a_phone_held
         if int(game.text("#score")) >= 100:
             break
     assert int(game.text("#score")) >= 100
+    assert page.evaluate(HEADER_AND_CARD) == before
+    assert page.evaluate(HEADER_CLASHES) == []
+    assert list(errors) == []
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_table_keeps_its_size_as_a_challenge_is_met_mid_game(browser: Browser, server: str, lang: str) -> None:
+    # Today's score challenge is met by a move in the middle of a Pyramide game; its badge used to gain a
+    # "✓ " then, which could take the header onto a second line under the player's finger.
+    context, errors = context_for(browser, 844, 390, locale=LOCALES[lang])
+    page = context.new_page()
+    game = GamePage(page, server).open("/")
+    listed = page.request.get(f"{server}/api/challenges?lang={lang}").json()
+    challenge = next(c for c in day_set(date.fromisoformat(listed["date"])) if c.kind == "score")
+    title = next(c["title"] for c in listed["challenges"] if c["id"] == challenge.id)
+    page.click("#btn-challenges")
+    before_game = game.answered()
+    page.click(f'#challenges-list li[data-challenge="{challenge.id}"] button')
+    page.wait_for_function("before => `${document.body.dataset.game}` !== before.split('/')[0]", arg=before_game)
+    game.settle()
+    assert game.text("#challenge-badge") == {"ja": f"チャレンジ：{title}", "en": f"Challenge: {title}"}[lang]
+    before = page.evaluate(HEADER_AND_CARD)
+    replay = Game(Deal.from_code(challenge.codes[0]))
+    for notation in challenge.proofs[0]:
+        game.play(replay.push(notation))
+        if int(game.text("#score")) >= challenge.target:
+            break
+    assert int(game.text("#score")) == challenge.target
+    assert page.is_hidden("#dlg-result")  # met mid-game: the game goes on
+    page.wait_for_function(
+        "done => document.getElementById('challenge-badge').textContent === done",
+        arg={"ja": f"✓ 達成：{title}", "en": f"✓ Done: {title}"}[lang],
+    )
     assert page.evaluate(HEADER_AND_CARD) == before
     assert page.evaluate(HEADER_CLASHES) == []
     assert list(errors) == []

@@ -74,7 +74,9 @@ export function draw() {
   const challenge = $("challenge-badge");
   challenge.hidden = !game.challenge;
   if (game.challenge) {
-    challenge.textContent = `${game.challenge.done ? "✓ " : ""}${t("challenge_badge", { title: game.challenge.title })}`;
+    // done, it says so in fewer letters than before (「✓ 達成：…」 for 「チャレンジ：…」), so that a goal met mid-game
+    // (Pyramide's score) cannot push the header onto another line under the player's finger
+    challenge.textContent = t(game.challenge.done ? "challenge_badge_done" : "challenge_badge", { title: game.challenge.title });
     challenge.title = challenge.textContent;
   }
   const playing = game.status === "playing" && !replayMode();
