@@ -6,8 +6,8 @@ the celebration of a win.  Screenshots of each screen size land in test-artifact
 from __future__ import annotations
 
 import json
-from datetime import date
 from collections.abc import Iterator
+from datetime import date
 from typing import Any
 
 import pytest
