@@ -70,25 +70,40 @@ def _missing_file(url: str) -> str | None:
     return path if path is not None and not os.path.exists(path) else None
 
 
+def _no_records(args: argparse.Namespace) -> int:
+    """What ``stats`` answers where there are no records: nothing to show (0), nothing to export (an error)."""
+    if args.export_file:
+        raise UsageError("cli.stats.nothing-to-export", path=args.export_file)
+    print("[]" if args.json else text(args.lang, "cli.stats.empty"))
+    return 0
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
     """Print a player's statistics; export, import or reset their records."""
     from .store import Store, StoreError
     from .store.stats import compute
     from .web.server import default_db_url
-    from .web.transfer import RecordsImportError, export_records, import_records
+    from .web.transfer import RecordsImportError, check_records, export_records, import_records
 
     url = args.db or default_db_url()
-    missing = _missing_file(url) if not args.import_file and not args.export_file else None
-    if missing is not None:  # only reading: say so rather than create an empty database there
-        if args.db:  # a path given and mistyped more likely than a fresh install
+    # the file to import is read and checked first: a bad one fails before any database is opened (or made)
+    data = _read_import(args.import_file) if args.import_file else None
+    if data is not None:
+        try:
+            check_records(data, args.player or "-")
+        except RecordsImportError as exc:
+            raise UsageError("cli.stats.import", path=args.import_file, problem=exc) from None
+    missing = _missing_file(url)
+    if missing is not None and (data is None or args.player is not None):
+        # nothing there to show, export or reset, nor a player to import into: say so rather than create an
+        # empty database there (a path given, or a player named, is more likely mistyped than a fresh install)
+        if args.db or args.player is not None:
             raise UsageError("cli.stats.no-db", path=missing)
-        print("[]" if args.json else text(args.lang, "cli.stats.empty"))
-        return 0
+        return _no_records(args)
     try:
         store = Store(url)
     except StoreError as exc:
         raise UsageError("cli.store", problem=exc) from None
-    data = _read_import(args.import_file) if args.import_file else None  # a bad file fails first, whatever else
     known = store.players()
     player = args.player
     if player is None and data is not None and not known:
@@ -96,14 +111,14 @@ def cmd_stats(args: argparse.Namespace) -> int:
     elif player is None and data is not None and len(known) > 1:
         raise UsageError("cli.stats.several-players")
     if player is None:
-        if len(known) != 1:
-            if not known:
-                print(text(args.lang, "cli.stats.empty"))
-                return 0
+        if not known:
+            return _no_records(args)
+        if len(known) > 1 and (args.export_file or args.reset or args.json):  # each needs the one player
+            raise UsageError("cli.stats.several-players-for", n=len(known))
+        if len(known) > 1:
             for entry in known:
-                print(
-                    text(args.lang, "cli.stats.player", id=entry["id"], name=entry["name"] or "-", games=entry["games"])
-                )
+                key = "cli.stats.player.one" if entry["games"] == 1 else "cli.stats.player"
+                print(text(args.lang, key, id=entry["id"], name=entry["name"] or "-", games=entry["games"]))
             print(text(args.lang, "cli.stats.choose"))
             return 0
         player = known[0]["id"]
@@ -114,9 +129,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
             added, already = import_records(store, player, data)
         except RecordsImportError as exc:
             raise UsageError("cli.stats.import", path=args.import_file, problem=exc) from None
-        print(
-            text(args.lang, "cli.stats.imported-already" if already else "cli.stats.imported", n=added, already=already)
-        )
+        key = "cli.stats.imported-already" if already else "cli.stats.imported"
+        print(text(args.lang, f"{key}.one" if added == 1 else key, n=added, already=already))
     if args.export_file:
         records = json.dumps(export_records(store, player), ensure_ascii=False)
         if args.export_file == "-":

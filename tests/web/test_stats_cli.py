@@ -63,7 +63,7 @@ def test_export_import_and_reset(capsys: pytest.CaptureFixture[str], tmp_path: P
     # the same file again adds nothing, and says so, in the language asked for
     assert main(["--lang", "en", "stats", "--db", other, "--import", str(exported), "--json"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "imported 0 games (2 were already there)"
+    assert out[0] == "imported 0 games (2 already there)"
     assert [s["played"] for s in json.loads(out[1])] == [1, 1]
     assert main(["stats", "--db", other, "--reset", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == []
@@ -83,6 +83,14 @@ def test_an_import_on_a_fresh_install_makes_its_player_and_a_missing_file_fails(
         capsys.readouterr().err.strip()
         == f"pyramid-solitaire: エラー: {tmp_path / 'missing.json'} を読めません：ファイルがありません"
     )
+    # a file that is no records, or a player the fresh database cannot hold: refused before it is made
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": "pyramid-solitaire-records", "version": 1, "games": [{"code": "nope"}]}')
+    assert main(["--lang", "en", "stats", "--db", fresh, "--import", str(broken)]) == 2
+    assert "game 1: bad deal code 'nope'" in capsys.readouterr().err
+    assert main(["--lang", "en", "stats", "--db", fresh, "--import", str(exported), "--player", "nobody"]) == 2
+    assert "there is no database at" in capsys.readouterr().err
+    assert not (tmp_path / "fresh.sqlite3").exists()
     assert main(["stats", "--db", fresh, "--import", str(exported), "--json"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "2ゲームを読み込みました"
@@ -140,3 +148,49 @@ def test_reading_a_database_that_is_not_there_says_so_and_creates_none(
     assert main(["stats", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == []
     assert not (tmp_path / "typo").exists() and not (tmp_path / "data").exists()
+
+
+def test_a_file_that_is_no_database_is_named_and_left_as_it_was(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n", encoding="utf-8")
+    url = f"sqlite:///{notes}"
+    assert main(["--lang", "en", "stats", "--db", url]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"pyramid-solitaire: error: cannot use the database {url}: the file is not an SQLite database"
+    )
+    assert main(["stats", "--db", url, "--reset"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"pyramid-solitaire: エラー: データベース {url} を使えません："
+        "このファイルは SQLite のデータベースではありません"
+    )
+    assert notes.read_text(encoding="utf-8") == "my notes\n"
+
+
+def test_export_reset_and_json_need_the_one_player_they_act_on(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With several players, ``--export``, ``--reset`` and ``--json`` each refuse (exit 2) rather than list the
+    players and exit 0 having done nothing; with no records at all, an export is refused and writes no file."""
+    db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    played(db)
+    TestClient(create_app(db)).post("/api/games", json={"code": CODE})  # a second player, one game
+    exported = tmp_path / "records.json"
+    for argv in (["--export", str(exported)], ["--reset"], ["--json"]):
+        assert main(["--lang", "en", "stats", "--db", db, *argv]) == 2
+        assert capsys.readouterr().err.strip() == (
+            "pyramid-solitaire: error: the database holds 2 players: choose one with --player ID "
+            "('stats' alone lists them)"
+        )
+    assert not exported.exists()
+    assert main(["--lang", "en", "stats", "--db", db]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert sorted(line.split("  ")[-1] for line in listed[:2]) == ["1 game", "2 games"]
+    assert listed[2] == "Choose one with --player ID."
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # a fresh install: no database yet
+    assert main(["stats", "--export", str(exported)]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"pyramid-solitaire: エラー: 記録はまだありません。書き出すものがないので {exported} は作っていません"
+    )
+    assert not exported.exists() and not (tmp_path / "data").exists()

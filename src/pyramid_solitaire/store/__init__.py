@@ -38,7 +38,14 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import (
+    ArgumentError,
+    DatabaseError,
+    IntegrityError,
+    NoSuchModuleError,
+    OperationalError,
+    SQLAlchemyError,
+)
 
 from ..messages import Problem
 from ..vocabulary import RESULTS as FINISHED
@@ -179,6 +186,10 @@ class Store(DayRows, BoardRows):
         try:
             migrate(self.engine)
         except OperationalError as exc:
+            raise StoreError("store.cannot-use", db=self.public_url, reason=_reason(exc)) from None
+        except DatabaseError as exc:  # SQLite's answer for a file that is something else (a text file, say)
+            if self.engine.dialect.name == "sqlite" and "not a database" in str(exc.orig):
+                raise StoreError("store.not-sqlite", db=self.public_url) from None
             raise StoreError("store.cannot-use", db=self.public_url, reason=_reason(exc)) from None
         except SchemaTooNew as exc:
             raise StoreError("store.cannot-use-schema", db=self.public_url, problem=exc) from None
