@@ -620,3 +620,15 @@ def test_the_terminal_game_ends_with_a_win_and_not_with_a_loss(
     lost_at = out.index("\n手詰まりです\n")  # the status line under the 74th board
     assert out.count("手詰まりです") == 1 and "3/3周目 · 残り 1" in out[lost_at:]  # the undo's board
     assert out.rstrip().endswith("終了します")
+
+
+def test_the_terminal_takes_a_park_into_a_numbered_cell_as_records_write_it(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``Qs>cell2`` parks in the second cell, as a record and the web app write it; a cell the game lacks is
+    refused in the same numbering, and the game goes on."""
+    code = Deal.from_number(1, "classic(cells=2)").code
+    usable = next(str(m) for m in Game(Deal.from_code(code)).legal_moves() if str(m).endswith(">cell"))[: -len(">cell")]
+    _, out = _play(capsys, monkeypatch, f"{usable}>cell3\n{usable}>cell2\nq\n", "--lang", "en", "play", code)
+    assert "× There is no free cell 3 (this game has 2)." in out
+    assert f"Free cells: [  ] [{usable}]" in _boards(out)[-1]

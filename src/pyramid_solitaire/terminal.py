@@ -14,6 +14,7 @@ from .game import Game
 from .messages import text
 from .moves import Move, MoveError
 from .reasons import IllegalMoveError
+from .record import Parked, parse_entry, play_entry
 from .view import Slot
 
 CELL = 4
@@ -146,8 +147,9 @@ def play(
                 game.redo()
             elif word in ("b", "rewind"):
                 game.rewind()
-            else:
-                game.push(Move.parse(line))
+            else:  # a move, or a park into a numbered cell (Qs>cell2) as records and the web app write it
+                entry = parse_entry(line)  # an event word the commands above do not take is no move either:
+                play_entry(game, entry if isinstance(entry, (Move, Parked)) else Move.parse(line))
         except IllegalMoveError as exc:
             out.write(say("refused", reason=exc.refusal.message(lang)) + "\n")
             continue

@@ -437,6 +437,28 @@ def test_a_card_goes_to_the_free_cell_named_and_stays_there_through_undo_reload_
     after, _ = move(client, game, "5c>cell")  # no cell named: the first empty one (the C key)
     assert slots(after) == ["5c", "9c"]
     before = state(client, game)
+    # each says which cell, counted from 1 as the move writes it, and what the game has
+    for body_, says in [
+        (
+            {"move": "6h>cell", "cell": 2},
+            'Wrong free cell: there is no free cell 3; this game has 2 (Qs>cell1 to Qs>cell2, or "cell": 0 to 1)',
+        ),
+        (
+            {"move": "6h>cell9"},
+            'Wrong free cell: there is no free cell 9; this game has 2 (Qs>cell1 to Qs>cell2, or "cell": 0 to 1)',
+        ),
+        (
+            {"move": "6h>cell2", "cell": 1},
+            "Wrong free cell: the cell is named twice, in the move '6h>cell2' and in \"cell\" (name it once)",
+        ),
+    ]:
+        answer = error(client.post(f"/api/games/{game['id']}/move?lang=en", json=body_), 400, "bad-cell")
+        assert answer["message"] == says
+    answer = error(client.post(f"/api/games/{game['id']}/move", json={"move": "6h>cell9"}), 400, "bad-cell")
+    assert answer["message"] == (
+        "フリーセルの指定が正しくありません：フリーセル9はありません"
+        '（このゲームのフリーセルは2つ：Qs>cell1〜Qs>cell2、"cell" なら 0〜1）'
+    )
     for body_, status, code in [
         ({"move": "6h>cell", "cell": 2}, 400, "bad-cell"),
         ({"move": "6h>cell9"}, 400, "bad-cell"),
@@ -981,6 +1003,13 @@ def test_validation_errors_say_where_and_what(client: TestClient) -> None:
     assert body["message"] == "リクエストが正しくありません：body.extra は受け付けない項目です"
     body = error(client.post("/api/games", json={"code": "C" * 201}), 422, "bad-request")
     assert body["message"] == "リクエストが正しくありません：body.code が長すぎます（200文字まで）"
+    # the choices a field takes are listed in the reader's language, not pydantic's "E, N or R"
+    body = error(client.post("/api/games", json={"difficulty": "Q"}), 422, "bad-request")
+    assert body["message"] == "リクエストが正しくありません：body.difficulty は E、N、R のどれかにしてください"
+    body = error(client.post("/api/games?lang=en", json={"difficulty": "Q"}), 422, "bad-request")
+    assert body["message"] == "The request is not valid: body.difficulty: Input should be E, N or R"
+    body = error(client.post(f"/api/games/{game['id']}/move?lang=fr", json={"move": "Ks"}), 422, "bad-request")
+    assert body["message"] == "リクエストが正しくありません：query.lang は ja、en のどれかにしてください"
     body = error(
         client.post(f"/api/games/{game['id']}/move", content=b"{bad", headers={"content-type": "application/json"}),
         422,

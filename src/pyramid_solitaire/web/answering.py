@@ -112,7 +112,9 @@ def move_entry(notation: str, cell: int | None) -> Entry:
     if isinstance(entry, str):
         raise ApiError(400, "bad-move", Problem("request.event-not-move", event=entry))
     if cell is not None:
-        if isinstance(entry, Parked) or entry.kind != PARK:
+        if isinstance(entry, Parked):  # Qs>cell2 and a "cell" too
+            raise ApiError(400, "bad-cell", Problem("request.cell-twice", move=notation))
+        if entry.kind != PARK:
             raise ApiError(400, "bad-cell", Problem("request.cell-not-park"))
         entry = Parked(entry, cell)
     return entry

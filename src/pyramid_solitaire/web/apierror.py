@@ -7,6 +7,7 @@ refuses a request with the very answer the server gives; :mod:`.errors` turns on
 
 from __future__ import annotations
 
+import re
 from typing import Final, TypedDict, cast
 
 from ..messages import Problem, text
@@ -116,8 +117,13 @@ def invalid_part(lang: str, error: Invalid) -> str:
     """One validation error in words: where in the request, and what is wrong there."""
     kind = error["type"] if error["type"] in VALIDATION_TYPES else "other"
     context = {key: value for key, value in error.get("ctx", {}).items() if isinstance(value, (int, float, str))}
-    if "expected" in context:
-        context["expected"] = str(context["expected"]).replace("'", "")
+    if "expected" in context:  # pydantic's English list, "'E', 'N' or 'R'", in the reader's language
+        choices = re.split(r", | or ", str(context["expected"]).replace("'", ""))
+        context["expected"] = (
+            text(lang, "validation.choices", some=text(lang, "validation.comma").join(choices[:-1]), last=choices[-1])
+            if len(choices) > 1
+            else choices[0]
+        )
     blanks = dict.fromkeys(("max_length", "min_length", "ge", "le", "expected"), "")
     return text(
         lang,

@@ -146,7 +146,8 @@ class Session:
         if isinstance(entry, Parked) and entry.cell >= self.game.rules.cells:
             count = self.game.rules.cells
             has = "many" if count > 1 else "one" if count else "none"
-            raise BadCell(f"cell.no-such-cell.{has}", cell=entry.cell, last=count - 1)
+            # counted from 1, as people and the notation (Qs>cell2) count them; the request's "cell" is shown too
+            raise BadCell(f"cell.no-such-cell.{has}", n=entry.cell + 1, count=count, last=count - 1)
 
     def act(self, entry: Entry, coach_seconds: float = COACH_SECONDS) -> EventAnswer:
         """Do one entry as the player asked for it and return the event to report.  Raises
