@@ -547,7 +547,7 @@ def test_daily_prints_the_days_code_and_as_json_its_par(capsys: pytest.CaptureFi
     [
         (
             ["daily", "--date", "2026-12-32"],
-            "pyramid-solitaire: エラー: 日付「2026-12-32」は YYYY-MM-DD の形で書いてください",
+            "pyramid-solitaire: エラー: 2026-12-32 という日はありません",
         ),
         (["daily", "--timezone", "Nowhere/City", "--lang", "en"], "error: there is no time zone called Nowhere/City"),
         (["serve", "--timezone", "Nowhere/City", "--lang", "en"], "there is no time zone called Nowhere/City"),
@@ -632,3 +632,27 @@ def test_the_terminal_takes_a_park_into_a_numbered_cell_as_records_write_it(
     _, out = _play(capsys, monkeypatch, f"{usable}>cell3\n{usable}>cell2\nq\n", "--lang", "en", "play", code)
     assert "× There is no free cell 3 (this game has 2)." in out
     assert f"Free cells: [  ] [{usable}]" in _boards(out)[-1]
+
+
+@pytest.mark.parametrize(
+    ("argv", "given"),
+    [
+        (["deal", "CL1-R-AAAAAAB", "--number", "5"], "CODE / --number"),
+        (["deal", "--number", "1", "--random"], "--number / --random"),
+        (["play", "--number", "1", "--deal", "Ks"], "--deal / --number"),
+        (["solve", "--deals-file", "deals.txt", "CL1-R-AAAAAAB"], "CODE / --deals-file"),
+    ],
+)
+def test_a_deal_named_two_ways_is_refused_rather_than_one_of_them_dropped(
+    capsys: pytest.CaptureFixture[str], argv: list[str], given: str
+) -> None:
+    status, out, err = _run(capsys, "--lang", "en", *argv)
+    assert (status, out) == (2, "")
+    assert err.strip() == f"pyramid-solitaire: error: {given}: each names a deal; give one of them"
+
+
+@pytest.mark.parametrize("limit", ["nan", "inf", "0", "-1"])
+def test_solve_takes_only_a_finite_positive_time_limit(capsys: pytest.CaptureFixture[str], limit: str) -> None:
+    status, out, err = _run(capsys, "solve", "--time-limit", limit, "CL1-R-AAAAAAB")
+    assert (status, out) == (2, "")
+    assert err.strip() == "pyramid-solitaire: エラー: --time-limit は有限の正の秒数です"

@@ -69,9 +69,15 @@ def test_the_day_turns_at_midnight_in_the_servers_time_zone() -> None:
 
 def test_bad_dates_rule_sets_and_time_zones_are_named_in_both_languages() -> None:
     with pytest.raises(DailyError) as bad_date:
-        parse_day("2026-13-01")
-    assert bad_date.value.message("ja") == "日付「2026-13-01」は YYYY-MM-DD の形で書いてください"
-    assert bad_date.value.message("en") == "the date 2026-13-01 is not written YYYY-MM-DD"
+        parse_day("2026-1-1")
+    assert bad_date.value.message("ja") == "日付「2026-1-1」は YYYY-MM-DD の形で書いてください"
+    assert bad_date.value.message("en") == "the date 2026-1-1 is not written YYYY-MM-DD"
+    # written right, but no such day: said so, not "not written YYYY-MM-DD"
+    for day in ("2026-13-01", "2026-02-29", "2026-12-32"):
+        with pytest.raises(DailyError) as no_day:
+            parse_day(day)
+        assert no_day.value.message("ja") == f"{day} という日はありません"
+        assert no_day.value.message("en") == f"there is no day {day} in the calendar"
     for written in ("2026-1-1", "20261203xx", "2026-W49-4", "２０２６-１２-０３", "2026-12-03T00:00"):
         with pytest.raises(DailyError):
             parse_day(written)

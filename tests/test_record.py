@@ -112,6 +112,13 @@ def test_a_line_that_is_not_a_header_is_refused_naming_its_line() -> None:
     assert "no colon here" in message
 
 
+def test_a_header_given_twice_is_refused_rather_than_the_last_one_taken() -> None:
+    with pytest.raises(RecordError) as excinfo:
+        read_record("Rules: classic\nDeal: CL1-N-AAAAAAS\nrules: thirteen\n\ndraw\n")
+    assert str(excinfo.value) == "line 3: a second 'Rules:' header (give it once)"
+    assert excinfo.value.message("ja") == "3行目：見出し「Rules:」が2回目です（1回にしてください）"
+
+
 def test_a_bad_move_token_is_refused_naming_its_line_number() -> None:
     with pytest.raises(RecordError) as excinfo:
         read_record(_record("CL1-N-AAAAAAS", "draw\ndraw; Zz\ndraw"))

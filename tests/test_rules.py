@@ -269,6 +269,10 @@ def test_any_rule_set_round_trips_through_its_string_form(rules: Rules) -> None:
         ("apophis(draw=3)", "draw"),
         ("apophis(stock_top=true)", "stock_top"),
         ("classic(waste_piles=4)", "waste_piles must be 1-3"),
+        ("thirteen(jokers=2,jokers=1)", "option jokers is given twice"),
+        ("classic(passes=2,recycles=1)", "option passes is given twice"),
+        ("classic(undo_limit=10000)", "undo_limit must be 1-9999 or unlimited, not 10000"),
+        (f"classic(undo_limit={'9' * 5000})", "option undo_limit takes a number far smaller than 999999999…"),
     ],
 )
 def test_bad_rule_set_text_raises_a_rules_error_naming_the_culprit(text: str, culprit: str) -> None:

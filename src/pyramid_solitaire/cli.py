@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import secrets
 import sys
@@ -27,7 +28,25 @@ from .rule_strings import find_rules
 from .terminal import play, render
 
 
+def _one_deal_source(args: argparse.Namespace) -> None:
+    """A UsageError when the arguments name a deal more than one way (a code and --number, say): which was meant?"""
+    given = [
+        name
+        for name, present in (
+            ("CODE", bool(args.code)),
+            ("--deal", args.deal is not None),
+            ("--number", args.number is not None),
+            ("--random", args.random),
+            ("--deals-file", getattr(args, "deals_file", None) is not None),
+        )
+        if present
+    ]
+    if len(given) > 1:
+        raise UsageError("cli.deal-sources", given=" / ".join(given))
+
+
 def _deal_from_args(args: argparse.Namespace) -> Deal:
+    _one_deal_source(args)
     rules = find_rules(args.rules) if args.rules else None
     if args.deal is not None:
         return Deal.from_notation(args.deal, rules or "classic")
@@ -113,6 +132,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _solve_inputs(args: argparse.Namespace) -> list[Deal]:
+    _one_deal_source(args)
     if args.deals_file is None:
         return [_deal_from_args(args)]
     lines = _read_text(args.deals_file).splitlines()
@@ -132,7 +152,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     """Solve deals: verdict, solution (shortest with --shortest), best reachable."""
     from .solver import solve
 
-    if args.time_limit is not None and args.time_limit <= 0:
+    if args.time_limit is not None and not (args.time_limit > 0 and math.isfinite(args.time_limit)):  # nan, inf
         raise UsageError("cli.time-limit")
     for deal in _solve_inputs(args):
         result = solve(deal, shortest=args.shortest, time_limit=args.time_limit)

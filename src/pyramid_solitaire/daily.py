@@ -80,13 +80,13 @@ def today(zone: str = DEFAULT_TIMEZONE, now: float | None = None) -> date:
 
 def parse_day(text: str) -> date:
     """A date written ``YYYY-MM-DD``; DailyError naming the text otherwise."""
+    shown = text[:40] if text[:40].isprintable() else repr(text[:40])
+    if not _DAY.fullmatch(text):  # fromisoformat also takes 20261203, 2026-W49-4 and more
+        raise DailyError("daily.bad-date", date=shown)
     try:
-        if not _DAY.fullmatch(text):  # fromisoformat also takes 20261203, 2026-W49-4 and more
-            raise ValueError(text)
         return date.fromisoformat(text)
-    except ValueError:
-        shown = text[:40]
-        raise DailyError("daily.bad-date", date=shown if shown.isprintable() else repr(shown)) from None
+    except ValueError:  # written right, but no such day: 2024-02-30, 2026-13-01
+        raise DailyError("daily.no-such-day", date=shown) from None
 
 
 def day_asked(text: str | None, current: date) -> date:

@@ -92,9 +92,10 @@ def read_record(text: str) -> Record:
         match = _HEADER_RE.match(line.strip())
         if not match:
             raise RecordError("record.header", line=index + 1, text=line.strip())
-        headers[match.group(1).capitalize() if match.group(1).lower() in ("rules", "deal") else match.group(1)] = (
-            match.group(2).strip()
-        )
+        key = match.group(1).capitalize() if match.group(1).lower() in ("rules", "deal") else match.group(1)
+        if key in headers:  # two Rules: lines, say: which one was meant?
+            raise RecordError("record.header-twice", line=index + 1, header=key)
+        headers[key] = match.group(2).strip()
         index += 1
     for required in ("Rules", "Deal"):
         if required not in headers:

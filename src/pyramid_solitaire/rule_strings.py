@@ -56,6 +56,9 @@ _RULES_RE = re.compile(r"^\s*([A-Za-z0-9_-]+)\s*(?:\((.*)\))?\s*$", re.DOTALL)
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
 _UNLIMITED = {"unlimited", "none", "inf", "infinite", "∞"}
+#: Digits past any option's range; and how much of a bad value a message quotes.
+MAX_DIGITS: Final = 9
+SHOWN: Final = 40
 
 
 def _parse_value(key: str, text: str, current: object) -> object:
@@ -74,10 +77,17 @@ def _parse_value(key: str, text: str, current: object) -> object:
         return word
     if option.unlimited and word in _UNLIMITED:
         return None
+    if word.isdigit() and len(word) > MAX_DIGITS:  # more than any option takes (and than int() reads)
+        raise RulesError("rules.option-too-large", key=key, value=f"{word[:MAX_DIGITS]}…")
     try:
         return int(word)
     except ValueError:
-        raise RulesError("rules.option-number", key=key, value=text) from None
+        raise RulesError("rules.option-number", key=key, value=_shown(text)) from None
+
+
+def _shown(text: str) -> str:
+    """A value as a message quotes it: at most SHOWN characters."""
+    return text if len(text) <= SHOWN else f"{text[:SHOWN]}…"
 
 
 def _preset(name: str) -> Rules:
@@ -107,17 +117,19 @@ def find_rules(text: str | Rules = "classic") -> Rules:
         key, sep, value = item.partition("=")
         key = key.strip().lower()
         if not sep:
-            raise RulesError("rules.option-value", option=item.strip())
+            raise RulesError("rules.option-value", option=_shown(item.strip()))
         if key == "win":
             key, value = "strict", value
         key = KEY_ALIASES.get(key, key)
+        field_name = "passes" if key == "recycles" else FIELD_BY_KEY.get(key)
+        if field_name is None:
+            raise RulesError("rules.unknown-option", key=_shown(key), known=list(FIELD_BY_KEY))
+        if field_name in changes:  # jokers=2,jokers=1 (or passes and recycles): which one was meant?
+            raise RulesError("rules.option-twice", key=OPTIONS[field_name].key)
         if key == "recycles":
             recycles = _parse_value("passes", value, None)
             changes["passes"] = None if recycles is None else int(str(recycles)) + 1
             continue
-        if key not in FIELD_BY_KEY:
-            raise RulesError("rules.unknown-option", key=key, known=list(FIELD_BY_KEY))
-        field_name = FIELD_BY_KEY[key]
         changes[field_name] = _parse_value(key, value, getattr(rules, field_name))
     try:
         return dataclasses.replace(rules, **changes)  # type: ignore[arg-type]

@@ -182,8 +182,8 @@ class Rules:
             raise RulesError("rules.rows", value=self.rows)
         if self.scoring not in SCORING_SCHEMES:
             raise RulesError("rules.scoring", schemes=list(SCORING_SCHEMES), value=self.scoring)
-        if self.undo_limit is not None and self.undo_limit < 1:
-            raise RulesError("rules.undo-limit", value=self.undo_limit)
+        if self.undo_limit is not None and not 1 <= self.undo_limit <= MAX_UNDO_LIMIT:
+            raise RulesError("rules.undo-limit", most=MAX_UNDO_LIMIT, value=self.undo_limit)
         if (self.target == TARGETS[0]) != (self.deck == DECK_SIZES[1]):
             raise RulesError("rules.spanish")
         if (self.target == TARGETS[2]) == self.lone_kings:
@@ -323,6 +323,8 @@ TRIPLE_CARDS: Final = 3
 MAX_WASTE_USES: Final = 48
 #: The most free cells a rule set may have (FreeCell's four).
 MAX_CELLS: Final = 4
+#: The most undos a limit may allow (Pyramide's is 100; past this a limit is "unlimited" in all but name).
+MAX_UNDO_LIMIT: Final = 9999
 
 
 def options() -> list[tuple[str, Option]]:

@@ -225,7 +225,7 @@ def test_a_new_game_by_code_deals_exactly_that_deal(client: TestClient) -> None:
 
 
 def test_a_code_carries_its_rule_set_and_options(client: TestClient) -> None:
-    game = new_game(client, code="TH1J2T1-R-AAAAAAB", rules="classic")  # the code's rules apply
+    game = new_game(client, code="TH1J2T1-R-AAAAAAB")  # the code alone: its rules apply (other rules beside it: 400)
     assert game["rules"] == "thirteen(jokers=2,triples=true)"
     assert game["preset"] == "thirteen"
     assert game["jokers"] == ["X1", "X2"]
@@ -1199,3 +1199,18 @@ def test_the_page_is_sent_its_own_texts_and_not_the_ones_python_writes(client: T
     assert served == {key: value for key, value in whole.items() if "." not in key}
     assert served["new_game"] == whole["new_game"] and "refusal.covered" not in served
     assert len(served) < len(whole)
+
+
+def test_a_code_with_other_rules_named_beside_it_is_refused_as_the_command_line_refuses_it(
+    client: TestClient,
+) -> None:
+    """A code carries its rules; a request that names a different rule set or preset too is ambiguous (which
+    was meant?), so it is refused with both named, and nothing is dealt.  The same rules beside it are fine."""
+    before = client.get("/api/me").json()
+    for extra in ({"rules": "thirteen"}, {"preset": "thirteen"}, {"preset": "classic", "options": {"passes": 1}}):
+        body = error(client.post("/api/games?lang=en", json={"code": "CL1-R-AAAAAAB", **extra}), 400, "bad-code")
+        assert body["message"].endswith(
+            "code CL1-R-AAAAAAB is for classic, not " + ("classic(passes=1)" if "options" in extra else "thirteen")
+        )
+    assert client.get("/api/me").json() == before
+    assert new_game(client, code="CL1-R-AAAAAAB", rules="classic")["code"] == "CL1-R-AAAAAAB"

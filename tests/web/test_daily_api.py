@@ -106,7 +106,8 @@ def test_a_daily_game_resumes_rather_than_dealing_the_day_again(players: Callabl
 @pytest.mark.parametrize(
     ("query", "ja", "en"),
     [
-        ("date=2026-02-30", "日付「2026-02-30」は YYYY-MM-DD の形で書いてください", "not written YYYY-MM-DD"),
+        ("date=2026-02-30", "2026-02-30 という日はありません", "there is no day 2026-02-30 in the calendar"),
+        ("date=2026-2-3", "日付「2026-2-3」は YYYY-MM-DD の形で書いてください", "not written YYYY-MM-DD"),
         ("date=2026-12-02", "2026-12-02 のデイリーはまだ公開されていません（今日は 2026-12-01）", "not out yet"),
         ("date=2026-11-30", "デイリーは 2026-12-01 に始まりました", "began on 2026-12-01"),
     ],

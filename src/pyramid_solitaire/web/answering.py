@@ -28,9 +28,11 @@ def new_deal(
     difficulty: str = "R",
     code: str | None = None,
     deal: str | None = None,
+    rules_asked: bool = False,
 ) -> Deal:
     """The deal a new game asks for: a verified (E/N) or random (R) deal of a preset with options or of a
-    rule string, a deal code (its difficulty letter checked), or a custom deal in notation.  Raises
+    rule string, a deal code (its difficulty letter checked; with ``rules_asked``, the rule set or preset
+    the request also named must be the code's), or a custom deal in notation.  Raises
     :class:`.ApiError` (400 ``bad-rules``, ``bad-code``, ``bad-deal``, ``bad-request``; 503
     ``no-verified-deal``) with the reason."""
     try:
@@ -49,6 +51,9 @@ def new_deal(
             claimed = Deal.from_code(code)  # a code only: text that is no code is a bad code, not notation
         except DealError as exc:
             raise ApiError(400, "bad-code", exc) from None
+        if rules_asked and claimed.rules != rules:  # as the command line: which of the two was meant?
+            other = CodeError("code.other-rules", code=code.strip(), rules=str(claimed.rules), asked=str(rules))
+            raise ApiError(400, "bad-code", other)
         return earned(claimed)  # its difficulty letter is a claim: labelled verified only if it is
     if deal is not None:
         try:

@@ -284,6 +284,7 @@ class OfflineApi:
             difficulty,
             _text(fields, "code"),
             _text(fields, "deal"),
+            any(key in fields for key in ("rules", "preset", "options")),
         )
         kept = self._deal(deal)
         return 201, self._answer(kept, lang, "dealt"), kept.session.id

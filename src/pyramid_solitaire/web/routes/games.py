@@ -60,7 +60,9 @@ class NewGame(BaseModel):
         description="with `preset`: option values by key as /api/rules lists them (null = unlimited)",
     )
     difficulty: Literal["E", "N", "R"] = "R"
-    code: str | None = Field(None, max_length=200, description="a deal code; its rules apply")
+    code: str | None = Field(
+        None, max_length=200, description="a deal code; its rules apply (rules or a preset beside it must be the same)"
+    )
     deal: str | None = Field(None, max_length=2000, description="a custom deal in notation")
 
 
@@ -77,7 +79,8 @@ class MoveBody(BaseModel):
 
 
 def _new_deal(body: NewGame) -> Deal:
-    return new_deal(body.preset, dict(body.options), body.rules, body.difficulty, body.code, body.deal)
+    asked = bool({"rules", "preset", "options"} & body.model_fields_set)
+    return new_deal(body.preset, dict(body.options), body.rules, body.difficulty, body.code, body.deal, asked)
 
 
 def answer(games: Games, session: Session, event: EventAnswer, lang: str, request: Request) -> Answer:
