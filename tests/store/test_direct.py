@@ -17,7 +17,15 @@ from pyramid_solitaire.store import Store, StoreError
 from pyramid_solitaire.web.limits import Limit
 from pyramid_solitaire.web.shared_limits import SharedRateLimiter
 
-FIGURES = {"moves": 1, "undos": 0, "hints": 0, "pyramid_removed": 0, "result": None, "ended_ms": None}
+FIGURES = {
+    "started_ms": 2000,
+    "moves": 1,
+    "undos": 0,
+    "hints": 0,
+    "pyramid_removed": 0,
+    "result": None,
+    "ended_ms": None,
+}
 
 
 @pytest.fixture

@@ -78,24 +78,49 @@ def test_actions_are_recorded_in_order_with_the_games_figures(store: Store) -> N
         0,
         "move",
         "Ks",
-        {"moves": 1, "undos": 0, "hints": 0, "pyramid_removed": 1, "result": None, "ended_ms": None},
+        {
+            "started_ms": 2000,
+            "moves": 1,
+            "undos": 0,
+            "hints": 0,
+            "pyramid_removed": 1,
+            "result": None,
+            "ended_ms": None,
+        },
     )
     store.record(
         "g1",
         1,
         "hint",
         None,
-        {"moves": 2, "undos": 0, "hints": 0, "pyramid_removed": 1, "result": None, "ended_ms": None},
+        {
+            "started_ms": 2000,
+            "moves": 2,
+            "undos": 0,
+            "hints": 0,
+            "pyramid_removed": 1,
+            "result": None,
+            "ended_ms": None,
+        },
     )
     assert [(a.seq, a.kind, a.arg) for a in store.actions("g1")] == [(1, "move", "Ks"), (2, "hint", None)]
     row = store.game("g1")
     assert row is not None and row.version == 2 and row.moves == 2 and row.pyramid_removed == 1
+    assert row.started_ms == 2000  # the game's clock, as the session keeps it (from its first entry)
 
 
 def test_an_action_for_a_stale_version_is_a_conflict_and_writes_nothing(store: Store) -> None:
     player = store.new_player()
     store.create_game(game_row(player, "g1"))
-    summary = {"moves": 1, "undos": 0, "hints": 0, "pyramid_removed": 0, "result": None, "ended_ms": None}
+    summary = {
+        "started_ms": 2000,
+        "moves": 1,
+        "undos": 0,
+        "hints": 0,
+        "pyramid_removed": 0,
+        "result": None,
+        "ended_ms": None,
+    }
     store.record("g1", 0, "move", "draw", summary)
     with pytest.raises(Conflict):
         store.record("g1", 0, "move", "Qh", {**summary, "moves": 99})

@@ -1214,3 +1214,28 @@ def test_a_code_with_other_rules_named_beside_it_is_refused_as_the_command_line_
         )
     assert client.get("/api/me").json() == before
     assert new_game(client, code="CL1-R-AAAAAAB", rules="classic")["code"] == "CL1-R-AAAAAAB"
+
+
+def test_the_clock_starts_with_the_first_move_not_with_the_deal(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A deal dealt and left (the page deals one on its first visit) shows 0:00 when it is come back to, and
+    a win is timed from the first move: the minutes it waited are in neither its clock nor its records."""
+    import time
+
+    now = [time.time()]
+    monkeypatch.setattr(time, "time", lambda: now[0])
+    code = "CL1-N-AAAAAAD"
+    game = new_game(client, code=code)
+    now[0] += 600  # ten minutes away
+    assert state(client, game)["elapsed"] == 0
+    solution = solve(Deal.from_code(code), time_limit=30).solution
+    assert solution is not None
+    for notation in solution:
+        now[0] += 2
+        after, _ = move(client, game, str(notation))
+    assert after["result"]["won"] and after["result"]["seconds"] == 2 * (len(solution) - 1)
+    now[0] += 60
+    assert state(client, game)["elapsed"] == 2 * (len(solution) - 1)  # stopped at the win
+    mine = next(g for g in client.get("/api/me").json()["finished"] if g["id"] == game["id"])
+    assert mine["ended_ms"] - mine["started_ms"] == 2000 * (len(solution) - 1)

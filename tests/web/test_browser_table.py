@@ -805,6 +805,21 @@ def test_the_table_keeps_its_size_as_a_challenge_is_met_mid_game(browser: Browse
     context.close()
 
 
+def test_the_clock_waits_for_the_first_move(desktop: tuple[Page, Errors], server: str) -> None:
+    # The page deals a game on its first visit; one left untouched came back with the minutes it had
+    # waited on its clock, and a win was timed (and ranked) from them.
+    page, errors = desktop
+    game = GamePage(page, server).open(f"/play/{code_of('classic')}")
+    page.wait_for_timeout(2200)
+    assert game.text("#timer") == "0:00"
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert game.text("#timer") == "0:00"  # the server kept no time for it either
+    game.tap_stock()
+    page.wait_for_function("() => document.getElementById('timer').textContent === '0:02'", timeout=5000)
+    assert list(errors) == []
+
+
 @pytest.mark.parametrize(("lang", "width", "height"), [("en", 1280, 720), ("ja", 1280, 720), ("en", 390, 844)])
 def test_the_table_keeps_its_size_as_the_moves_reach_ten(
     browser: Browser, server: str, lang: str, width: int, height: int

@@ -92,7 +92,7 @@ PG_CONNECT_ARGS: Final = {"connect_timeout": 5}
 
 
 #: The game's figures written with each action (what ``Session.summary`` gives).
-SUMMARY: Final = ("moves", "undos", "hints", "pyramid_removed", "result", "ended_ms")
+SUMMARY: Final = ("started_ms", "moves", "undos", "hints", "pyramid_removed", "result", "ended_ms")
 #: The two statements of :meth:`Store.record`, built once: building a statement and its cache key
 #: on every action cost more than the commit's sync to disk (0.5 of 0.77 ms, docs/performance.md).
 _ADVANCE: Final = (

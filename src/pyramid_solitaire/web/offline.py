@@ -332,7 +332,10 @@ class OfflineApi:
             raise refused(exc) from None
         except BadCell as exc:
             raise ApiError(400, "bad-cell", exc) from None
+        first = session.version == 0
         session.after_action()
+        if first:  # the clock starts with the first entry (Session.after_action), on this engine's clock
+            session.started = self.clock()
         if session.over and not was_over:
             session.finished = self.clock()  # the clock this engine was given (the browser's, or a test's)
         kept.entries.append(entry)

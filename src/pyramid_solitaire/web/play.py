@@ -199,6 +199,7 @@ class Session:
         """What the store keeps of the game besides its entries: counters and, once over, the result."""
         game = self.game
         return {
+            "started_ms": int(self.started * 1000),
             "moves": game.moves,
             "undos": game.undos,
             "hints": self.hints_used,
@@ -210,7 +211,13 @@ class Session:
     # --- the clock and the end ------------------------------------------------------------------------
 
     def after_action(self) -> None:
-        """Bookkeeping after every answered entry: the version and the end of the game."""
+        """Bookkeeping after every answered entry: the version, the start of the clock and the end of the game.
+
+        The clock starts with the first entry, not with the deal: a deal dealt and left (the page deals one
+        on its first visit; a player may go to the daily deal instead) would otherwise come back with the
+        minutes it waited on its clock, and a win would be timed, and ranked, from them."""
+        if self.version == 0:
+            self.started = time.time()
         self.version += 1
         if not self.over:
             self.finished = None
@@ -229,7 +236,9 @@ class Session:
         self.best_exact = result.winnable is not None
 
     def elapsed(self) -> float:
-        """Seconds from the deal to the end of the game (or to now)."""
+        """Seconds from the first entry to the end of the game (or to now); none before the first entry."""
+        if self.version == 0:
+            return 0.0
         end = self.finished if self.finished is not None else time.time()
         return max(0.0, end - self.started)
 

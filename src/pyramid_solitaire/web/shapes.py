@@ -113,8 +113,10 @@ class LeaderEntry(TypedDict):
 
 
 class Summary(TypedDict):
-    """What the store keeps of a game besides its entries: counters and, once over, the result."""
+    """What the store keeps of a game besides its entries: counters, when its clock started (the first
+    entry; the deal until then) and, once over, the result."""
 
+    started_ms: int
     moves: int
     undos: int
     hints: int

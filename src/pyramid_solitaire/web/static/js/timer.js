@@ -1,5 +1,6 @@
 // timer.js: the game clock in the header — the seconds the server counted for the game shown, plus
-// those since its answer came while the game is played (not over a finished one nor during a replay).
+// those since its answer came while the game is played (from its first move; not over a finished one nor
+// during a replay).
 import { replayMode } from "./mode.js";
 import { clock } from "./result.js";
 
@@ -15,8 +16,9 @@ export function restartClock() {
 export function showTime(game) {
   if (!game) return;
   let seconds = game.elapsed;
-  // the clock runs while a game is played, not over a finished one nor during a replay
-  if (!game.result && !replayMode()) seconds += (Date.now() - received) / 1000;
+  // the clock runs while a game is played: from its first move (version 1; a deal left untouched shows
+  // 0:00), not over a finished one nor during a replay
+  if (game.version > 0 && !game.result && !replayMode()) seconds += (Date.now() - received) / 1000;
   timer.textContent = clock(seconds);
 }
 
