@@ -200,6 +200,28 @@ def test_a_hint_asked_again_lights_for_its_own_three_seconds(desktop: tuple[Page
     no_errors(errors)
 
 
+def test_a_hints_glow_ends_with_the_move_and_does_not_pass_to_the_next_waste_card(
+    desktop: tuple[Page, Errors], server: str
+) -> None:
+    """The hint names the waste's top card; played at once, that card goes and the one under it becomes the
+    top, in the same element: the glow left running used to light that card, which the hint never named."""
+    page, errors = desktop
+    # no pair and no king in the bottom row; two eights drawn onto the waste for its five
+    code = Deal.from_notation(make_notation(row_of(7, "5s Ah 2s 2h 3s 3h 4s"), ["8h", "8d"]), "classic").code
+    game = GamePage(page, server).open(f"/play/{code}")
+    game.tap_stock()
+    game.tap_stock()
+    game.button("btn-hint")
+    hinted = game.cards_with("hinted")
+    assert sorted(hinted) == ["5s", "8d"] and game.message() == "ヒント：スペードの5とダイヤの8"
+    game.tap("5s")
+    game.tap("8d")
+    assert game.card("8h").count() == 1  # now the waste's top
+    assert game.cards_with("hinted") == []
+    assert page.locator(".hinted").count() == 0
+    no_errors(errors)
+
+
 def test_a_dead_card_gets_the_lock_and_one_tap_rewinds(desktop: tuple[Page, Errors], server: str) -> None:
     page, errors = desktop
     code = Deal.from_notation(make_notation(DEAD_PYRAMID, ["Qh", "Qs"]), "classic").code

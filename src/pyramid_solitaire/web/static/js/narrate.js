@@ -66,6 +66,18 @@ function pulse(element, className, ms) {
   timers.set(className, window.setTimeout(() => { element.classList.remove(className); timers.delete(className); }, ms));
 }
 
+// Every pulse of a class stopped at once.  A move ends a hint's glow: the table's elements outlive their
+// cards (the waste's top is the same element for the card under it), so a glow left to run its three
+// seconds went on to the next card, which the hint had not named.
+/** @param {string} className */
+function stopPulses(className) {
+  for (const element of document.querySelectorAll(`.${className}`)) {
+    window.clearTimeout(pulses.get(element)?.get(className));
+    pulses.get(element)?.delete(className);
+    element.classList.remove(className);
+  }
+}
+
 function flash(tokens, className, ms) {
   for (const token of tokens) {
     const element = elementOf(token);
@@ -80,6 +92,7 @@ const isPark = (move) => typeof move === "string" && /^[^+]+>cell\d*$/.test(move
 // before it when that was the same game (null otherwise).
 /** @param {Wire.EventAnswer} event @param {import("./state.js").ShownGame} game @param {import("./state.js").ShownGame | null} previous */
 export function describe(event, game, previous) {
+  if (event.kind !== "hint" && event.kind !== "coach") stopPulses("hinted");
   switch (event.kind) {
     case "removed":
     case "redone":
