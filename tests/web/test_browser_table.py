@@ -6,6 +6,7 @@ the celebration of a win.  Screenshots of each screen size land in test-artifact
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterator
 from datetime import date
 from typing import Any
@@ -17,6 +18,7 @@ from playwright.sync_api import Browser, BrowserContext, Page
 
 from helpers import make_notation, row_of
 from pyramid_solitaire import Deal, Game, Move
+from pyramid_solitaire.catalog import pick_deal
 from pyramid_solitaire.challenges import day_set
 from pyramid_solitaire.rules import PRESETS
 from pyramid_solitaire.solver import solve
@@ -745,6 +747,8 @@ def test_giza_sets_its_piles_beside_the_pyramid_on_a_wide_screen(
 
 
 #: The header's height and the first pyramid card's width: what moves when the header takes a new line.
+#: The deal code shown whole, not cut with an ellipsis.
+CODE_FITS = "() => { const c = document.getElementById('deal-link'); return c.scrollWidth <= c.clientWidth; }"
 HEADER_AND_CARD = """() => [document.querySelector('.topbar').getBoundingClientRect().height,
     document.querySelector('#pyramid [data-card]').getBoundingClientRect().width]"""
 
@@ -820,21 +824,26 @@ def test_the_clock_waits_for_the_first_move(desktop: tuple[Page, Errors], server
     assert list(errors) == []
 
 
-@pytest.mark.parametrize(("lang", "width", "height"), [("en", 1280, 720), ("ja", 1280, 720), ("en", 390, 844)])
+@pytest.mark.parametrize(
+    ("lang", "width", "height"), [("en", 1280, 720), ("ja", 1280, 720), ("en", 390, 844), ("en", 844, 390)]
+)
 def test_the_table_keeps_its_size_as_the_moves_reach_ten(
     browser: Browser, server: str, lang: str, width: int, height: int
 ) -> None:
     # On a laptop in English the header's figures just fitted on its first line: the tenth move's second
     # digit took them to a second line, and the whole table shrank as the player reached for the stock.
+    # On a phone held sideways that line's second digit cut the deal code instead ("CL1-N-AAAAC…").
     context, errors = context_for(browser, width, height, locale=LOCALES[lang])
     page = context.new_page()
-    game = GamePage(page, server).open(f"/play/{code_of('classic')}")
+    # a verified deal: the badge's words "Normal · Verified clearable" are the longest beside the code
+    game = GamePage(page, server).open(f"/play/{pick_deal(PRESETS['classic'], 'N', random.Random(36)).code}")
     before = page.evaluate(HEADER_AND_CARD)
     for _ in range(12):
         game.tap_stock()
     assert game.text("#moves") == "12"
     assert page.evaluate(HEADER_AND_CARD) == before
     assert page.evaluate(HEADER_CLASHES) == []
+    assert page.evaluate(CODE_FITS)
     assert list(errors) == []
     context.close()
 
@@ -864,3 +873,17 @@ def test_a_phone_held_sideways_shows_the_code_and_a_checked_difficulty_on_one_li
     assert out_of_view(page) == []
     assert list(errors) == []
     context.close()
+
+
+def test_the_keys_legend_shows_where_there_is_a_keyboard_and_not_on_a_touch_tablet(
+    browser: Browser, server: str
+) -> None:
+    shown = {}
+    for touch in (False, True):
+        context, errors = context_for(browser, 768, 1024, is_mobile=touch, has_touch=touch)
+        page = context.new_page()
+        GamePage(page, server).open(f"/play/{code_of('classic')}")
+        shown[touch] = page.is_visible("#keys-help")
+        assert list(errors) == []
+        context.close()
+    assert shown == {False: True, True: False}
