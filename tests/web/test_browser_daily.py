@@ -9,6 +9,7 @@ import json
 import time
 import urllib.request
 from datetime import UTC, datetime
+from datetime import date as date_type
 from typing import Any
 
 from browser import DESKTOP, PHONE, open_context, screenshot
@@ -61,9 +62,10 @@ def test_two_players_get_the_same_daily_deal_and_a_win_shows_par_board_streak_an
     for move in line:
         first.play(move)
     page.locator("#dlg-result").wait_for(state="visible")
-    assert first.text("#result-title") == f"デイリー {date} — クリア！"
+    # the day as the badge writes it, not as the address does
+    assert first.text("#result-title") == f"デイリー {month}月{day}日 — クリア！"
     assert f"手数\n{len(line)}（パー {par_ja}）" in first.text("#result-figures")
-    assert first.text("#result-leaderboard-title") == f"{date} のデイリーのランキング"
+    assert first.text("#result-leaderboard-title") == f"{month}月{day}日のデイリーのランキング"
     assert page.locator("#result-leaderboard li.you").count() == 1
 
     page.click("#result-share")
@@ -92,7 +94,7 @@ def test_two_players_get_the_same_daily_deal_and_a_win_shows_par_board_streak_an
     # the day's deal opened again in a new tab: the game that counts, with its result, not a new deal
     again = GamePage(first_context.new_page(), server).open("/daily")
     again.page.locator("#dlg-result").wait_for(state="visible")
-    assert again.text("#result-title") == f"デイリー {date} — クリア！"
+    assert again.text("#result-title") == f"デイリー {month}月{day}日 — クリア！"
     assert again.text("#moves") == str(len(line))
 
     # the second player, in English, gives up: the board still has one win, the share text says so in English
@@ -100,7 +102,8 @@ def test_two_players_get_the_same_daily_deal_and_a_win_shows_par_board_streak_an
     second.page.click("#btn-resign")
     second.button("confirm-yes")
     second.page.locator("#dlg-result").wait_for(state="visible")
-    assert second.text("#result-leaderboard-title") == f"Leaderboard of the {date} daily deal"
+    english = date_type.fromisoformat(date).strftime("%B")  # the C locale's month names are English
+    assert second.text("#result-leaderboard-title") == f"Leaderboard of the {english} {day} daily deal"
     second.page.click("#result-share")
     second.page.locator("#result-share-text").wait_for(state="visible")
     english = second.text("#result-share-text").splitlines()

@@ -887,3 +887,24 @@ def test_the_keys_legend_shows_where_there_is_a_keyboard_and_not_on_a_touch_tabl
         assert list(errors) == []
         context.close()
     assert shown == {False: True, True: False}
+
+
+def test_a_phones_result_keeps_the_code_and_the_rule_set_whole(browser: Browser, server: str) -> None:
+    # In an upright phone's result the code broke at its hyphens (「1354 (CL1-N-」 / 「AAAACAC)」) and the
+    # statistics' heading inside 「クラシック（3 周）」.
+    context, errors = context_for(browser, 390, 844, locale=LOCALES["ja"], device_scale_factor=3)
+    page = context.new_page()
+    code, solution = won_deal()
+    game = GamePage(page, server).open(f"/play/{code}")
+    for move in solution:
+        game.play(Move.parse(move))
+    page.locator("#dlg-result").wait_for(state="visible")
+    figures = game.text("#result-figures")
+    assert f"({code})" in figures
+    one_line = """(selector) => { const e = document.querySelector(selector);
+        return e.getClientRects().length === 1; }"""
+    assert page.evaluate(one_line, "#result-figures dd .nowrap")
+    assert game.text("#result-stats-title") == "この難易度での成績（クラシック（3周）・ふつう）"
+    assert page.evaluate(one_line, "#result-stats-title .nowrap")
+    assert list(errors) == []
+    context.close()

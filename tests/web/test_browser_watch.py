@@ -55,6 +55,7 @@ def test_a_resigned_verified_deal_is_emptied_by_the_solvers_line(desktop: tuple[
     assert page.is_hidden(".controls #btn-hint") or not page.is_visible("#btn-hint")
     # it plays by itself, two moves a second at first; the table empties move by move with motion
     page.wait_for_function("() => /^[1-9]/.test(document.getElementById('watch-label').textContent)")
+    assert page.locator("#watch-speed option").all_inner_texts() == ["毎秒 1 手", "毎秒 2 手", "毎秒 4 手"]
     page.select_option("#watch-speed", "4")
     wait_for_step(page, f"{steps} / {steps} 手")
     game.settle()

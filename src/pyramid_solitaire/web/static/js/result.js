@@ -3,6 +3,7 @@
 // leaderboard (seed 001's list), all from the state the server sent.
 import { rulesName, t } from "./i18n.js";
 import { challengeLine } from "./challenges.js";
+import { dayName } from "./daily.js";
 
 // A par as the page shows it (beside a result's moves, in the Daily dialog): a number, being worked out,
 // or unknown.
@@ -41,12 +42,13 @@ export function showBest(result) {
   $("result-best").textContent = best;
 }
 
-// One figure of a <dl>: its label and value (the result, the records' cards, the Daily dialog).
+// One figure of a <dl>: its label and value, text or an element (the result, the records' cards, the Daily dialog).
+/** @param {HTMLElement} dl @param {string} label @param {string | Node} value */
 export function figure(dl, label, value) {
   const dt = document.createElement("dt");
   dt.textContent = label;
   const dd = document.createElement("dd");
-  dd.textContent = value;
+  dd.append(value);
   dl.append(dt, dd);
 }
 
@@ -62,12 +64,25 @@ export function fillLeaderboard(list, entries) {
   }
 }
 
+// 「1354 (CL1-N-AAAACAC)」, where a narrow dialog breaks the line before the code, never at its hyphens.
+/** @param {import("./state.js").ShownGame} game */
+function numberAndCode(game) {
+  const code = document.createElement("span");
+  code.className = "nowrap";
+  code.textContent = `(${game.code})`;
+  const both = document.createElement("span");
+  both.append(`${game.number} `, code);
+  return both;
+}
+
 /** @param {import("./state.js").ShownGame} game */
 export function showResult(game) {
   const result = game.result;
   // the reason is a sentence of its own: 「ゲーム終了 — 投了しました」, "Game over. You gave this game up."
   const title = result.won ? t("result_won") : t("result_lost_title", { reason: game.status_message });
-  $("result-title").textContent = game.daily ? `${t("daily")} ${game.daily.date} — ${title}` : title;
+  // the day as the daily badge writes it (「12月7日」, "December 7"), not as the address does (2026-12-07)
+  const day = game.daily ? dayName(game.daily.date, { month: "long", day: "numeric" }) : "";
+  $("result-title").textContent = game.daily ? `${t("daily")} ${day} — ${title}` : title;
   showBest(result);
   $("result-challenge").hidden = !game.challenge;
   $("result-challenge").textContent = challengeLine(game);
@@ -80,12 +95,18 @@ export function showResult(game) {
   if (game.has_stock) figure(figures, t("stock_left"), String(result.stock_left));  // Giza has none to leave
   if (result.score !== null) figure(figures, t("score"), String(result.score));
   figure(figures, t("difficulty"), t(`diff_${game.difficulty}`));
-  figure(figures, t("deal_number"), game.number === null ? t("custom_deal") : `${game.number} (${game.code})`);
+  figure(figures, t("deal_number"), game.number === null ? t("custom_deal") : numberAndCode(game));
   const stats = result.stats;
   // offline, the figures are of the games this device played offline (the server's are out of reach)
-  $("result-stats-title").textContent = t(game.offline ? "statistics_offline" : "statistics_here", {
-    rules: rulesName(game.rules),
-    difficulty: t(`diff_${game.difficulty}`) });
+  // the rule set's name kept on one line: a phone broke 「クラシック（3周）」 between 3 and 周
+  const marker = "\u0001";
+  const [before, after = ""] = t(game.offline ? "statistics_offline" : "statistics_here", {
+    rules: marker,
+    difficulty: t(`diff_${game.difficulty}`) }).split(marker);
+  const rules = document.createElement("span");
+  rules.className = "nowrap";
+  rules.textContent = rulesName(game.rules);
+  $("result-stats-title").replaceChildren(before, rules, after);
   const statsList = $("result-stats");
   statsList.replaceChildren();
   figure(statsList, t("played"), String(stats.played));
@@ -95,7 +116,7 @@ export function showResult(game) {
   fillLeaderboard($("result-leaderboard"), result.leaderboard);
   const boardTitle = $("result-leaderboard-title");
   boardTitle.textContent = t(game.daily && game.daily.counted ? "daily_board_of" : "leaderboard",
-    { date: game.daily ? game.daily.date : "" });
+    { date: day });
   boardTitle.hidden = result.leaderboard.length === 0;
   $("result-share-box").hidden = !game.daily;
   $("result-share-text").hidden = true;

@@ -16,6 +16,9 @@ import { showResult } from "./result.js";
 const $ = (id) => /** @type {PageElement<typeof id>} */ (document.getElementById(id));
 // Moves a second the speed menu offers; the first watch plays at DEFAULT_SPEED.
 const SPEEDS = [1, 2, 4];
+// A speed in the menu: 「毎秒 1 手」, "1 move a second" (not "1 moves").
+/** @param {number} n */
+const speedName = (n) => t(n === 1 ? "watch_speed_one" : "watch_speed_n", { n });
 const DEFAULT_SPEED = 2;
 const SPEED_KEY = "pyramid.watch-speed";
 // The deal is on the table for a moment before the first move is played.
@@ -200,7 +203,7 @@ export function watchKey(event) {
 export function wireWatch() {
   const menu = $("watch-speed");
   const kept = Number(localStorage.getItem(SPEED_KEY));
-  menu.replaceChildren(...SPEEDS.map((n) => new Option(t("watch_speed_n", { n }), String(n))));
+  menu.replaceChildren(...SPEEDS.map((n) => new Option(speedName(n), String(n))));
   menu.value = String(SPEEDS.includes(kept) ? kept : DEFAULT_SPEED);
   menu.addEventListener("change", () => localStorage.setItem(SPEED_KEY, menu.value));
   $("btn-watch").addEventListener("click", startWatch);
@@ -212,7 +215,7 @@ export function wireWatch() {
 
 // The watch in a new language: the speed menu's texts, and the step shown asked for again in it.
 export async function relabelWatch() {
-  for (const option of $("watch-speed").options) option.textContent = t("watch_speed_n", { n: option.value });
+  for (const option of $("watch-speed").options) option.textContent = speedName(Number(option.value));
   showButtons();
   if (!viewing.watch || !watch.answer) return;
   pause();
