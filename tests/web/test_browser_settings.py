@@ -29,6 +29,9 @@ def test_value_badges_four_colours_and_large_cards(desktop: tuple[Page, Errors],
     club = '#pyramid [data-card="3c"]'
     black = page.eval_on_selector(club, "e => getComputedStyle(e).color")
     width = page.eval_on_selector(club, "e => e.getBoundingClientRect().width")
+    page.click("#btn-settings")
+    assert page.is_hidden("#large-cards-note")  # a large screen: the cards can grow
+    page.keyboard.press("Escape")
     game.settings(badges=False, fourColour=True, largeCards=True)
     assert page.is_hidden(badge)
     assert page.eval_on_selector(club, "e => getComputedStyle(e).color") != black
@@ -37,6 +40,25 @@ def test_value_badges_four_colours_and_large_cards(desktop: tuple[Page, Errors],
     page.wait_for_selector("body[data-ready=true]")
     assert page.is_hidden(badge)  # kept in this browser
     assert list(errors) == []
+
+
+def test_large_cards_says_where_the_cards_already_fill_the_table(browser: Browser, server: str) -> None:
+    """On a phone the window, not the readable maximum, holds the cards back: the box would change nothing,
+    so the dialog says why under it instead of leaving it to look broken."""
+    context, errors = open_context(browser, **PHONE)
+    page = context.new_page()
+    game = GamePage(page, server).open(f"/play/{Deal.from_notation(NOTATION, 'classic').code}")
+    width = page.eval_on_selector('#pyramid [data-card="3c"]', "e => e.getBoundingClientRect().width")
+    page.click("#btn-settings")
+    assert page.is_visible("#large-cards-note")
+    assert game.text("#large-cards-note") == (
+        "この画面の大きさでは、カードはすでに台いっぱいの大きさです（大きな画面で大きくなります）。"
+    )
+    page.keyboard.press("Escape")
+    game.settings(largeCards=True)
+    assert page.eval_on_selector('#pyramid [data-card="3c"]', "e => e.getBoundingClientRect().width") == width
+    assert list(errors) == []
+    context.close()
 
 
 def test_a_first_visit_speaks_the_browsers_language_until_the_player_chooses(browser: Browser, server: str) -> None:

@@ -94,6 +94,16 @@ function label(key, parent, text, x, y, id) {
   return element;
 }
 
+// Whether "large cards" makes this game's cards any larger in this window: only where the readable maximum
+// (MAX_CARD in layout.js) is what holds them back, not the window (a phone, most laptops).
+/** @param {import("./state.js").ShownGame} game @param {{board: HTMLElement}} dom */
+export function largeCardsGrow(game, dom) {
+  const width = Math.max(0, dom.board.clientWidth - 2 * EDGE);
+  const height = Math.max(0, dom.board.clientHeight - 2 * EDGE);
+  const shape = shapeOf(game);
+  return layout(shape, width, height, true, EDGE).cw > layout(shape, width, height, false, EDGE).cw;
+}
+
 // `selection`: {selected, partners}, the page's own choice of cards (none by default).
 /** @param {import("./state.js").ShownGame} game */
 export function render(game, dom, settings, selection = { selected: [], partners: [] }) {

@@ -11,7 +11,8 @@ import { clearMessage, say, showError } from "./narrate.js";
 import * as select from "./select.js";
 import { setSound } from "./sound.js";
 import { forgetOffline, offlineReady, pointManifest, prepareOffline } from "./offline.js";
-import { app, draw, drawn, showKeys } from "./state.js";
+import { app, dom, draw, drawn, showKeys } from "./state.js";
+import { largeCardsGrow } from "./board.js";
 
 /** @type {PageLookup} */
 const $ = (id) => /** @type {PageElement<typeof id>} */ (document.getElementById(id));
@@ -25,7 +26,14 @@ export function openSettings() {
   for (const name of SETTING_BOXES) $(`set-${name}`).checked = app.settings[name];
   for (const name of SETTING_CHOICES) $(`set-${name}`).value = app.settings[name];
   showOfflineStatus();
+  showLargeCardsNote();
   $("dlg-settings").showModal();
+}
+
+// Under "large cards", where it can change nothing in this window (the cards already fill the table, as on
+// a phone): said so, rather than leave the box looking broken.
+function showLargeCardsNote() {
+  $("large-cards-note").hidden = !app.game || largeCardsGrow(app.game, dom);
 }
 
 // The settings' look (body classes) and sound put in force.
