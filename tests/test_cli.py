@@ -551,6 +551,12 @@ def test_daily_prints_the_days_code_and_as_json_its_par(capsys: pytest.CaptureFi
         ),
         (["daily", "--timezone", "Nowhere/City", "--lang", "en"], "error: there is no time zone called Nowhere/City"),
         (["serve", "--timezone", "Nowhere/City", "--lang", "en"], "there is no time zone called Nowhere/City"),
+        # given empty, refused alike (serve used to take it for the default)
+        (["daily", "--timezone", "", "--lang", "en"], "error: no time zone given (for example Asia/Tokyo)"),
+        (["serve", "--timezone", "", "--lang", "en"], "error: no time zone given (for example Asia/Tokyo)"),
+        (["stats", "--db", "", "--lang", "en"], "error: not a database URL: ''"),
+        (["serve", "--db", "foo", "--lang", "en"], "error: database URL 'foo' names no kind of database"),
+        (["serve", "--db", "", "--lang", "en"], "error: database URL '' names no kind of database"),
     ],
 )
 def test_daily_names_a_bad_date_or_time_zone(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
@@ -656,3 +662,8 @@ def test_solve_takes_only_a_finite_positive_time_limit(capsys: pytest.CaptureFix
     status, out, err = _run(capsys, "solve", "--time-limit", limit, "CL1-R-AAAAAAB")
     assert (status, out) == (2, "")
     assert err.strip() == "pyramid-solitaire: エラー: --time-limit は有限の正の秒数です"
+
+
+def test_the_daily_rule_set_is_named_in_any_case_as_everywhere_else(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _run(capsys, "daily", "--rules", "THIRTEEN", "--date", "2026-12-07")
+    assert status == 0 and out.split()[1] == "thirteen"

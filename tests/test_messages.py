@@ -145,3 +145,17 @@ def test_file_problems_name_the_file_and_what_is_wrong_in_either_language(tmp_pa
     except ValueError as exc:
         problem = file_problem("read", "bad.json", exc)
     assert problem.message("ja") == "bad.json は JSON ではありません（1行2列目）"
+
+
+def test_a_huge_input_is_quoted_by_its_start_only() -> None:
+    """A 100 KB line pasted as a move (or a code) is named by its first 200 characters, not echoed whole."""
+    from pyramid_solitaire.deal import CodeError, Deal
+    from pyramid_solitaire.moves import Move, MoveError
+
+    with pytest.raises(MoveError) as move:
+        Move.parse("Z" * 100_000)
+    assert len(move.value.message("en")) < 600 and ("Z" * 200 + "…") in move.value.message("ja")
+    with pytest.raises(CodeError) as code:
+        Deal.from_code("CL1-R-" + "A" * 100_000)
+    assert len(code.value.message("en")) < 600
+    assert code.value.message("en").startswith(f"code CL1-R-{'A' * 194}…: a deal number has 7 letters")

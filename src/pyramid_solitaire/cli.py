@@ -229,7 +229,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .daily import TIMEZONE_VARIABLE, timezone
     from .web.server import ServeError, serve
 
-    zone = args.timezone or os.environ.get(TIMEZONE_VARIABLE) or DEFAULT_TIMEZONE
+    # given empty, it is refused as the daily command refuses it, not taken for the default
+    zone = args.timezone if args.timezone is not None else os.environ.get(TIMEZONE_VARIABLE) or DEFAULT_TIMEZONE
     timezone(zone)  # a bad name stops the start with one line
     os.environ[TIMEZONE_VARIABLE] = zone  # every app process of this server reads it
 
@@ -327,7 +328,7 @@ def _add_daily_parser(
     sub: argparse._SubParsersAction[argparse.ArgumentParser], h: Callable[..., str]
 ) -> list[argparse.ArgumentParser]:
     daily = sub.add_parser("daily", help=h("daily"), description=h("daily"))
-    daily.add_argument("--rules", choices=MAIN_RULES, default=MAIN_RULES[0], help=h("daily-rules"))
+    daily.add_argument("--rules", type=str.lower, choices=MAIN_RULES, default=MAIN_RULES[0], help=h("daily-rules"))
     daily.add_argument("--date", metavar="YYYY-MM-DD", help=h("daily-date"))
     daily.add_argument("--timezone", metavar="ZONE", default=DEFAULT_TIMEZONE, help=h("timezone"))
     daily.add_argument("--json", action="store_true", help=h("daily-json"))

@@ -85,7 +85,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     from .web.server import default_db_url
     from .web.transfer import RecordsImportError, check_records, export_records, import_records
 
-    url = args.db or default_db_url()
+    url = default_db_url() if args.db is None else args.db  # given empty, it is named as no URL, not the default
     # the file to import is read and checked first: a bad one fails before any database is opened (or made)
     data = _read_import(args.import_file) if args.import_file else None
     if data is not None:
@@ -97,7 +97,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     if missing is not None and (data is None or args.player is not None):
         # nothing there to show, export or reset, nor a player to import into: say so rather than create an
         # empty database there (a path given, or a player named, is more likely mistyped than a fresh install)
-        if args.db or args.player is not None:
+        if args.db is not None or args.player is not None:
             raise UsageError("cli.stats.no-db", path=missing)
         return _no_records(args)
     try:

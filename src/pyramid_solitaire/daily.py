@@ -66,6 +66,8 @@ class Par:
 
 def timezone(name: str) -> ZoneInfo:
     """The time zone called ``name`` (an IANA name such as ``Asia/Tokyo``); DailyError if there is none."""
+    if not name.strip():
+        raise DailyError("daily.no-timezone")
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):

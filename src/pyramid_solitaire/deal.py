@@ -382,12 +382,12 @@ def decode(code: str) -> Deal:
     if kind == FULL_CODE_LETTER:
         width = full_code_letters(len(deck))
         if len(letters) != width:
-            raise CodeError("code.full-width", width=width, count=len(letters))
+            raise CodeError("code.full-width", code=code.strip(), width=width, count=len(letters))
         return Deal(rules, permutation_unrank(_number(letters), deck), None, "R")
     if kind not in DIFFICULTIES:
         raise CodeError("code.kind", letter=kind)
     if len(letters) != NUMBER_LETTERS:
-        raise CodeError("code.number-width", width=NUMBER_LETTERS, count=len(letters))
+        raise CodeError("code.number-width", code=code.strip(), width=NUMBER_LETTERS, count=len(letters))
     return Deal.from_number(_number(letters), rules, kind)
 
 

@@ -50,9 +50,15 @@ def text(lang: str, key: str, /, **values: object) -> str:
     return _PLACEHOLDER.sub(fill, catalogue(lang)[key])
 
 
+#: The most of a person's input a message quotes: a 100 KB line pasted as a move is named by its start.
+QUOTED: Final = 200
+
+
 def shown(value: str) -> str:
     """Text a person typed, as a message may quote it: control characters escaped, so a message stays on
-    one line whatever the input held (``a\\nb`` for a newline)."""
+    one line whatever the input held (``a\\nb`` for a newline), and at most QUOTED characters of it."""
+    if len(value) > QUOTED:
+        value = f"{value[:QUOTED]}…"
     return repr(value)[1:-1] if not value.isprintable() or "\\" in value else value
 
 

@@ -142,7 +142,7 @@ def serve(
     from .app import create_app
     from .wire import OneWrite
 
-    db_url = check_db_url(db or os.environ.get(DB_ENV) or default_db_url())
+    db_url = check_db_url(db if db is not None else os.environ.get(DB_ENV) or default_db_url())  # "" is no URL
     check_workers(db_url, workers)
     chosen = pick_port(host, port)
     try:
