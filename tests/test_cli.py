@@ -179,7 +179,7 @@ def test_a_bad_code_is_named_a_bad_code_and_which_part_is_wrong_in_either_langua
 
 
 ENGLISH_NUMBER_ERROR = "error: argument --number: invalid int value: 'x'"
-JAPANESE_NUMBER_ERROR = "エラー: 引数 --number: int の値として正しくありません: 'x'"
+JAPANESE_NUMBER_ERROR = "エラー: 引数 --number: 数で書いてください: 'x'"
 
 
 @pytest.mark.parametrize(
@@ -227,7 +227,7 @@ def test_help_and_argparse_errors_are_in_the_chosen_language(capsys: pytest.Capt
         main(["deal", "--number", "x"])
     err = capsys.readouterr().err
     assert done.value.code == 2
-    assert err.splitlines()[-1] == "pyramid-solitaire deal: エラー: 引数 --number: int の値として正しくありません: 'x'"
+    assert err.splitlines()[-1] == "pyramid-solitaire deal: エラー: 引数 --number: 数で書いてください: 'x'"
     with pytest.raises(SystemExit):
         main(["deal", "--number", "x", "--lang=en"])
     assert (
