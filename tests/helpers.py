@@ -253,3 +253,18 @@ def browsers(app: Any) -> Iterator[Any]:
     finally:
         for client in clients:
             client.__exit__(None, None, None)
+
+
+def figures(**changes: object) -> dict[str, object]:
+    """A game's figures as ``Store.record`` takes them with an action: one move played, the game still on,
+    its clock started at 2,000 ms; ``changes`` set others."""
+    base: dict[str, object] = {
+        "started_ms": 2000,
+        "moves": 1,
+        "undos": 0,
+        "hints": 0,
+        "pyramid_removed": 0,
+        "result": None,
+        "ended_ms": None,
+    }
+    return {**base, **changes}

@@ -12,20 +12,13 @@ import pytest
 from sqlalchemy import text
 from test_store import game_row
 
+from helpers import figures
 from pg_server import PostgresServer
 from pyramid_solitaire.store import Store, StoreError
 from pyramid_solitaire.web.limits import Limit
 from pyramid_solitaire.web.shared_limits import SharedRateLimiter
 
-FIGURES = {
-    "started_ms": 2000,
-    "moves": 1,
-    "undos": 0,
-    "hints": 0,
-    "pyramid_removed": 0,
-    "result": None,
-    "ended_ms": None,
-}
+FIGURES = figures()
 
 
 @pytest.fixture

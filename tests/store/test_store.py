@@ -10,6 +10,7 @@ import pytest
 from sqlalchemy import create_engine, select
 from sqlalchemy.exc import IntegrityError
 
+from helpers import figures
 from pyramid_solitaire.daily import Par
 from pyramid_solitaire.store import Action, Conflict, GameRow, Store, StoreError
 from pyramid_solitaire.store.schema import LATEST, actions, current_version, games, schema_version
@@ -78,30 +79,14 @@ def test_actions_are_recorded_in_order_with_the_games_figures(store: Store) -> N
         0,
         "move",
         "Ks",
-        {
-            "started_ms": 2000,
-            "moves": 1,
-            "undos": 0,
-            "hints": 0,
-            "pyramid_removed": 1,
-            "result": None,
-            "ended_ms": None,
-        },
+        figures(pyramid_removed=1),
     )
     store.record(
         "g1",
         1,
         "hint",
         None,
-        {
-            "started_ms": 2000,
-            "moves": 2,
-            "undos": 0,
-            "hints": 0,
-            "pyramid_removed": 1,
-            "result": None,
-            "ended_ms": None,
-        },
+        figures(moves=2, pyramid_removed=1),
     )
     assert [(a.seq, a.kind, a.arg) for a in store.actions("g1")] == [(1, "move", "Ks"), (2, "hint", None)]
     row = store.game("g1")
@@ -112,15 +97,7 @@ def test_actions_are_recorded_in_order_with_the_games_figures(store: Store) -> N
 def test_an_action_for_a_stale_version_is_a_conflict_and_writes_nothing(store: Store) -> None:
     player = store.new_player()
     store.create_game(game_row(player, "g1"))
-    summary = {
-        "started_ms": 2000,
-        "moves": 1,
-        "undos": 0,
-        "hints": 0,
-        "pyramid_removed": 0,
-        "result": None,
-        "ended_ms": None,
-    }
+    summary = figures()
     store.record("g1", 0, "move", "draw", summary)
     with pytest.raises(Conflict):
         store.record("g1", 0, "move", "Qh", {**summary, "moves": 99})
