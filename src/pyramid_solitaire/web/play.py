@@ -196,7 +196,8 @@ class Session:
         }
 
     def summary(self) -> Summary:
-        """What the store keeps of the game besides its entries: counters and, once over, the result."""
+        """What the store keeps of the game besides its entries: when its clock started, counters and, once
+        over, the result."""
         game = self.game
         return {
             "started_ms": int(self.started * 1000),
