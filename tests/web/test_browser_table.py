@@ -676,7 +676,8 @@ def test_dialog_buttons_are_in_view_without_scrolling(browser: Browser, server: 
         if opener == "btn-records":
             # a new player's records: no empty chart, only the caption that says there is nothing yet
             assert page.is_hidden("#records-chart")
-            assert game.text("#records-chart-caption") == "まだ記録がありません"
+            assert game.text("#records-chart-caption") == "終わったゲームはまだありません"
+            assert game.text("#records-empty") == "まだ記録がありません"  # said once each, not twice alike
             longer = "(id) => { const d = document.getElementById(id); return d.scrollHeight > d.clientHeight; }"
             assert page.evaluate(longer, dialog), "the records dialog is meant to be longer than this screen"
             screenshot(page, f"dialog-records-{width}x{height}")

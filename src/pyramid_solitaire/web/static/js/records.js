@@ -80,7 +80,9 @@ function fillChart(finished, ctx) {
   });
   chart.append(svg("line", { x1: 0, x2: width, y1: base + 1, y2: base + 1, class: "axis" }));
   const won = games.filter((g) => g.result === "won").length;
-  const summary = games.length ? t("chart_summary", { n: games.length, won, lost: games.length - won }) : t("no_records");
+  // (with none, said of the games, not "no records" again: the statistics below say that)
+  const summary = games.length ? t("chart_summary", { n: games.length, won, lost: games.length - won })
+    : t("no_finished_games");
   chart.setAttribute("aria-label", summary);
   chart.toggleAttribute("hidden", !games.length); // no finished game yet: the caption alone says so, no empty frame
   $("records-chart-caption").textContent = games.length ? t("chart_caption", { summary, legend: t("chart_legend") })
