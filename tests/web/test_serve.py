@@ -50,7 +50,7 @@ def test_the_default_database_is_an_sqlite_file_in_the_users_data_folder() -> No
     ("url", "problem"),
     [
         ("mysql://localhost/games", "unknown kind 'mysql'"),
-        ("games.sqlite3", "unknown kind '(none)'"),
+        ("games.sqlite3", "names no kind of database"),
         ("sqlite://", "an SQLite URL is sqlite:///path"),
         ("postgresql://", "names a host or a database"),
         ("mysql://hana:s3cret@db.example/games", "'mysql://hana:***@db.example/games': unknown kind 'mysql'"),
