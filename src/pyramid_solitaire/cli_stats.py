@@ -113,9 +113,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
     if player is None:
         if not known:
             return _no_records(args)
-        if len(known) > 1 and (args.export_file or args.reset or args.json):  # each needs the one player
-            raise UsageError("cli.stats.several-players-for", n=len(known))
         if len(known) > 1:
+            if args.export_file or args.reset or args.json:  # each needs the one player
+                raise UsageError("cli.stats.several-players-for", n=len(known))
             for entry in known:
                 key = "cli.stats.player.one" if entry["games"] == 1 else "cli.stats.player"
                 print(text(args.lang, key, id=entry["id"], name=entry["name"] or "-", games=entry["games"]))

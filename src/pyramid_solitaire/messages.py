@@ -54,11 +54,15 @@ def text(lang: str, key: str, /, **values: object) -> str:
 QUOTED: Final = 200
 
 
+def clipped(value: str, most: int = QUOTED) -> str:
+    """``value``, or its first ``most`` characters and an ellipsis when it is longer."""
+    return value if len(value) <= most else f"{value[:most]}…"
+
+
 def shown(value: str) -> str:
     """Text a person typed, as a message may quote it: control characters escaped, so a message stays on
     one line whatever the input held (``a\\nb`` for a newline), and at most QUOTED characters of it."""
-    if len(value) > QUOTED:
-        value = f"{value[:QUOTED]}…"
+    value = clipped(value)
     return repr(value)[1:-1] if not value.isprintable() or "\\" in value else value
 
 

@@ -13,6 +13,7 @@ import dataclasses
 import re
 from typing import Final
 
+from .messages import clipped
 from .rules import FIELD_BY_KEY, OPTIONS, PRESETS, Rules, RulesError
 
 #: Other spellings accepted on input, by the key they stand for (``recycles`` is read as passes - 1).
@@ -78,16 +79,11 @@ def _parse_value(key: str, text: str, current: object) -> object:
     if option.unlimited and word in _UNLIMITED:
         return None
     if word.isdigit() and len(word) > MAX_DIGITS:  # more than any option takes (and than int() reads)
-        raise RulesError("rules.option-too-large", key=key, value=f"{word[:MAX_DIGITS]}…")
+        raise RulesError("rules.option-too-large", key=key, value=clipped(word, MAX_DIGITS))
     try:
         return int(word)
     except ValueError:
-        raise RulesError("rules.option-number", key=key, value=_shown(text)) from None
-
-
-def _shown(text: str) -> str:
-    """A value as a message quotes it: at most SHOWN characters."""
-    return text if len(text) <= SHOWN else f"{text[:SHOWN]}…"
+        raise RulesError("rules.option-number", key=key, value=clipped(text, SHOWN)) from None
 
 
 def _preset(name: str) -> Rules:
@@ -117,13 +113,13 @@ def find_rules(text: str | Rules = "classic") -> Rules:
         key, sep, value = item.partition("=")
         key = key.strip().lower()
         if not sep:
-            raise RulesError("rules.option-value", option=_shown(item.strip()))
+            raise RulesError("rules.option-value", option=clipped(item.strip(), SHOWN))
         if key == "win":
             key, value = "strict", value
         key = KEY_ALIASES.get(key, key)
         field_name = "passes" if key == "recycles" else FIELD_BY_KEY.get(key)
         if field_name is None:
-            raise RulesError("rules.unknown-option", key=_shown(key), known=list(FIELD_BY_KEY))
+            raise RulesError("rules.unknown-option", key=clipped(key, SHOWN), known=list(FIELD_BY_KEY))
         if field_name in changes:  # jokers=2,jokers=1 (or passes and recycles): which one was meant?
             raise RulesError("rules.option-twice", key=OPTIONS[field_name].key)
         if key == "recycles":

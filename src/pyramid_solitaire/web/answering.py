@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 from functools import cache
-from typing import cast
+from typing import Final, cast
 
 from ..catalog import NoVerifiedDeal, earned, pick_deal
 from ..deal import CodeError, Deal, DealError, parse_deal
@@ -19,6 +19,9 @@ from .answers import OptionShown, PresetShown, RulesCatalogue
 from .apierror import ApiError
 from .play import Session
 from .shapes import FieldValue
+
+#: The fields of a new game's request that name a rule set: beside a code, they must name the code's.
+RULES_FIELDS: Final = frozenset({"rules", "preset", "options"})
 
 
 def new_deal(

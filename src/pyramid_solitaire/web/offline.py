@@ -42,7 +42,7 @@ from ..messages import Problem
 from ..reasons import IllegalMoveError
 from ..record import Entry, RecordError, format_record, read_record
 from ..stats import stats_for
-from .answering import move_entry, new_deal, record_headers, rules_catalogue
+from .answering import RULES_FIELDS, move_entry, new_deal, record_headers, rules_catalogue
 from .answers import BestAnswer, DailyAnswer, GameAnswer, GameSummary, MeAnswer, RecordedGame, StatsAnswer
 from .apierror import ApiError, refused
 from .play import BadCell, Session
@@ -284,7 +284,7 @@ class OfflineApi:
             difficulty,
             _text(fields, "code"),
             _text(fields, "deal"),
-            any(key in fields for key in ("rules", "preset", "options")),
+            bool(RULES_FIELDS & fields.keys()),
         )
         kept = self._deal(deal)
         return 201, self._answer(kept, lang, "dealt"), kept.session.id
@@ -323,7 +323,6 @@ class OfflineApi:
 
     def _act(self, kept: Kept, entry: Entry, version: str | None, lang: str) -> GameAnswer:
         session = kept.session
-        was_over = session.over
         if version is not None and version != str(session.version):
             raise ApiError(409, "conflict", details={"version": session.version})
         try:
@@ -332,12 +331,7 @@ class OfflineApi:
             raise refused(exc) from None
         except BadCell as exc:
             raise ApiError(400, "bad-cell", exc) from None
-        first = session.version == 0
-        session.after_action()
-        if first:  # the clock starts with the first entry (Session.after_action), on this engine's clock
-            session.started = self.clock()
-        if session.over and not was_over:
-            session.finished = self.clock()  # the clock this engine was given (the browser's, or a test's)
+        session.after_action(self.clock())  # the clock this engine was given (the browser's, or a test's)
         kept.entries.append(entry)
         kept.times.append(int(self.clock() * 1000))
         return {"game": self._state(kept, lang), "event": event}

@@ -211,19 +211,21 @@ class Session:
 
     # --- the clock and the end ------------------------------------------------------------------------
 
-    def after_action(self) -> None:
-        """Bookkeeping after every answered entry: the version, the start of the clock and the end of the game.
+    def after_action(self, now: float | None = None) -> None:
+        """Bookkeeping after every answered entry, at ``now`` (seconds since 1970; the offline engine gives its
+        own clock's): the version, the start of the clock and the end of the game.
 
         The clock starts with the first entry, not with the deal: a deal dealt and left (the page deals one
         on its first visit; a player may go to the daily deal instead) would otherwise come back with the
         minutes it waited on its clock, and a win would be timed, and ranked, from them."""
+        moment = time.time() if now is None else now
         if self.version == 0:
-            self.started = time.time()
+            self.started = moment
         self.version += 1
         if not self.over:
             self.finished = None
         elif self.finished is None:
-            self.finished = time.time()
+            self.finished = moment
 
     def find_best(self) -> None:
         """The most pyramid cards the deal allows (for a lost game's result screen); solved once, on

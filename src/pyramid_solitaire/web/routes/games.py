@@ -24,7 +24,7 @@ from ...reasons import IllegalMoveError
 from ...record import Entry, format_record
 from ...store import unrecordable
 from ...store.stats import stats_for
-from ..answering import move_entry, new_deal, record_headers, rules_catalogue
+from ..answering import RULES_FIELDS, move_entry, new_deal, record_headers, rules_catalogue
 from ..answers import BestAnswer, GameAnswer, ReplayAnswer, RulesCatalogue
 from ..daily import board
 from ..deps import LEADERBOARD_SIZE, GamesDep, Lang, Player, Version, leaderboard, set_player_cookie
@@ -79,7 +79,7 @@ class MoveBody(BaseModel):
 
 
 def _new_deal(body: NewGame) -> Deal:
-    asked = bool({"rules", "preset", "options"} & body.model_fields_set)
+    asked = bool(RULES_FIELDS & body.model_fields_set)
     return new_deal(body.preset, dict(body.options), body.rules, body.difficulty, body.code, body.deal, asked)
 
 

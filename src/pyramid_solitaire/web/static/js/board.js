@@ -98,10 +98,15 @@ function label(key, parent, text, x, y, id) {
 // (MAX_CARD in layout.js) is what holds them back, not the window (a phone, most laptops).
 /** @param {import("./state.js").ShownGame} game @param {{board: HTMLElement}} dom */
 export function largeCardsGrow(game, dom) {
-  const width = Math.max(0, dom.board.clientWidth - 2 * EDGE);
-  const height = Math.max(0, dom.board.clientHeight - 2 * EDGE);
+  const [width, height] = tableRoom(dom);
   const shape = shapeOf(game);
   return layout(shape, width, height, true, EDGE).cw > layout(shape, width, height, false, EDGE).cw;
+}
+
+// The board's room for the table, inside its edges: [width, height].
+/** @param {{board: HTMLElement}} dom */
+function tableRoom(dom) {
+  return [Math.max(0, dom.board.clientWidth - 2 * EDGE), Math.max(0, dom.board.clientHeight - 2 * EDGE)];
 }
 
 // `selection`: {selected, partners}, the page's own choice of cards (none by default).
@@ -109,8 +114,7 @@ export function largeCardsGrow(game, dom) {
 export function render(game, dom, settings, selection = { selected: [], partners: [] }) {
   pick = selection;
   const shape = shapeOf(game);
-  const width = Math.max(0, dom.board.clientWidth - 2 * EDGE);
-  const height = Math.max(0, dom.board.clientHeight - 2 * EDGE);
+  const [width, height] = tableRoom(dom);
   const m = layout(shape, width, height, settings.largeCards, EDGE);
   current = { ...m, game };
   dom.board.style.setProperty("--cw", `${m.cw}px`);

@@ -64,14 +64,20 @@ export function fillLeaderboard(list, entries) {
   }
 }
 
+// Text a narrow dialog must not break across lines (a code at its hyphens, 「3周」 between 3 and 周).
+/** @param {string} text */
+function unbroken(text) {
+  const span = document.createElement("span");
+  span.className = "nowrap";
+  span.textContent = text;
+  return span;
+}
+
 // 「1354 (CL1-N-AAAACAC)」, where a narrow dialog breaks the line before the code, never at its hyphens.
 /** @param {import("./state.js").ShownGame} game */
 function numberAndCode(game) {
-  const code = document.createElement("span");
-  code.className = "nowrap";
-  code.textContent = `(${game.code})`;
   const both = document.createElement("span");
-  both.append(`${game.number} `, code);
+  both.append(`${game.number} `, unbroken(`(${game.code})`));
   return both;
 }
 
@@ -103,10 +109,7 @@ export function showResult(game) {
   const [before, after = ""] = t(game.offline ? "statistics_offline" : "statistics_here", {
     rules: marker,
     difficulty: t(`diff_${game.difficulty}`) }).split(marker);
-  const rules = document.createElement("span");
-  rules.className = "nowrap";
-  rules.textContent = rulesName(game.rules);
-  $("result-stats-title").replaceChildren(before, rules, after);
+  $("result-stats-title").replaceChildren(before, unbroken(rulesName(game.rules)), after);
   const statsList = $("result-stats");
   statsList.replaceChildren();
   figure(statsList, t("played"), String(stats.played));
