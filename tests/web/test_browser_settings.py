@@ -62,7 +62,7 @@ def test_large_cards_says_where_the_cards_already_fill_the_table(browser: Browse
 
 
 def test_a_first_visit_speaks_the_browsers_language_until_the_player_chooses(browser: Browser, server: str) -> None:
-    for locale, lang, hint in (("en-US", "en", "Hint"), ("fr-FR", "ja", "ヒント"), ("ja-JP", "ja", "ヒント")):
+    for locale, lang, hint in (("en-US", "en", "Hint"), ("fr-FR", "en", "Hint"), ("ja-JP", "ja", "ヒント")):
         context, errors = open_context(browser, locale=locale, **DESKTOP)
         page = context.new_page()
         game = GamePage(page, server).open()

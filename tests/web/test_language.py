@@ -1,5 +1,5 @@
 """The API speaks the caller's language by HTTP's own negotiation (issue 38): ``?lang=`` first, else the
-``Accept-Language`` header (by its q-values), else Japanese; every text in an answer is in that one
+``Accept-Language`` header (by its q-values; English when it names only other languages), else Japanese; every text in an answer is in that one
 language, and the facts of a refusal are JSON values of their own types. On SQLite and on PostgreSQL,
 where plain moves take the shortcut past FastAPI (web/shortcut.py)."""
 
@@ -32,8 +32,10 @@ def client(db_url: str) -> Iterator[TestClient]:
         ("en-GB,en;q=0.9", "en"),
         ("ja-JP,ja;q=0.9,en;q=0.8", "ja"),
         ("fr, ja;q=0.2, en;q=0.8", "en"),
-        ("de, fr", "ja"),
+        ("de, fr", "en"),  # only other languages: English, the likelier read, as the CLI's locale
+        ("ja;q=0, fr-FR", "en"),
         ("", "ja"),
+        ("*", "ja"),
         ("en;q=nonsense, ja;q=0.1", "ja"),
     ],
 )

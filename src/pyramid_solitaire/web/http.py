@@ -42,10 +42,13 @@ def lang_of(request: Request) -> str:
 
 def negotiated(asked: str | None, accept_language: str) -> str:
     """``ja`` or ``en``: the one ``?lang=`` names, else the one ``Accept-Language`` prefers (by its
-    q-values, then its order; ``en-GB`` counts as ``en``), else Japanese, the app's first language."""
+    q-values, then its order; ``en-GB`` counts as ``en``).  A header that names only other languages
+    (``de, fr``) gets English, which a reader of neither is likelier to read than Japanese, as the
+    command line does for such a locale (:func:`..cli.locale_lang`); no header, or only ``*``, gets
+    Japanese, the app's first language."""
     if asked in LANGS:
         return str(asked)
-    best, best_q = "ja", 0.0
+    best, best_q, others = "ja", 0.0, False
     for part in accept_language.split(",")[:20]:
         tag, _, params = part.strip().partition(";")
         code = tag.strip().lower().split("-")[0]
@@ -57,7 +60,8 @@ def negotiated(asked: str | None, accept_language: str) -> str:
                 quality = 0.0
         if code in LANGS and quality > best_q:
             best, best_q = code, quality
-    return best
+        others = others or (code.isalpha() and quality > 0)
+    return best if best_q > 0 or not others else "en"
 
 
 class Answer(Response):

@@ -27,13 +27,17 @@ const CHOICES = { lang: ["ja", "en"], difficulty: ["E", "N", "R"], cardBack: ["b
   table: ["green", "blue", "wine"] };
 
 // The language of a first visit, before the player has chosen one: the browser's first preference of
-// the two we write (navigator.languages, most preferred first), Japanese when it names neither.
+// the two we write (navigator.languages, most preferred first); English when it names only others
+// (a reader of German is likelier to read English than Japanese, as the server and the command line
+// decide too), Japanese when it names none.
 export function browserLang(languages) {
+  let others = false;
   for (const tag of Array.isArray(languages) ? languages : []) {
     const code = String(tag).toLowerCase().split("-")[0];
     if (CHOICES.lang.includes(code)) return code;
+    others = others || /^[a-z]+$/.test(code);
   }
-  return DEFAULTS.lang;
+  return others ? "en" : DEFAULTS.lang;
 }
 
 function preferredLanguages() {
