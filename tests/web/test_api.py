@@ -925,9 +925,17 @@ BAD_REQUESTS: list[tuple[str, str, Json, int, str]] = [
         "POST",
         f"/api/games/{GAME}/move",
         {"content": b"move=Ks", "headers": {"content-type": "application/x-www-form-urlencoded"}},
-        422,
-        "bad-request",
+        415,
+        "not-json",
     ),
+    (
+        "POST",
+        f"/api/games/{GAME}/move",
+        {"content": b'{"move": "Ks"}', "headers": {"content-type": "text/plain"}},
+        415,
+        "not-json",
+    ),
+    ("POST", f"/api/games/{GAME}/move", {"content": b'{"move": "Ks"}'}, 415, "not-json"),
     (
         "POST",
         f"/api/games/{GAME}/move",
@@ -967,7 +975,7 @@ def test_a_bad_request_is_refused_with_json_and_changes_nothing(
     body = error(response, status, code)
     if code == "too-large":
         assert body["details"] == {"limit": MAX_BODY}
-    if status in (400, 422):  # the details say what is wrong
+    if status in (400, 415, 422):  # the details say what is wrong
         assert body["details"].get("errors") or body["details"].get("reason")
     assert still(state(client, game)) == still(before)
     record = client.get(f"/api/games/{game['id']}/record").text
@@ -1016,6 +1024,18 @@ def test_validation_errors_say_where_and_what(client: TestClient) -> None:
         "bad-json",
     )
     assert body["message"].startswith("リクエストのJSONが読めません")
+    # a JSON body not said to be JSON (curl's -d sends a form): the header to add, not pydantic's puzzle
+    sent = client.post("/api/games?lang=en", content=b'{"code": "CL1-N-AAAAAAB"}')
+    assert error(sent, 415, "not-json")["message"] == (
+        "The request body must be JSON: send it with Content-Type: application/json (this request has no Content-Type)"
+    )
+    sent = client.post("/api/games", content=b'{"code": "CL1-N-AAAAAAB"}', headers={"content-type": "text/plain"})
+    assert error(sent, 415, "not-json")["message"] == (
+        "リクエストの本文はJSONで送ってください："
+        "Content-Type: application/json を付けてください（このリクエストは text/plain）"
+    )
+    body = error(client.post("/api/games?lang=en", json=["CL1-N-AAAAAAB"]), 422, "bad-request")
+    assert body["message"] == "The request is not valid: body must be a JSON object ({…})"
 
 
 def test_a_bad_code_names_the_problem_in_the_players_language(client: TestClient) -> None:

@@ -1,7 +1,7 @@
 """The API speaks the caller's language by HTTP's own negotiation (issue 38): ``?lang=`` first, else the
-``Accept-Language`` header (by its q-values; English when it names only other languages), else Japanese; every text in an answer is in that one
-language, and the facts of a refusal are JSON values of their own types. On SQLite and on PostgreSQL,
-where plain moves take the shortcut past FastAPI (web/shortcut.py)."""
+``Accept-Language`` header (by its q-values; English when it names only other languages), else Japanese;
+every text in an answer is in that one language, and the facts of a refusal are JSON values of their own
+types. On SQLite and on PostgreSQL, where plain moves take the shortcut past FastAPI (web/shortcut.py)."""
 
 from __future__ import annotations
 

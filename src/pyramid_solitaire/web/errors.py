@@ -13,6 +13,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ..messages import Problem
 from ..store import StoreError
 from .apierror import VALIDATION_TYPES, ApiError, Invalid, Reason, invalid_part, refused
 
@@ -60,6 +61,12 @@ async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse
         {"where": ".".join(str(p) for p in e.get("loc", ())), "type": e.get("type", ""), "ctx": e.get("ctx", {})}
         for e in exc.errors()
     ]
+    sent = request.headers.get("content-type", "")
+    if "json" not in sent.lower() and any(e["where"] == "body" for e in errors):
+        # FastAPI reads a body as JSON only when it is said to be JSON; anything else (curl's -d sends
+        # a form) reached the model as text, and pydantic's "not a valid dictionary" would hide why
+        reason = Problem("request.content-type", sent=sent) if sent else Problem("request.no-content-type")
+        return respond(ApiError(415, "not-json", reason), lang)
     code = "bad-json" if any(e["type"] == "json_invalid" for e in errors) else "bad-request"
     # each error for a program (where and its kind) and for a person (in the request's language)
     shown = [{"where": e["where"], "type": e["type"], "problem": invalid_part(lang, e)} for e in errors]
