@@ -432,6 +432,7 @@ def test_the_table_of_the_whole_plan_before_any_run(tmp_path: Path, capsys: pyte
     ("args", "message"),
     [
         (["run", "--dir", "{tmp}/missing"], "no folder"),
+        (["run", "--dir", "{wrong}/classic.csv"], "classic.csv is a file, not a folder"),
         (["run", "--dir", "{tmp}", "--upto", "0"], "--upto must be a positive"),
         (["run", "--dir", "{tmp}", "--upto", "-5"], "--upto must be a positive"),
         (["run", "--dir", "{tmp}", "--workers", "0"], "workers must be positive"),
@@ -443,6 +444,7 @@ def test_the_table_of_the_whole_plan_before_any_run(tmp_path: Path, capsys: pyte
         (["table", "--dir", "{wrong}", "--out", "{tmp}/out.md"], "holds deals of other rules"),
         (["table", "--dir", "{tmp}", "--out", "{tmp}/missing/out.md"], "cannot write"),
         (["pack", "--dir", "{tmp}/missing"], "no folder"),
+        (["table", "--dir", "{wrong}/classic.csv"], "is a file, not a folder"),
         (["pack", "--dir", "{wrong}"], "holds deals of other rules"),
     ],
 )

@@ -226,6 +226,8 @@ def default_plan() -> tuple[PlanRow, ...]:
 
 def _folder(directory: Path | str) -> Path:
     path = Path(directory)
+    if path.exists() and not path.is_dir():
+        raise WinnabilityError("winnability.not-folder", path=str(path))
     if not path.is_dir():
         raise WinnabilityError("winnability.no-folder", path=str(path))
     return path
