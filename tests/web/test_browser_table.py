@@ -912,3 +912,33 @@ def test_a_phones_result_keeps_the_code_and_the_rule_set_whole(browser: Browser,
     assert page.evaluate(one_line, "#result-stats-title .nowrap")
     assert list(errors) == []
     context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_sideways_phones_result_shows_its_figures_and_buttons_at_once(
+    browser: Browser, server: str, lang: str
+) -> None:
+    # In a 520-px dialog on a phone held sideways, the result's buttons wrapped three and one and the
+    # deal's number scrolled out of sight below them; the dialog now takes the width, two figures a row.
+    context, errors = context_for(browser, 844, 390, locale=LOCALES[lang], device_scale_factor=3)
+    page = context.new_page()
+    code, solution = won_deal()
+    game = GamePage(page, server).open(f"/play/{code}")
+    for move in solution:
+        game.play(Move.parse(move))
+    page.locator("#dlg-result").wait_for(state="visible")
+    tops = page.eval_on_selector_all(
+        "#dlg-result .buttons:last-child button:not([hidden])",
+        "bs => bs.map(b => Math.round(b.getBoundingClientRect().top))",
+    )
+    assert len(tops) == 4 and len(set(tops)) == 1, tops
+    hidden = page.evaluate("""() => {
+        const bar = document.querySelector('#dlg-result .buttons:last-child').getBoundingClientRect();
+        const box = document.querySelector('#dlg-result').getBoundingClientRect();
+        return [...document.querySelectorAll('#result-figures dt, #result-figures dd')]
+          .filter(e => { const r = e.getBoundingClientRect(); return r.top < box.top || r.bottom > bar.top; })
+          .map(e => e.textContent); }""")
+    assert hidden == [], hidden
+    screenshot(page, f"result-sideways-{lang}")
+    assert list(errors) == []
+    context.close()
