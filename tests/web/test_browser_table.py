@@ -63,7 +63,8 @@ def context_for(browser: Browser, width: int, height: int, **extra: Any) -> tupl
 
 
 def out_of_view(page: Page) -> list[str]:
-    """Everything the player must see that is not wholly inside the window, and whether the page scrolls."""
+    """Everything the player must see that is not wholly inside the window (a card with its ring), and
+    whether the page scrolls."""
     found: list[str] = page.evaluate(f"""() => {{
         const problems = [];
         const w = window.innerWidth, h = window.innerHeight;
@@ -74,7 +75,10 @@ def out_of_view(page: Page) -> list[str]:
             if (e.closest('[hidden]') || getComputedStyle(e).display === 'none') continue;
             const r = e.getBoundingClientRect();
             if (r.width === 0 && r.height === 0) continue;
-            if (r.left < -0.5 || r.top < -0.5 || r.right > w + 0.5 || r.bottom > h + 0.5) {{
+            // a card at the side of the screen keeps room for its 4-px ring (a partner, a hint, the guide's)
+            // and some of the glow around it
+            const ring = e.matches('#board .card, #board .stock-btn') ? 8 : 0;
+            if (r.left < ring - 0.5 || r.top < -0.5 || r.right > w - ring + 0.5 || r.bottom > h + 0.5) {{
                 const name = e.id || e.dataset.key || e.className;
                 problems.push(`${{name}} at ${{Math.round(r.left)}},${{Math.round(r.top)}}`
                     + `-${{Math.round(r.right)}},${{Math.round(r.bottom)}}`);

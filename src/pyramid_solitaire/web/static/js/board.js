@@ -8,8 +8,10 @@ import { back, face } from "./cards.js";
 import { LABEL, layout, shapeOf } from "./layout.js";
 
 const WASTE_Z = 4;
-// The room kept free around the table inside the board, in pixels.
-const EDGE = 4;
+// The room kept free around the table inside the board, in pixels: a card at the edge of a phone's
+// screen keeps its 4-pixel ring (a partner, a hint, the guide's card) whole and some glow beyond it,
+// for about 2 % of the card's width on an upright phone.
+const EDGE = 9;
 
 const elements = new Map();
 // The selection being drawn: the chosen cards and their partners (set by render).
