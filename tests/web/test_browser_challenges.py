@@ -64,10 +64,17 @@ def test_a_challenge_is_listed_played_celebrated_and_marked_done(desktop: tuple[
     page.click("#btn-records")
     page.wait_for_function("() => document.querySelectorAll('#records-badges li').length > 0")
     shown = game.text("#records-badges")
-    assert "まだなし（デイリー 0 日・チャレンジ 1 個）" in shown and month in shown
+    assert "まだなし（デイリー0日・チャレンジ1個）" in shown and month in shown
     page.click("#records-close")
     page.click("#btn-daily")
     page.wait_for_function("() => document.getElementById('daily-month-badge').textContent !== ''")
-    assert "チャレンジ 1 個" in game.text("#daily-month-badge")
+    assert "チャレンジ1個" in game.text("#daily-month-badge")
+    # no medal yet: an empty ring where it will be, not a grey disc with a dot that reads as a broken icon
+    assert page.eval_on_selector(
+        "#daily-month-badge .medal", "m => [m.textContent, getComputedStyle(m).borderTopStyle]"
+    ) == [
+        "",
+        "dashed",
+    ]
     page.keyboard.press("Escape")
     assert list(errors) == []

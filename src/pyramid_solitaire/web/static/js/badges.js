@@ -14,7 +14,7 @@ export function badgeLine(entry) {
   const medal = document.createElement("span");
   medal.className = `medal ${entry.badge || "none"}`;
   medal.setAttribute("aria-hidden", "true");
-  medal.textContent = entry.badge === "crown" ? "♛" : entry.badge ? "★" : "·";
+  medal.textContent = entry.badge === "crown" ? "♛" : entry.badge ? "★" : "";
   const text = document.createElement("span");
   text.textContent = t("badge_month", { month: monthName(entry.month), days: entry.days,
     challenges: entry.challenges, badge: entry.badge ? t(`badge_${entry.badge}`) : t("badge_none") });
