@@ -161,9 +161,11 @@ function describeHint(event, game) {
   }
 }
 
+// The solver's hint says what to play and whether the game stays winnable first, and then that it saw
+// what the player cannot: a phone held sideways has one line for the message, cut at its end.
 /** @param {Wire.EventAnswer} event @param {import("./state.js").ShownGame} game */
 function describeCoach(event, game) {
-  const label = t("coach_label");
+  const label = t("coach");
   if (event.winnable === null) {
     say(t("coach_no_answer", { label, reason: t("coach_unknown") }));
     return;
@@ -172,5 +174,5 @@ function describeCoach(event, game) {
     : event.cards.length ? names(game, event.cards) : t(event.move === "recycle" ? "move_recycle" : "move_draw");
   const verdict = event.winnable ? t("coach_winnable") : t("coach_lost", { n: event.best_reachable });
   if (event.cards.length) flash(event.cards, "hinted", HINT_MS);
-  say(t("coach_message", { label, move, verdict }));
+  say(t("coach_message", { label, move, verdict, sees: t("coach_sees") }));
 }
