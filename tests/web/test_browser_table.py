@@ -918,13 +918,15 @@ def test_a_phones_result_keeps_the_code_and_the_rule_set_whole(browser: Browser,
     context.close()
 
 
-@pytest.mark.parametrize("lang", ["en", "ja"])
-def test_a_sideways_phones_result_shows_its_figures_and_buttons_at_once(
-    browser: Browser, server: str, lang: str
+@pytest.mark.parametrize(("lang", "width", "height"), [("en", 844, 390), ("ja", 844, 390), ("en", 1280, 720)])
+def test_the_result_shows_its_figures_and_its_four_buttons_at_once(
+    browser: Browser, server: str, lang: str, width: int, height: int
 ) -> None:
-    # In a 520-px dialog on a phone held sideways, the result's buttons wrapped three and one and the
-    # deal's number scrolled out of sight below them; the dialog now takes the width, two figures a row.
-    context, errors = context_for(browser, 844, 390, locale=LOCALES[lang], device_scale_factor=3)
+    # In a 520-px dialog, English wrapped the result's four buttons three and one, and on a phone held
+    # sideways the deal's number scrolled out of sight below them; the dialog is now wider, and takes
+    # the width of a sideways phone with two figures a row.
+    scale = 3 if is_phone(width) else 1
+    context, errors = context_for(browser, width, height, locale=LOCALES[lang], device_scale_factor=scale)
     page = context.new_page()
     code, solution = won_deal()
     game = GamePage(page, server).open(f"/play/{code}")
@@ -943,6 +945,6 @@ def test_a_sideways_phones_result_shows_its_figures_and_buttons_at_once(
           .filter(e => { const r = e.getBoundingClientRect(); return r.top < box.top || r.bottom > bar.top; })
           .map(e => e.textContent); }""")
     assert hidden == [], hidden
-    screenshot(page, f"result-sideways-{lang}")
+    screenshot(page, f"result-{width}x{height}-{lang}")
     assert list(errors) == []
     context.close()
