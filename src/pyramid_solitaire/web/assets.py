@@ -222,8 +222,8 @@ def not_found_page(lang: str) -> Response:
 
 
 def browser_lang(request: Request) -> str:
-    """``ja`` or ``en``: the ``lang`` query, else the browser's first choice of the two (Japanese when
-    it names neither)."""
+    """``ja`` or ``en``: the ``lang`` query, else the browser's first choice of the two (English when it
+    names only other languages, Japanese when it names none: :func:`.http.negotiated`)."""
     return lang_of(request)
 
 
