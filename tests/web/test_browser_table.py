@@ -856,6 +856,30 @@ def test_the_table_keeps_its_size_as_the_moves_reach_ten(
     context.close()
 
 
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_an_iphone_se_held_sideways_keeps_pyramides_code_whole_at_a_hundred_moves_and_points(
+    browser: Browser, server: str, lang: str
+) -> None:
+    # At 667 px (the iPhone SE's width) the brand, the code, the difficulty, the time, three-digit moves and
+    # score and six buttons did not fit on the one line: the code was cut to "PY1-E…".
+    context, errors = context_for(browser, 667, 375, locale=LOCALES[lang])
+    page = context.new_page()
+    game = GamePage(page, server).open(f"/play/{code_of('pyramide')}")
+    line = solve(Deal.from_code(game.text("#deal-link")), time_limit=30).solution
+    assert line is not None
+    for move in line[:-1]:
+        game.play(move)
+        if int(game.text("#score")) >= 100:
+            break
+    while int(game.text("#moves")) < 100:
+        game.tap_stock()
+    assert int(game.text("#score")) >= 100
+    assert page.evaluate(CODE_FITS), game.text("#deal-link")
+    assert page.evaluate(HEADER_CLASHES) == []
+    assert list(errors) == []
+    context.close()
+
+
 @pytest.mark.parametrize(("lang", "width", "height"), [("en", 640, 360), ("ja", 640, 360), ("en", 568, 320)])
 def test_a_phone_held_sideways_shows_the_code_and_a_checked_difficulty_on_one_line(
     browser: Browser, server: str, lang: str, width: int, height: int

@@ -222,11 +222,19 @@ function finish(completed = false) {
 }
 
 // The difficulty badge: 「ふつう · クリア可能と確認済み」.  Where the header has one short line (a phone held
-// sideways) the words after the difficulty give way to a check mark, read out as the words still.
+// sideways) the words after the difficulty give way to a check mark, and "Fully random" to "Random", read
+// out as the whole words still.
 /** @param {HTMLElement} badge @param {string} difficulty */
 function showDifficulty(badge, difficulty) {
   if (difficulty === "R") {
-    badge.textContent = t("diff_R");
+    const words = document.createElement("span");
+    words.className = "diff-words";
+    words.textContent = t("diff_R");
+    const short = document.createElement("span");
+    short.className = "diff-short";
+    short.setAttribute("aria-hidden", "true");
+    short.textContent = t("diff_R_short");
+    badge.replaceChildren(words, short);
     return;
   }
   const words = document.createElement("span");
