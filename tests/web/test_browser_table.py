@@ -758,6 +758,16 @@ HEADER_AND_CARD = """() => [document.querySelector('.topbar').getBoundingClientR
     document.querySelector('#pyramid [data-card]').getBoundingClientRect().width]"""
 
 
+def score_a_hundred(game: GamePage) -> None:
+    """Play the solver's line for the Pyramide deal shown until its score reaches 100."""
+    line = solve(Deal.from_code(game.text("#deal-link")), time_limit=30).solution
+    assert line is not None
+    for move in line[:-1]:
+        game.play(move)
+        if int(game.text("#score")) >= 100:
+            break
+
+
 def test_the_table_keeps_its_size_as_the_score_reaches_a_hundred_on_a_phone_held_sideways(
     browser: Browser, server: str
 ) -> None:
@@ -767,12 +777,7 @@ def test_the_table_keeps_its_size_as_the_score_reaches_a_hundred_on_a_phone_held
     page = context.new_page()
     game = GamePage(page, server).open(f"/play/{code_of('pyramide')}")
     before = page.evaluate(HEADER_AND_CARD)
-    line = solve(Deal.from_code(game.text("#deal-link")), time_limit=30).solution
-    assert line is not None
-    for move in line[:-1]:
-        game.play(move)
-        if int(game.text("#score")) >= 100:
-            break
+    score_a_hundred(game)
     assert int(game.text("#score")) >= 100
     assert page.evaluate(HEADER_AND_CARD) == before
     assert page.evaluate(HEADER_CLASHES) == []
@@ -861,16 +866,11 @@ def test_an_iphone_se_held_sideways_keeps_pyramides_code_whole_at_a_hundred_move
     browser: Browser, server: str, lang: str
 ) -> None:
     # At 667 px (the iPhone SE's width) the brand, the code, the difficulty, the time, three-digit moves and
-    # score and six buttons did not fit on the one line: the code was cut to "PY1-E…".
+    # score and six buttons did not fit on the one line: the code was cut to "PY1-R-AAA…".
     context, errors = context_for(browser, 667, 375, locale=LOCALES[lang])
     page = context.new_page()
     game = GamePage(page, server).open(f"/play/{code_of('pyramide')}")
-    line = solve(Deal.from_code(game.text("#deal-link")), time_limit=30).solution
-    assert line is not None
-    for move in line[:-1]:
-        game.play(move)
-        if int(game.text("#score")) >= 100:
-            break
+    score_a_hundred(game)
     while int(game.text("#moves")) < 100:
         game.tap_stock()
     assert int(game.text("#score")) >= 100
