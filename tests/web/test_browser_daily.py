@@ -147,6 +147,10 @@ def test_the_daily_dialog_says_when_the_next_deal_comes_in_the_players_language(
     page.locator("#dlg-daily").wait_for(state="visible")
     page.locator("#daily-next:not(:empty)").wait_for()
     assert game.text("#daily-next") == "次の配札まで18時間30分（日本標準時0時に更新）"
+    # no empty error line's height between the Play button and the leaderboard's heading
+    gap = page.evaluate("""() => document.querySelector('#daily-records h3').getBoundingClientRect().top
+        - document.getElementById('daily-play').getBoundingClientRect().bottom""")
+    assert gap < 24, gap
     screenshot(page, "daily-next-deal")
     page.keyboard.press("Escape")
     page.clock.set_fixed_time(datetime(2026, 12, 5, 14, 58, 30, tzinfo=UTC))  # 23:58:30 in Tokyo
