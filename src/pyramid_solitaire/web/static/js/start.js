@@ -96,6 +96,15 @@ async function openDaily(asked) {
   say(reason, { error: true });
 }
 
+// A link whose code claimed a difficulty the deal does not have (a hand-edited "E" on a deal the solver
+// cannot clear) opens the same deal under its own label and code: say so, as the address changed.
+function sayRelabelled(asked, game) {
+  const [rules, letter, number] = asked.toUpperCase().split("-");
+  const [ownRules, ownLetter, ownNumber] = game.code.split("-");
+  if (rules !== ownRules || number !== ownNumber || letter === ownLetter || !["E", "N", "R"].includes(letter)) return;
+  say(t("relabelled", { claimed: t(`diff_${letter}`), actual: t(`diff_${game.difficulty}`), code: game.code }));
+}
+
 // The first game, of the page's address (/play/<code>, /daily…) or none: see opening().  Resolves true
 // when the front page dealt a new game (nothing to resume: perhaps a first visit).
 export async function openFirstGame() {
@@ -107,12 +116,17 @@ export async function openFirstGame() {
   if (resumed) {
     accept(resumed);
     history.replaceState(null, "", `/play/${resumed.game.code}`);
-  } else if (code && !(await startGame({ code }))) {
-    // A link with a broken code still opens a game; the reason stays on screen.
-    const reason = shownMessage();
-    await startSavedGame();
-    say(reason, { error: true });
-  } else if (!code) {
+  } else if (code) {
+    const started = await startGame({ code });
+    if (started) {
+      sayRelabelled(code, started);
+    } else {
+      // A link with a broken code still opens a game; the reason stays on screen.
+      const reason = shownMessage();
+      await startSavedGame();
+      say(reason, { error: true });
+    }
+  } else {
     await startSavedGame();
     return true;
   }
