@@ -82,8 +82,9 @@ def test_the_page_shows_no_verified_label_for_a_false_claim(
     assert verified not in page.inner_text("body")
     assert game.text("#deal-link") == "CL1-R-AAAAAAA"
     # and the page says why the address changed
-    assert game.message() == {
+    said = {
         "ja": "リンクのコードでは「やさしい」でしたが、この配札は「完全ランダム」なので、コードは CL1-R-AAAAAAA です",
         "en": "The link's code said Easy; this deal is Fully random, so its code is CL1-R-AAAAAAA",
-    }[lang]
+    }
+    assert game.message() == said[lang]
     assert not errors
