@@ -921,16 +921,25 @@ def test_the_keys_legend_shows_where_there_is_a_keyboard_and_not_on_a_touch_tabl
     assert shown == {False: True, True: False}
 
 
-def test_a_phones_result_keeps_the_code_and_the_rule_set_whole(browser: Browser, server: str) -> None:
-    # In an upright phone's result the code broke at its hyphens (「1354 (CL1-N-」 / 「AAAACAC)」) and the
-    # statistics' heading inside 「クラシック（3 周）」.
-    context, errors = context_for(browser, 390, 844, locale=LOCALES["ja"], device_scale_factor=3)
+def win_a_deal(
+    browser: Browser, server: str, width: int, height: int, lang: str, ratio: int
+) -> tuple[BrowserContext, Errors, Page, GamePage, str]:
+    """A won deal played through by taps in a window of that size, language and pixel ratio, its result
+    shown: the context, its errors, the page, the game and the deal's code."""
+    context, errors = context_for(browser, width, height, locale=LOCALES[lang], device_scale_factor=ratio)
     page = context.new_page()
     code, solution = won_deal()
     game = GamePage(page, server).open(f"/play/{code}")
     for move in solution:
         game.play(Move.parse(move))
     page.locator("#dlg-result").wait_for(state="visible")
+    return context, errors, page, game, code
+
+
+def test_a_phones_result_keeps_the_code_and_the_rule_set_whole(browser: Browser, server: str) -> None:
+    # In an upright phone's result the code broke at its hyphens (「1354 (CL1-N-」 / 「AAAACAC)」) and the
+    # statistics' heading inside 「クラシック（3 周）」.
+    context, errors, page, game, code = win_a_deal(browser, server, 390, 844, "ja", 3)
     figures = game.text("#result-figures")
     assert f"({code})" in figures
     one_line = """(selector) => { const e = document.querySelector(selector);
@@ -949,14 +958,7 @@ def test_the_result_shows_its_figures_and_its_four_buttons_at_once(
     # In a 520-px dialog, English wrapped the result's four buttons three and one, and on a phone held
     # sideways the deal's number scrolled out of sight below them; the dialog is now wider, and takes
     # the width of a sideways phone with two figures a row.
-    scale = 3 if is_phone(width) else 1
-    context, errors = context_for(browser, width, height, locale=LOCALES[lang], device_scale_factor=scale)
-    page = context.new_page()
-    code, solution = won_deal()
-    game = GamePage(page, server).open(f"/play/{code}")
-    for move in solution:
-        game.play(Move.parse(move))
-    page.locator("#dlg-result").wait_for(state="visible")
+    context, errors, page, _, _ = win_a_deal(browser, server, width, height, lang, 3 if is_phone(width) else 1)
     tops = page.eval_on_selector_all(
         "#dlg-result .buttons:last-child button:not([hidden])",
         "bs => bs.map(b => Math.round(b.getBoundingClientRect().top))",
