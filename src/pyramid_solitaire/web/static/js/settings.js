@@ -23,7 +23,7 @@ export const DEFAULTS = Object.freeze({
   sound: false, cardBack: "blue", table: "green", rules: "classic", difficulty: "N", offline: true,
 });
 // The choices of the settings that are one of a list.
-const CHOICES = { lang: ["ja", "en"], difficulty: ["E", "N", "R"], cardBack: ["blue", "red"],
+export const CHOICES = { lang: ["ja", "en"], difficulty: ["E", "N", "R"], cardBack: ["blue", "red"],
   table: ["green", "blue", "wine"] };
 
 // The language of a first visit, before the player has chosen one: the browser's first preference of

@@ -3,7 +3,7 @@
 // the link's deal or of the saved rule set).
 import { api, ApiError } from "./api.js";
 import { lang, t } from "./i18n.js";
-import { DEFAULTS, saveSettings } from "./settings.js";
+import { CHOICES, DEFAULTS, saveSettings } from "./settings.js";
 import { say, showError, shownMessage } from "./narrate.js";
 import { accept, app, GAME_KEY } from "./state.js";
 import { dailyOf, dailyPath, playDaily } from "./daily.js";
@@ -101,7 +101,7 @@ async function openDaily(asked) {
 function sayRelabelled(asked, game) {
   const [rules, letter, number] = asked.toUpperCase().split("-");
   const [ownRules, ownLetter, ownNumber] = game.code.split("-");
-  if (rules !== ownRules || number !== ownNumber || letter === ownLetter || !["E", "N", "R"].includes(letter)) return;
+  if (rules !== ownRules || number !== ownNumber || letter === ownLetter || !CHOICES.difficulty.includes(letter)) return;
   say(t("relabelled", { claimed: t(`diff_${letter}`), actual: t(`diff_${game.difficulty}`), code: game.code }));
 }
 
