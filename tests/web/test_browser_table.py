@@ -861,13 +861,17 @@ def test_the_table_keeps_its_size_as_the_moves_reach_ten(
     context.close()
 
 
-@pytest.mark.parametrize("lang", ["en", "ja"])
-def test_an_iphone_se_held_sideways_keeps_pyramides_code_whole_at_a_hundred_moves_and_points(
-    browser: Browser, server: str, lang: str
+@pytest.mark.parametrize(
+    ("lang", "width", "height"),
+    [("en", 667, 375), ("ja", 667, 375), ("en", 640, 360), ("en", 568, 320), ("ja", 568, 320)],
+)
+def test_a_small_phone_held_sideways_keeps_pyramides_code_whole_at_a_hundred_moves_and_points(
+    browser: Browser, server: str, lang: str, width: int, height: int
 ) -> None:
     # At 667 px (the iPhone SE's width) the brand, the code, the difficulty, the time, three-digit moves and
-    # score and six buttons did not fit on the one line: the code was cut to "PY1-R-AAA…".
-    context, errors = context_for(browser, 667, 375, locale=LOCALES[lang])
+    # score and six buttons did not fit on the one line: the code was cut to "PY1-R-AAA…"; at 568 px it was
+    # cut before the first move. Each figure's word now stands over its number there.
+    context, errors = context_for(browser, width, height, locale=LOCALES[lang])
     page = context.new_page()
     game = GamePage(page, server).open(f"/play/{code_of('pyramide')}")
     score_a_hundred(game)
@@ -876,6 +880,16 @@ def test_an_iphone_se_held_sideways_keeps_pyramides_code_whole_at_a_hundred_move
     assert int(game.text("#score")) >= 100
     assert page.evaluate(CODE_FITS), game.text("#deal-link")
     assert page.evaluate(HEADER_CLASHES) == []
+    # each word is still shown with its figure, above it, and not cut
+    words = {"en": ["Time", "Moves", "Score"], "ja": ["時間", "手数", "得点"]}[lang]
+    shown = page.evaluate(
+        """() => [...document.querySelectorAll('.tally .figure')].map(f => {
+            const [w, n] = [f.querySelector('.label'), f.lastElementChild].map(e => e.getBoundingClientRect());
+            return [f.querySelector('.label').textContent, w.width > 1 && w.bottom <= n.top + 1,
+                    f.scrollWidth <= f.clientWidth];
+        })"""
+    )
+    assert shown == [[word, True, True] for word in words]
     assert list(errors) == []
     context.close()
 
@@ -899,8 +913,7 @@ def test_a_phone_held_sideways_shows_the_code_and_a_checked_difficulty_on_one_li
     assert shown[0][0] == "verified-words" and shown[0][1] <= 1  # read out, not drawn
     assert shown[1][0] == "verified-mark" and shown[1][1] > 0
     assert page.evaluate(HEADER_CLASHES) == []
-    code = page.locator("#deal-link").bounding_box()
-    assert code is not None and code["width"] > 20  # at least the rule set's letters
+    assert page.evaluate(CODE_FITS), page.locator("#deal-link").text_content()
     assert badge.is_visible() and page.locator("#score").is_visible()
     assert out_of_view(page) == []
     assert list(errors) == []
