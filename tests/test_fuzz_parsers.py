@@ -329,6 +329,8 @@ def test_move_notation(text: str) -> None:
     move = parsed(Move.parse, text, MoveError)
     if move is not None:
         assert Move.parse(str(move)) == move and str(Move.parse(str(move))) == str(move)
+        # a plain string, and a repr that reads back as the docs show it (``Move.parse('draw')``)
+        assert type(str(move)) is str and eval(repr(move), {"Move": Move}) == move
     moves = parsed(parse_moves, text, MoveError)
     if moves is not None:
         assert parse_moves(";".join(map(str, moves))) == moves

@@ -104,7 +104,8 @@ class Move:
             return "+".join(str(card) for card in self.cards)
         if self.kind == PARK:
             return f"{self.cards[0]}{CELL_SUFFIX}"
-        return self.kind
+        # the word itself, not the MoveKind member (a str too, but its repr would show in ``repr(move)``)
+        return f"{self.kind}"
 
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"
