@@ -6,6 +6,7 @@ import io
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -667,3 +668,47 @@ def test_solve_takes_only_a_finite_positive_time_limit(capsys: pytest.CaptureFix
 def test_the_daily_rule_set_is_named_in_any_case_as_everywhere_else(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = _run(capsys, "daily", "--rules", "THIRTEEN", "--date", "2026-12-07")
     assert status == 0 and out.split()[1] == "thirteen"
+
+
+# --- Ctrl-C ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "interrupted"), ("ja", "中断しました")])
+def test_ctrl_c_at_plays_prompt_ends_with_one_line_and_status_130(lang: str, said: str) -> None:
+    """Ctrl-C while play waits for a command: one line, in the player's language, and no traceback."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pyramid_solitaire.cli", "play", "CL1-R-AAAAAAB", "--lang", lang],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    shown = ""
+    while "CL1-R-AAAAAAB" not in shown:  # the table is printed: play now reads its first command
+        line = process.stdout.readline()
+        assert line, "play ended before its table was printed"
+        shown += line
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert err == f"pyramid-solitaire: {said}\n"
+
+
+def test_ctrl_c_during_a_solve_or_a_replay_from_standard_input_ends_with_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C while the solver searches (a shortest line can take seconds) or while a record is read from
+    standard input: the same one line and status 130."""
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("pyramid_solitaire.solver.solve", interrupted)
+    assert _run(capsys, "--lang", "en", "solve", "FC1-R-AAAAABC", "--shortest") == (
+        130,
+        "",
+        "pyramid-solitaire: interrupted\n",
+    )
+    monkeypatch.setattr("sys.stdin", type("Typing", (), {"read": interrupted})())
+    assert _run(capsys, "--lang", "ja", "replay") == (130, "", "pyramid-solitaire: 中断しました\n")

@@ -16,7 +16,7 @@ import secrets
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
-from .cli_common import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_REFUSED, PROG, UsageError
+from .cli_common import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_REFUSED, PROG, UsageError
 from .cli_stats import add_stats_parser
 from .cli_study import add_study_parser, add_winnability_parser
 from .daily import DEFAULT_TIMEZONE, MAIN_RULES, PAR_SECONDS
@@ -414,6 +414,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Problem as exc:  # bad input of any kind: deals, codes, rules, records, moves, files, studies
         print(f"{PROG}: " + text(args.lang, "cli.error", problem=exc.message(args.lang)), file=sys.stderr)
         return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        # Ctrl-C at play's prompt, during a long solve or a replay reading standard input: one line, as a
+        # study says it, not the traceback of wherever it struck (a study prints its own, with its file).
+        print(f"{PROG}: " + text(args.lang, "cli.stopped"), file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (``... | head -1``): stop quietly, as cat and grep do.  Point stdout at
         # /dev/null so the interpreter's final flush does not raise the same error again at exit.
