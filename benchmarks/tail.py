@@ -70,7 +70,7 @@ def solve_both(rules: str, number: int, limit: float) -> dict[str, object]:
         "number": number,
         "code": deal.code,
         "verdict": word[verdict.winnable if shortest.winnable is None else shortest.winnable],
-        "length": "" if shortest.length is None else shortest.length,
+        "length": shortest.length if shortest.shortest else "",  # none when the shortest search ran out
         "best": max(verdict.max_pyramid_removed, shortest.max_pyramid_removed),
         "verdict_s": f"{verdict_s:.4f}",
         "verdict_nodes": verdict.nodes,

@@ -138,7 +138,7 @@ def _solve(deal: Deal, shortest: bool = False) -> SolveResult:
 def _within_par(deal: Deal) -> Proof | None:
     """Clear it within par + MOVES_SLACK moves: the shortest line proves the par."""
     result = _solve(deal, shortest=True)
-    if not result.winnable or result.solution is None:
+    if not result.shortest or result.solution is None:
         return None
     return Proof(len(result.solution) + MOVES_SLACK, tuple(result.solution))
 

@@ -159,9 +159,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if args.jsonl:
             print(json.dumps(result.to_json(), ensure_ascii=False), flush=True)
             continue
-        verdict = text(
-            args.lang, {True: "cli.solve.winnable", False: "cli.solve.lost", None: "cli.solve.unknown"}[result.winnable]
-        )
+        said = {True: "cli.solve.winnable", False: "cli.solve.lost", None: "cli.solve.unknown"}[result.winnable]
+        if args.shortest and result.winnable and not result.shortest:
+            said = "cli.solve.winnable-not-fewest"  # the time ran out in the shortest search, after a win
+        verdict = text(args.lang, said)
         print(
             text(
                 args.lang,

@@ -136,4 +136,4 @@ def compute_par(deal: Deal, seconds: float = PAR_SECONDS) -> Par:
 
     started = time.process_time()
     result = solve(deal, shortest=True, best=False, time_limit=seconds, cpu_time=True)
-    return Par(result.length if result.winnable else None, round(time.process_time() - started, 3))
+    return Par(result.length if result.shortest else None, round(time.process_time() - started, 3))

@@ -78,6 +78,38 @@ def test_time_limit_gives_unknown_never_a_guess() -> None:
     assert result.solution is None and result.length is None
 
 
+def test_a_win_found_before_the_shortest_search_runs_out_is_still_a_win(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The time running out in the shortest search, after the verdict's search found a win, leaves the deal
+    winnable with that win's line, marked not proved the fewest; never "unknown" (it was reported unknown,
+    "best 28/28", with no line). The time limit is simulated: the shortest search raises as if it ran out."""
+    import pyramid_solitaire.solver as solver
+    from pyramid_solitaire.daily import compute_par
+    from pyramid_solitaire.solver.counter import SearchTimeout
+
+    deal = Deal.from_code("CL1-R-AAAAAAB")
+    proved = solve(deal, shortest=True)
+    assert proved.winnable is True and proved.shortest is True
+
+    def runs_out(*args: object) -> None:
+        raise SearchTimeout
+
+    monkeypatch.setattr(solver, "shortest_win", runs_out)
+    result = solve(deal, shortest=True, time_limit=60)
+    assert result.winnable is True and result.shortest is False
+    assert result.solution is not None and _replays_to_win(deal, result.solution)
+    assert result.length is not None and result.length >= proved.length  # the verdict's line, maybe longer
+    assert result.to_json()["shortest"] is False and result.max_pyramid_removed == deal.rules.board_size
+    assert compute_par(deal).moves is None  # a par is the fewest moves or nothing
+    assert main(["--lang", "en", "solve", deal.code, "--shortest", "--time-limit", "60"]) == 0
+    first, steps = capsys.readouterr().out.splitlines()
+    assert first.startswith("CL1-R-AAAAAAB  winnable (the fewest steps unknown: time limit)  best 28/28")
+    assert steps.startswith(f"  {result.length} steps: ")
+    assert main(["--lang", "ja", "solve", deal.code, "--shortest", "--time-limit", "60"]) == 0
+    assert "クリア可能（最短手数は不明：時間切れ）" in capsys.readouterr().out
+
+
 def _line_until_lost(deal: Deal, seed: int) -> Game:
     """Random legal play until the game can no longer be won (or is over)."""
     rng = random.Random(seed)

@@ -28,7 +28,9 @@ class SolveResult:
     """What the solver found.
 
     ``winnable`` is True/False, or None when the time limit ran out.  ``solution`` is a winning list of
-    moves from the position solved (the fewest steps when ``shortest`` was asked), ``length`` its steps.
+    moves from the position solved, ``length`` its steps; ``shortest`` says it is proved the fewest (asked
+    with ``shortest=True``, and found in time: when the limit runs out in the shortest search, after the
+    verdict's search has found a win, the deal is still winnable and ``solution`` is that search's line).
     ``max_pyramid_removed`` is the most pyramid cards any line removes (counting cards already gone);
     when the answer is unknown it is the best line found so far, a lower bound.
     """
@@ -56,6 +58,7 @@ class SolveResult:
             "winnable": self.winnable,
             "solution": None if self.solution is None else [str(m) for m in self.solution],
             "length": self.length,
+            "shortest": self.shortest,
             "max_pyramid_removed": self.max_pyramid_removed,
             "seconds": round(self.seconds, 4),
             "nodes": self.nodes,
@@ -78,8 +81,9 @@ def _verdict(space: SearchSpace, start: int, counter: Counter, best: bool) -> li
     return win_or_best(space, start, counter) if best else find_win(space, start, counter)
 
 
-def _shortest(space: SearchSpace, start: int, counter: Counter, best: bool) -> list[Action] | None:
-    """A shortest winning line, or None (as :func:`_verdict`).
+def _shortest(space: SearchSpace, start: int, counter: Counter, best: bool) -> tuple[list[Action] | None, bool]:
+    """A winning line, or None (as :func:`_verdict`), and whether it is proved the fewest steps: a winning
+    line the verdict found is returned when the time runs out in the shortest search after it.
 
     The verdict first, then A* for a deal it wins: the verdict's search proves a lost deal (and finds
     its best reachable) much faster than A* exhausting the same positions (msc's slowest lost deal:
@@ -92,9 +96,14 @@ def _shortest(space: SearchSpace, start: int, counter: Counter, best: bool) -> l
     if spent:
         spent, line = _within(counter, QUICK_SHORTEST, lambda: shortest_win(space, start, counter))
         if not spent and line is not None:
-            return line
+            return line, True
         line = _verdict(space, start, counter, best)
-    return None if line is None else shortest_win(space, start, counter)
+    if line is None:
+        return None, False
+    try:
+        return shortest_win(space, start, counter), True
+    except SearchTimeout:
+        return line, False
 
 
 Line = list[Action] | None
@@ -133,6 +142,7 @@ def solve_position(
     start = space.pack(position)
     winnable: bool | None
     solution: list[Action] | None = None
+    fewest = False
     # Python's cyclic garbage collector is paused while the solver searches: the searches make no
     # reference cycles, but they keep hundreds of thousands of tuples, lists and dictionaries alive, and
     # each collection walked them all again (40 % of the compiled shortest search's time).  The memos
@@ -140,7 +150,10 @@ def solve_position(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        line = _shortest(space, start, counter, best) if shortest else _verdict(space, start, counter, best)
+        if shortest:
+            line, fewest = _shortest(space, start, counter, best)
+        else:
+            line = _verdict(space, start, counter, best)
         if line is not None:
             counter.best_line = line
         winnable = line is not None
@@ -161,7 +174,7 @@ def solve_position(
         max_pyramid_removed=counter.best_removed,
         seconds=time.monotonic() - started,
         nodes=counter.nodes,
-        shortest=shortest,
+        shortest=fewest and winnable is True,
         best_line=_moves(table, counter.best_line),
     )
 

@@ -82,15 +82,13 @@ def solver_line(deal: Deal, seconds: float = WATCH_SECONDS) -> SolverLine:
     from ..solver import solve
 
     result = solve(deal, shortest=True, time_limit=seconds)
-    shortest = True
     if result.winnable is None:
         result = solve(deal, time_limit=seconds)
-        shortest = False
     if result.winnable is None:
         raise LineUnknown(deal.code)
     if result.winnable:
         assert result.solution is not None
-        line = SolverLine(tuple(result.solution), True, Game(deal).table.board_size, shortest)
+        line = SolverLine(tuple(result.solution), True, Game(deal).table.board_size, result.shortest)
     else:
         line = SolverLine(tuple(result.best_line or ()), False, result.max_pyramid_removed, False)
     with _lines_lock:
