@@ -35,6 +35,8 @@ KEPT = "() => import('/static/js/keep.js').then((m) => m.kept.all())"
 OFFLINE_RECORDS = "オフラインのため、サーバーにある記録は表示できません。ネットにつながると見られます"
 #: ...and of the day's challenges, which the server sets and counts.
 OFFLINE_CHALLENGES = "オフラインのため、今日のチャレンジは表示できません。ネットにつながると挑戦できます"
+#: What a move in a game the server dealt says when the network has gone mid-game.
+OFFLINE_SERVER_GAME = "オフラインです。このゲームはネットにつながると続けられます。新しいゲームならこの端末で遊べます"
 #: The state the page drew last (the worker's answer, offline).
 STATE = "() => import('/static/js/state.js').then((m) => m.app.game)"
 
@@ -291,4 +293,31 @@ def test_offline_the_records_dialog_says_the_servers_records_are_out_of_reach(
     page.locator("#dlg-records[open]").wait_for()
     assert game.text("#records-error") == ""
     assert page.is_visible("#records-chart-caption") and page.is_visible("#records-name")
+    assert not [e for e in errors if "Failed to load resource" not in e and "ERR_INTERNET_DISCONNECTED" not in e]
+
+
+def test_a_game_the_server_dealt_waits_for_the_network_and_goes_on_when_it_returns(
+    kept_offline: tuple[BrowserContext, Page, Errors], server: str
+) -> None:
+    """The network gone in the middle of a game the server holds: the engine in the browser does not hold
+    that game, and answered the next move with 「そのゲームは見つかりません」 while nothing was played (and
+    again once the network was back). Now the move says the game waits for the network, and when it
+    returns the same game goes on from where it was."""
+    context, page, errors = kept_offline
+    deal = pick_deal(PRESETS["classic"], "N", random.Random(36))
+    game = GamePage(page, server).open(f"/play/{deal.code}")
+    assert not str(page.evaluate("document.body.dataset.game")).startswith("off-")
+    game.tap_stock()
+    assert game.text("#moves") == "1"
+
+    context.set_offline(True)
+    page.click("#stock-area .stock-btn")
+    page.wait_for_function("t => document.getElementById('message').textContent === t", arg=OFFLINE_SERVER_GAME)
+    assert game.text("#moves") == "1" and game.text("#deal-link") == deal.code
+    screenshot(page, "offline-server-game")
+
+    context.set_offline(False)
+    game.tap_stock()
+    assert game.text("#moves") == "2" and game.text("#deal-link") == deal.code
+    assert game.message() != OFFLINE_SERVER_GAME
     assert not [e for e in errors if "Failed to load resource" not in e and "ERR_INTERNET_DISCONNECTED" not in e]

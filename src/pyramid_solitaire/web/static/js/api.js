@@ -25,9 +25,13 @@ export class ApiError extends Error {
  */
 export async function call(method, path, body, lang) {
   // A game dealt offline is the worker's, online or not; anything else goes to the server first, and to
-  // the worker when the server cannot be reached and this browser keeps the engine (offline.js).
+  // the worker when the server cannot be reached and this browser keeps the engine (offline.js) — but
+  // never a game the server dealt: the worker does not hold it, and answered a move in it, the network
+  // gone mid-game, with "that game is not found" and nothing played.  Such a request always tries the
+  // server, and offline it says that this game waits for the network (a new game can be played here).
   const serverOnly = offline.serverOnly(path);
-  if (offline.owns(path) || (offline.active && offline.ready() && !serverOnly)) {
+  const serversGame = path.startsWith("/api/games/") && !offline.owns(path);
+  if (offline.owns(path) || (offline.active && offline.ready() && !serverOnly && !serversGame)) {
     return fromWorker(method, path, body, lang);
   }
   const url = `${path}${path.includes("?") ? "&" : "?"}lang=${encodeURIComponent(lang)}`;
@@ -43,8 +47,10 @@ export async function call(method, path, body, lang) {
     if (!offline.ready() || serverOnly) throw new ApiError(0, null);
     offline.active = true;
     dispatchEvent(new Event("pyramid-offline")); // the page says so (main.js)
+    if (serversGame) throw new ApiError(0, { code: "offline-server-game", message: "", details: {} });
     return fromWorker(method, path, body, lang);
   }
+  offline.active = false; // the server answered (a game of its own, tried though offline): it is back
   let data = null;
   try {
     data = await response.json();

@@ -43,8 +43,11 @@ export function names(game, tokens) {
   return list(tokens.map((token) => game.names[token] || token));
 }
 
+// What the page says for the two errors the browser finds itself (api.js), not the server.
+const OWN_ERRORS = { network: "network_error", "offline-server-game": "offline_server_game" };
+
 export function showError(error) {
-  if (error instanceof ApiError) say(error.code === "network" ? t("network_error") : error.message, { error: true });
+  if (error instanceof ApiError) say(OWN_ERRORS[error.code] ? t(OWN_ERRORS[error.code]) : error.message, { error: true });
   else throw error;
 }
 
