@@ -124,3 +124,17 @@ def test_a_games_state_goes_compressed_as_gzip_any_client_reads_and_small_answer
     # under COMPRESS_FROM bytes an answer is not worth compressing: an error, say
     small_status, small_headers, small = raw(client, "/api/games/nosuchgame", **{"accept-encoding": "gzip"})
     assert small_status == 404 and "content-encoding" not in small_headers and json.loads(small)["code"]
+
+
+def test_a_one_move_step_shows_the_same_arrow_in_the_replay_and_the_solvers_line(client: TestClient) -> None:
+    """The solver's line's "one move back/on" showed |◀ and ▶|, the replay's "to the start/end"."""
+    page = client.get("/").text
+
+    def icon(button: str) -> str:
+        found = re.search(rf'id="{button}"[^>]*>\s*<svg[^>]*>\s*<use href="#([\w-]+)"', page)
+        assert found, button
+        return found.group(1)
+
+    assert icon("watch-prev") == icon("replay-prev") == "i-prev"
+    assert icon("watch-next") == icon("replay-next") == "i-next"
+    assert icon("replay-first") == "i-first" and icon("replay-last") == "i-last"
