@@ -1259,3 +1259,8 @@ def test_the_clock_starts_with_the_first_move_not_with_the_deal(
     assert state(client, game)["elapsed"] == 2 * (len(solution) - 1)  # stopped at the win
     mine = next(g for g in client.get("/api/me").json()["finished"] if g["id"] == game["id"])
     assert mine["ended_ms"] - mine["started_ms"] == 2000 * (len(solution) - 1)
+    # a replay's clock stands at each step's own moment, not at the time since the game began
+    now[0] += 3600
+    for step in (0, 1, 5, len(solution)):
+        replayed = client.get(f"/api/games/{game['id']}/replay", params={"step": step}).json()["game"]
+        assert replayed["elapsed"] == 2 * max(0, step - 1), step

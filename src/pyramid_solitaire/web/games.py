@@ -226,7 +226,9 @@ def rebuild(row: GameRow, store: Store, steps: int | None = None) -> Session:
     if steps is not None:
         recorded = recorded[: max(0, steps)]
     session.replay([entry_of(a) for a in recorded])
-    if session.over:
-        ended = row.ended_ms if steps is None or steps >= row.version else (recorded[-1].at_ms if recorded else None)
-        session.finished = (ended or now_ms()) / 1000
+    if steps is not None and steps < row.version:
+        # a step of a replay: its clock stands at that entry, not at the time since the game began
+        session.finished = (recorded[-1].at_ms if recorded else row.started_ms) / 1000
+    elif session.over:
+        session.finished = (row.ended_ms or now_ms()) / 1000
     return session
