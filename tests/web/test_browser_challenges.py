@@ -17,6 +17,9 @@ from pyramid_solitaire.challenges import day_set
 def test_a_challenge_is_listed_played_celebrated_and_marked_done(desktop: tuple[Page, Errors], server: str) -> None:
     page, errors = desktop
     game = GamePage(page, server).open("/")
+    game.button("btn-hint")  # words of this game on the message line, which the challenge's must not keep
+    hint = game.message()
+    assert hint
     page.click("#btn-challenges")
     page.locator("#dlg-challenges").wait_for(state="visible")
     page.wait_for_function("() => document.querySelectorAll('#challenges-list li').length >= 4")
@@ -40,6 +43,7 @@ def test_a_challenge_is_listed_played_celebrated_and_marked_done(desktop: tuple[
     before = game.answered()
     page.click(f'#challenges-list li[data-challenge="{challenge.id}"] button')
     page.wait_for_function("before => `${document.body.dataset.game}` !== before.split('/')[0]", arg=before)
+    assert game.message() != hint
     game.settle()
     assert page.is_hidden("#dlg-challenges")
     assert game.text("#challenge-badge") == "チャレンジ：山札を1周だけでクリア"

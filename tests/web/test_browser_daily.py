@@ -111,6 +111,13 @@ def test_two_players_get_the_same_daily_deal_and_a_win_shows_par_board_streak_an
     assert english[0] == f"Pyramid daily {date} (Classic (3 passes))"
     assert english[1].startswith("Not cleared · ") and english[1].endswith(f" · 0 moves{par_en}")
     assert english[2] == f"{server}/daily/{date}"
+
+    # the practice game starts clean: the win's words stay with the win
+    won_words = first.message()
+    assert "クリア" in won_words
+    page.click("#daily-play")
+    page.wait_for_function("() => document.getElementById('moves').textContent === '0'")
+    assert first.message() != won_words
     assert list(first_errors) == [] and list(second_errors) == []
     first_context.close()
     second_context.close()

@@ -32,6 +32,7 @@ export async function startGame(request, onError = null) {
 export async function resume(id) {
   const answer = await api.get(id, lang());
   app.shownResult = answer.game.result ? answer.game.id : null;
+  say(""); // the words of the game shown before ("Display name saved") are not this one's
   accept(answer);
   history.replaceState(null, "", `/play/${answer.game.code}`);
 }
