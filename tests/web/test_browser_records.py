@@ -39,8 +39,10 @@ def test_the_result_screen_shows_the_servers_figures_and_the_leaderboard(
     game = GamePage(page, server).open(f"/play/{CODE}")
     page.click("#btn-records")
     page.fill("#records-name", "テスト太郎")
-    page.click("#records-save-name")
+    # Enter saves the name as the button does (it closed the dialog and threw the name away)
+    page.press("#records-name", "Enter")
     page.wait_for_function("() => document.getElementById('live').textContent.includes('表示名')")
+    assert page.is_visible("#dlg-records") and game.text("#records-name-status") == "表示名を保存しました"
     page.click("#records-close")
     for move in solution():
         game.tap_stock() if move in ("draw", "recycle") else [game.tap(card) for card in move.split("+")]

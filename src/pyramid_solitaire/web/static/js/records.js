@@ -210,6 +210,13 @@ export function wireRecords(ctx) {
   $("replay-last").addEventListener("click", () => showStep(replay.steps, ctx));
   $("replay-close").addEventListener("click", () => stopReplay(ctx));
   $("records-close").addEventListener("click", () => $("dlg-records").close());
+  // Enter in the name saves it, as the button beside it does; the dialog's form would otherwise take it and
+  // close, the name lost. Not while an input method is composing (Enter there confirms the kana).
+  $("records-name").addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || event.isComposing) return;
+    event.preventDefault();
+    $("records-save-name").click();
+  });
   $("records-save-name").addEventListener("click", async () => {
     try {
       const answer = await api.setName($("records-name").value, lang());
