@@ -121,23 +121,38 @@ def test_a_custom_deal_and_a_pasted_code_from_the_dialog(desktop: tuple[Page, Er
     assert list(errors) == []
 
 
+NEW_ERROR_IN_VIEW = """() => {
+    const error = document.getElementById('new-error').getBoundingClientRect();
+    const dialog = document.getElementById('dlg-new').getBoundingClientRect();
+    return error.height > 0 && error.top >= dialog.top && error.bottom <= dialog.bottom;
+}"""
+
+
 def test_bad_input_in_the_dialog_names_the_problem_and_keeps_the_game(
     desktop: tuple[Page, Errors], server: str
 ) -> None:
     page, errors = desktop
+    page.set_viewport_size({"width": 1280, "height": 720})  # a laptop's: the dialog scrolls with its options open
     game = GamePage(page, server).open("/play/CL1-N-AAAAAAD")
     cards = game.pyramid_cards()
     game.new_game_dialog()
-    page.fill("#new-deal", NOTATION.replace("Ad", "Ks", 1))
-    page.click("#new-start")
-    page.wait_for_function("() => document.getElementById('new-error').textContent !== ''")
-    assert game.text("#new-error").startswith("配札が正しくありません：")
-    assert "Ks" in game.text("#new-error")
-    page.fill("#new-deal", "")
     page.fill("#new-code", "CL1-N-AAAA")
-    page.click("#new-start")
+    page.press("#new-code", "Enter")
     page.wait_for_function("() => document.getElementById('new-error').textContent.startsWith('配札コード')")
     assert page.is_visible("#dlg-new")
+    # the reason is in view in the dialog, which scrolls with its options open (it lay below the fold), and
+    # the field it is about says so to a screen reader
+    page.wait_for_function(NEW_ERROR_IN_VIEW)
+    assert page.get_attribute("#new-code", "aria-invalid") == "true"
+    assert page.get_attribute("#new-code", "aria-describedby") == "new-error"
+    page.fill("#new-code", "")
+    page.fill("#new-deal", NOTATION.replace("Ad", "Ks", 1))
+    page.click("#new-start")
+    page.wait_for_function("() => document.getElementById('new-error').textContent.startsWith('配札が')")
+    assert game.text("#new-error").startswith("配札が正しくありません：")
+    assert "Ks" in game.text("#new-error")
+    assert page.get_attribute("#new-deal", "aria-invalid") == "true"
+    assert page.get_attribute("#new-code", "aria-invalid") is None
     page.click("#new-cancel")
     assert game.pyramid_cards() == cards  # the game in play is untouched
     assert all("400" in e for e in errors)

@@ -80,12 +80,29 @@ export function openNewDialog() {
   if (!ctx.rules()) return;
   fillRules();
   presetDefaults();
-  $("new-error").textContent = "";
+  showRefusal(null);
   const radios = /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input[name="difficulty"]'));
   for (const radio of radios) {
     radio.checked = radio.value === ctx.settings().difficulty;
   }
   $("dlg-new").showModal();
+}
+
+// The server's reason for refusing the dialog's request, shown in view (the dialog scrolls once its options
+// are open, and the line lay below the fold) and tied to the field it is about; null: none.
+function showRefusal(field, message = "") {
+  const error = $("new-error");
+  error.textContent = message;
+  for (const id of /** @type {const} */ (["new-code", "new-deal"])) {
+    if (id === field && message !== "") {
+      $(id).setAttribute("aria-invalid", "true");
+      $(id).setAttribute("aria-describedby", "new-error");
+    } else {
+      $(id).removeAttribute("aria-invalid");
+      $(id).removeAttribute("aria-describedby");
+    }
+  }
+  if (message) error.scrollIntoView({ block: "nearest" });
 }
 
 async function submitNew(event) {
@@ -97,8 +114,9 @@ async function submitNew(event) {
   const rules = { preset: preset().id, options: chosenOptions() };
   const request = code ? { code } : deal ? { ...rules, deal } : { ...rules, difficulty };
   $("new-start").disabled = true;
+  showRefusal(null);
   // start() resolves to the new game's state (its canonical rule set is `rules`), or null if it failed
-  const game = await ctx.start(request, (message) => { $("new-error").textContent = message; });
+  const game = await ctx.start(request, (message) => showRefusal(code ? "new-code" : deal ? "new-deal" : null, message));
   $("new-start").disabled = false;
   if (game) {
     if (!code && !deal) {
