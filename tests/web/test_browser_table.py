@@ -964,6 +964,32 @@ def test_a_phones_result_keeps_the_code_and_the_rule_set_whole(browser: Browser,
     context.close()
 
 
+@pytest.mark.parametrize(("lang", "width", "height"), [("ja", 360, 640), ("ja", 390, 844), ("en", 360, 640)])
+def test_the_result_of_a_rule_set_with_a_long_name_stays_inside_a_phones_dialog(
+    browser: Browser, server: str, lang: str, width: int, height: int
+) -> None:
+    # 「この難易度での成績（ピラミッド（アプリ版・無制限・得点あり）・…）」 kept the rule set's name on one
+    # line, which ran past the dialog's edge (cut at 390 px, the dialog scrolling sideways at 360 px).
+    context, errors = context_for(browser, width, height, device_scale_factor=3, locale=LOCALES[lang])
+    page = context.new_page()
+    game = GamePage(page, server).open(f"/play/{code_of('pyramide')}")
+    page.click("#btn-resign")
+    game.button("confirm-yes")
+    page.locator("#dlg-result").wait_for(state="visible")
+    name = {"ja": "ピラミッド（アプリ版・無制限・得点あり）", "en": "Pyramide"}[lang]
+    assert name in game.text("#result-stats-title")
+    inside = page.evaluate("""() => {
+        const dialog = document.getElementById('dlg-result');
+        const box = dialog.getBoundingClientRect();
+        const spans = [...document.querySelectorAll('#result-stats-title span')].map(s => s.getBoundingClientRect());
+        return [dialog.scrollWidth <= dialog.clientWidth, spans.every(r => r.right <= box.right - 8)];
+    }""")
+    assert inside == [True, True]
+    screenshot(page, f"result-pyramide-{width}x{height}-{lang}")
+    assert list(errors) == []
+    context.close()
+
+
 @pytest.mark.parametrize(("lang", "width", "height"), [("en", 844, 390), ("ja", 844, 390), ("en", 1280, 720)])
 def test_the_result_shows_its_figures_and_its_four_buttons_at_once(
     browser: Browser, server: str, lang: str, width: int, height: int

@@ -73,6 +73,18 @@ function unbroken(text) {
   return span;
 }
 
+// A rule set's name, broken only between its parts (「アプリ版・無制限・得点あり」, "app version, unlimited"),
+// each part kept whole (「3周」): kept whole at once, Pyramide's name ran past a phone's dialog.
+/** @param {string} text */
+function unbrokenParts(text) {
+  const name = document.createElement("span");
+  for (const [index, part] of text.split(/(・|, )/).entries()) {
+    if (index % 2) name.append(part, document.createElement("wbr"));
+    else if (part) name.append(unbroken(part));
+  }
+  return name;
+}
+
 // 「1354 (CL1-N-AAAACAC)」, where a narrow dialog breaks the line before the code, never at its hyphens.
 /** @param {import("./state.js").ShownGame} game */
 function numberAndCode(game) {
@@ -109,7 +121,7 @@ export function showResult(game) {
   const [before, after = ""] = t(game.offline ? "statistics_offline" : "statistics_here", {
     rules: marker,
     difficulty: t(`diff_${game.difficulty}`) }).split(marker);
-  $("result-stats-title").replaceChildren(before, unbroken(rulesName(game.rules)), after);
+  $("result-stats-title").replaceChildren(before, unbrokenParts(rulesName(game.rules)), after);
   const statsList = $("result-stats");
   statsList.replaceChildren();
   figure(statsList, t("played"), String(stats.played));
