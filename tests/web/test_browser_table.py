@@ -985,6 +985,17 @@ def test_the_result_of_a_rule_set_with_a_long_name_stays_inside_a_phones_dialog(
         return [dialog.scrollWidth <= dialog.clientWidth, spans.every(r => r.right <= box.right - 8)];
     }""")
     assert inside == [True, True]
+    # the title breaks at its spaces, as words do, not inside one (「投了しまし」「た」)
+    lines = page.evaluate("""() => {
+        const title = document.getElementById('result-title'), range = document.createRange(), tops = new Map();
+        for (let i = 0; i < title.firstChild.length; i++) {
+            range.setStart(title.firstChild, i); range.setEnd(title.firstChild, i + 1);
+            const top = Math.round(range.getBoundingClientRect().top);
+            tops.set(top, (tops.get(top) || '') + title.firstChild.data[i]);
+        }
+        return [...tops.values()].map(line => line.trim());
+    }""")
+    assert " ".join(line for line in lines if line) == game.text("#result-title"), lines
     screenshot(page, f"result-pyramide-{width}x{height}-{lang}")
     assert list(errors) == []
     context.close()
