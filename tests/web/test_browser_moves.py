@@ -130,3 +130,24 @@ def test_escape_with_nothing_chosen_leaves_the_message_as_it_was(desktop: tuple[
     game.press("Escape")
     assert game.cards_with("selected") == [] and game.message() == "選択を外しました"
     assert list(errors) == []
+
+
+def test_one_card_removed_reads_one_card_in_english(desktop: tuple[Page, Errors], server: str) -> None:
+    """The removed pile counted "1 cards": two lone kings taken one after the other read "1 card", then
+    "2 cards"."""
+    page, errors = desktop
+    deal = next(
+        d
+        for d in (Deal.from_number(n, "classic") for n in range(5000))
+        if sum(c.rank == 13 for c in d.cards[21:28]) >= 2
+    )
+    first, second = [str(c) for c in deal.cards[21:28] if c.rank == 13][:2]
+    game = GamePage(page, server).open(f"/play/{deal.code}")
+    game.settings(lang="en")
+    game.tap(first)
+    assert game.text("#removed .removed-count") == "1 card"
+    assert page.get_attribute("#removed", "aria-label") == "Removed: 1 card"
+    game.tap(second)
+    assert game.text("#removed .removed-count") == "2 cards"
+    assert page.get_attribute("#removed", "aria-label") == "Removed: 2 cards"
+    assert list(errors) == []

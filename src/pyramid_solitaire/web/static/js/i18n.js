@@ -15,7 +15,9 @@ export function lang() {
 }
 
 export function t(key, vars = {}) {
-  const template = texts[key] ?? key;
+  // "1 card", "2 cards": a text with a ":one" twin takes it when its count `n` is 1 (English has them; a
+  // Japanese twin is the same text, as the catalogues keep the same keys)
+  const template = (vars.n === 1 && texts[`${key}:one`]) || (texts[key] ?? key);
   return template.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
 }
 
