@@ -21,7 +21,7 @@ from rule_sets import of_kind
 
 from pyramid_solitaire import Deal
 from pyramid_solitaire.solver import depth, search
-from pyramid_solitaire.solver.counter import CHECK_EVERY, Counter, SearchTimeout
+from pyramid_solitaire.solver.counter import CHECK_EVERY, BudgetSpent, Counter, SearchTimeout
 from pyramid_solitaire.solver.search import find_win, win_or_best
 from pyramid_solitaire.solver.space import SearchSpace
 from pyramid_solitaire.table import Table
@@ -156,3 +156,21 @@ def test_c_loop_stops_at_the_deadline() -> None:
     with pytest.raises(SearchTimeout):
         win_or_best(space, space.pack(table.start()), counter)
     assert counter.nodes == CHECK_EVERY
+
+
+@pytest.mark.skipif(search._C_VERDICT is None, reason="the C loop of the verdict is not built")
+@pytest.mark.parametrize(("code", "budget"), [("MS1-R-AAAAWFW", 100_000), ("FC1-R-AAAAABC", 20_000)])
+def test_c_loop_stopped_keeps_the_best_line_it_saw(code: str, budget: int) -> None:
+    """A search the time (here: the budget) stops still tells how far its lines went: the C loop kept its
+    best to itself, so a deal that ran out of time read "best 0" after a million positions."""
+    table = Table(Deal.from_code(code))
+    space = SearchSpace(table)
+    counter = Counter(budget=budget)
+    with pytest.raises(BudgetSpent):
+        win_or_best(space, space.pack(table.start()), counter)
+    assert counter.nodes > budget
+    assert 0 < counter.best_removed < table.board_size
+    state = space.pack(table.start())
+    for action in counter.best_line:  # the line kept removes that many pyramid cards
+        state = next(after for done, after in space.successors(state) if done == action)
+    assert space.removed(state) == counter.best_removed

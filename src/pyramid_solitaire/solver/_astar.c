@@ -2379,7 +2379,7 @@ static PyObject *line_of(const Space *sp, const Stack *st, state_t last) {
 }
 
 
-/* verdict(params, start, best, want_best) -> (line, best, best_line).
+/* verdict(params, start, best, want_best[, kept]) -> (line, best, best_line).
  *
  * depth.depth_first from the canonical ``start``, visiting each new position as search.win_or_best
  * does (``want_best``: expand a position while its relaxed game can beat the best line found, which
@@ -2390,7 +2390,9 @@ static PyObject *line_of(const Space *sp, const Stack *st, state_t last) {
  * ``line`` is the states of a winning line from start, or None; ``best`` the most pyramid cards a line
  * seen removed (at least the ``best`` given), ``best_line`` the states of the first line that did.
  * Only for the rule sets whose relaxed game runs here (params["relaxed"]); params["tick"] is
- * Counter.advance. */
+ * Counter.advance.  When the search stops on an exception (the tick's SearchTimeout or BudgetSpent), the
+ * list ``kept`` gets best and best_line as they stood, so a deal that runs out of time still tells how far
+ * the lines it saw went. */
 #ifdef WIDE
 #define VERDICT_SUCCESSORS(sp, state, steps, room, n) cell_successors(sp, state, steps, room, n, 1)
 #else
@@ -2401,13 +2403,16 @@ static PyObject *astar_verdict(PyObject *self, PyObject *args) {
     PyObject *params;
     state_t start = 0;
     int best, want_best;
+    PyObject *kept = NULL;
 #ifdef WIDE
     PyObject *start_obj;
-    if (!PyArg_ParseTuple(args, "O!O!ip", &PyDict_Type, &params, &PyLong_Type, &start_obj, &best, &want_best))
+    if (!PyArg_ParseTuple(args, "O!O!ip|O!", &PyDict_Type, &params, &PyLong_Type, &start_obj, &best, &want_best,
+                          &PyList_Type, &kept))
         return NULL;
 #else
     unsigned long long start_arg;
-    if (!PyArg_ParseTuple(args, "O!Kip", &PyDict_Type, &params, &start_arg, &best, &want_best)) return NULL;
+    if (!PyArg_ParseTuple(args, "O!Kip|O!", &PyDict_Type, &params, &start_arg, &best, &want_best, &PyList_Type, &kept))
+        return NULL;
     start = start_arg;
 #endif
     Space sp;
@@ -2545,6 +2550,14 @@ static PyObject *astar_verdict(PyObject *self, PyObject *args) {
     if (pending && advance(&sp, pending) < 0) goto done;
     result = Py_BuildValue("(OiO)", line ? line : Py_None, best, best_line);
 done:
+    if (!result && kept && best_line) {
+        PyObject *type, *value, *trace;
+        PyErr_Fetch(&type, &value, &trace);
+        PyObject *most = PyLong_FromLong(best);
+        if (!most || PyList_Append(kept, most) < 0 || PyList_Append(kept, best_line) < 0) PyErr_Clear();
+        Py_XDECREF(most);
+        PyErr_Restore(type, value, trace);
+    }
     Py_XDECREF(line);
     Py_XDECREF(best_line);
     free(seen.rows);

@@ -45,7 +45,7 @@ MAX_SLOTS: Final = 64
 FEWEST_RECYCLES_BUDGET: Final = 5_000_000
 
 CShortest = Callable[[dict[str, object], int], list[int] | None]
-CVerdict = Callable[[dict[str, object], int, int, bool], tuple[list[int] | None, int, list[int]]]
+CVerdict = Callable[[dict[str, object], int, int, bool, list[object]], tuple[list[int] | None, int, list[int]]]
 
 
 def _load_c_search() -> tuple[CShortest, CVerdict, CShortest, CVerdict] | tuple[None, None, None, None]:
@@ -145,7 +145,17 @@ def _c_verdict(space: SearchSpace, start: int, counter: Counter, want_best: bool
     loop = _c_verdict_loop(space)
     assert loop is not None
     params = _c_params(space, counter)
-    states, best, best_states = loop(params, space.canonical(start), counter.best_removed, want_best)
+    kept: list[object] = []  # the best as it stood, should the time or the budget run out
+    try:
+        states, best, best_states = loop(params, space.canonical(start), counter.best_removed, want_best, kept)
+    except (SearchTimeout, BudgetSpent):
+        if kept:
+            most, most_states = kept
+            assert isinstance(most, int) and isinstance(most_states, list)
+            if most > counter.best_removed:
+                counter.best_removed = most
+                counter.best_line = _line_of(space, most_states)
+        raise
     if best > counter.best_removed:
         counter.best_removed = best
         counter.best_line = _line_of(space, best_states)
