@@ -45,8 +45,13 @@ def test_the_stock_after_the_third_pass_says_so_and_changes_nothing(desktop: tup
     game = Game(deal)
     for move in moves:
         game.push(move)
+    # the empty stock shows the recycle arrow while a tap turns the waste over...
+    resume(page, server, deal.code, moves[:24])
+    assert page.locator("#stock-area .stock-btn .recycle").count() == 1
+    # ...and none once no pass is left: a dimmed arrow there read as one more pass that did nothing
     game_page = resume(page, server, deal.code, moves)
     assert game_page.text("#stock-label") == "3/3周目 · 残り 0"
+    assert page.locator("#stock-area .stock-btn .recycle").count() == 0
     moves_before = game_page.text("#moves")
     game_page.tap_stock()
     assert game_page.message() == "3周めくり終えました"

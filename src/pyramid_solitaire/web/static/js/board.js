@@ -221,11 +221,12 @@ function drawStockSide(game, dom, m, keep, design, locks) {
   keep.add("stock");
   const stock = keyed("stock", dom.stockArea);
   stock.className = `stock-btn${game.stock.count ? "" : " empty"}`;
-  const mark = `${design}/${game.stock.count}`;
+  const mark = `${design}/${game.stock.count}/${game.stock_move}`;
   if (stock.dataset.drawn !== mark) {
     stock.dataset.drawn = mark;
     if (game.stock.count) stock.replaceChildren(back(design), stockIcon(game.stock.count));
-    else stock.replaceChildren(recycleIcon(game.stock_move === "recycle"));
+    // the arrow only while a tap turns the waste over: a dimmed one with no pass left read as a pass to come
+    else stock.replaceChildren(...(game.stock_move === "recycle" ? [recycleIcon()] : []));
   }
   const stockName = [game.stock.count ? t("stock") : t("stock_empty"), game.stock.label];
   const perDraw = game.rule_fields.draw * game.rule_fields.waste_piles;
@@ -276,9 +277,9 @@ function drawStockSide(game, dom, m, keep, design, locks) {
   }
 }
 
-function recycleIcon(active) {
+function recycleIcon() {
   const span = document.createElement("span");
-  span.className = `recycle${active ? " active" : ""}`;
+  span.className = "recycle";
   span.innerHTML = '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><use href="#i-recycle"/></svg>';
   return span;
 }
