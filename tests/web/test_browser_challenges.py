@@ -82,3 +82,25 @@ def test_a_challenge_is_listed_played_celebrated_and_marked_done(desktop: tuple[
     ]
     page.keyboard.press("Escape")
     assert list(errors) == []
+
+
+def test_a_challenge_not_met_says_so_in_its_result(desktop: tuple[Page, Errors], server: str) -> None:
+    """A challenge game given up showed 「チャレンジ：… — 0 / 1」 in the colour of success; it says it was not
+    met, in the result's plain colour."""
+    page, errors = desktop
+    game = GamePage(page, server).open("/")
+    page.click("#btn-challenges")
+    page.wait_for_function("() => document.querySelectorAll('#challenges-list li').length >= 4")
+    listed = page.request.get(f"{server}/api/challenges?lang=ja").json()
+    moves = next(c for c in listed["challenges"] if c["kind"] == "moves")
+    before = game.answered()
+    page.click(f'#challenges-list li[data-challenge="{moves["id"]}"] button')
+    page.wait_for_function("before => `${document.body.dataset.game}` !== before.split('/')[0]", arg=before)
+    game.settle()
+    page.click("#btn-resign")
+    game.button("confirm-yes")
+    page.locator("#dlg-result").wait_for(state="visible")
+    assert game.text("#result-challenge") == f"チャレンジ：{moves['title']} — 今回は未達成"
+    colour = "e => getComputedStyle(e).color"
+    assert page.eval_on_selector("#result-challenge", colour) == page.eval_on_selector("#result-figures dt", colour)
+    assert list(errors) == []

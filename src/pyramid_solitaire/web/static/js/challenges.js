@@ -116,8 +116,16 @@ export function challengeLine(game) {
   const challenge = game.challenge;
   if (!challenge) return "";
   if (challenge.done) return t("challenge_completed_msg", { title: challenge.title });
-  return `${t("challenge_badge", { title: challenge.title })} — ${t("challenge_progress",
-    { progress: challenge.progress, needed: challenge.needed })}`;
+  const where = challengeMissed(game) ? t("challenge_missed")
+    : t("challenge_progress", { progress: challenge.progress, needed: challenge.needed });
+  return `${t("challenge_badge", { title: challenge.title })} — ${where}`;
+}
+
+// A finished game that did not meet its challenge: said so (「0 / 1」 in the colour of success read as one),
+// except a win in a run of deals, which is a step of it.
+export function challengeMissed(game) {
+  const challenge = game.challenge;
+  return Boolean(challenge && !challenge.done && game.result && !(challenge.kind === "in_a_row" && game.result.won));
 }
 
 export function wireChallenges(context) {

@@ -2,7 +2,7 @@
 // difficulty, the deal, the player's figures at this rule set and difficulty, and the deal's
 // leaderboard (seed 001's list), all from the state the server sent.
 import { rulesName, t } from "./i18n.js";
-import { challengeLine } from "./challenges.js";
+import { challengeLine, challengeMissed } from "./challenges.js";
 import { dayName } from "./daily.js";
 
 // A par as the page shows it (beside a result's moves, in the Daily dialog): a number, being worked out,
@@ -104,6 +104,7 @@ export function showResult(game) {
   showBest(result);
   $("result-challenge").hidden = !game.challenge;
   $("result-challenge").textContent = challengeLine(game);
+  $("result-challenge").classList.toggle("missed", challengeMissed(game));
   const figures = $("result-figures");
   figures.replaceChildren();
   figure(figures, t("time"), clock(result.seconds));
