@@ -79,9 +79,9 @@ def test_a_lost_deal_shows_how_many_cards_could_have_been_removed(desktop: tuple
     expected = (
         "この配札はクリア可能でした。別の手順を試してみましょう"
         if best == 28
-        else f"この配札で取り除ける最大の {best} 枚を取り除きました"
+        else f"この配札で取り除ける最大の{best}枚を取り除きました"
         if best == removed
-        else f"この配札で取り除ける最大の枚数は {best} 枚でした（あなたは {removed} 枚）"
+        else f"この配札で取り除ける最大の枚数は{best}枚でした（あなたは{removed}枚）"
     )
     assert game_page.text("#result-best") == expected
     stats = game_page.text("#result-stats")

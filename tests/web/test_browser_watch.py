@@ -50,14 +50,14 @@ def test_a_resigned_verified_deal_is_emptied_by_the_solvers_line(desktop: tuple[
     page.click("#btn-watch")
     page.wait_for_function("() => document.getElementById('watch-note').textContent !== ''")
     note = page.text_content("#watch-note") or ""
-    assert f"ソルバーの最短手順（{steps} 手）" in note and "山札の順番" in note
+    assert f"ソルバーの最短手順（{steps}手）" in note and "山札の順番" in note
     assert page.is_hidden("#dlg-result") and page.is_visible("#watch-bar")
     assert page.is_hidden(".controls #btn-hint") or not page.is_visible("#btn-hint")
     # it plays by itself, two moves a second at first; the table empties move by move with motion
     page.wait_for_function("() => /^[1-9]/.test(document.getElementById('watch-label').textContent)")
-    assert page.locator("#watch-speed option").all_inner_texts() == ["毎秒 1 手", "毎秒 2 手", "毎秒 4 手"]
+    assert page.locator("#watch-speed option").all_inner_texts() == ["毎秒1手", "毎秒2手", "毎秒4手"]
     page.select_option("#watch-speed", "4")
-    wait_for_step(page, f"{steps} / {steps} 手")
+    wait_for_step(page, f"{steps} / {steps}手")
     game.settle()
     assert pyramid_count(page) == 0
     assert page.evaluate("() => window.sawMotion") is True
@@ -65,10 +65,10 @@ def test_a_resigned_verified_deal_is_emptied_by_the_solvers_line(desktop: tuple[
     screenshot(page, "watch-won-end")
     # step back: the table one move earlier, and forward again
     page.click("#watch-prev")
-    wait_for_step(page, f"{steps - 1} / {steps} 手")
+    wait_for_step(page, f"{steps - 1} / {steps}手")
     assert page.evaluate("() => document.body.dataset.version") == str(steps - 1)
     page.click("#watch-next")
-    wait_for_step(page, f"{steps} / {steps} 手")
+    wait_for_step(page, f"{steps} / {steps}手")
     # stop: the player's resigned game is back, with its result, and nothing of it changed
     page.click("#watch-stop")
     page.locator("#dlg-result").wait_for(state="visible")
@@ -91,7 +91,7 @@ def test_a_lost_deals_watch_ends_with_the_most_cards_removed(desktop: tuple[Page
     page.click("#btn-watch")
     page.wait_for_function("() => document.getElementById('watch-note').textContent !== ''")
     note = page.text_content("#watch-note") or ""
-    assert f"この配札はクリアできません。ピラミッドを最も多く取る手順（28 枚中 {best.max_pyramid_removed} 枚）" in note
+    assert f"この配札はクリアできません。ピラミッドを最も多く取る手順（28枚中{best.max_pyramid_removed}枚）" in note
     steps = len(best.best_line)
     # by keyboard: Space pauses, → steps on one move at a time
     page.evaluate("() => document.activeElement.blur()")
@@ -99,17 +99,17 @@ def test_a_lost_deals_watch_ends_with_the_most_cards_removed(desktop: tuple[Page
     page.wait_for_function("() => document.getElementById('watch-play').getAttribute('aria-label') === '再生'")
     shown = int(label(page).split(" ")[0])
     page.keyboard.press("ArrowRight")
-    wait_for_step(page, f"{shown + 1} / {steps} 手")
+    wait_for_step(page, f"{shown + 1} / {steps}手")
     page.keyboard.press("ArrowLeft")
-    wait_for_step(page, f"{shown} / {steps} 手")
+    wait_for_step(page, f"{shown} / {steps}手")
     page.select_option("#watch-speed", "4")
     page.click("#watch-play")
-    wait_for_step(page, f"{steps} / {steps} 手")
+    wait_for_step(page, f"{steps} / {steps}手")
     game.settle()
     assert 28 - pyramid_count(page) - page.locator("#pyramid .card:not([data-card])").count() == (
         best.max_pyramid_removed
     )
-    assert f"ピラミッドを {best.max_pyramid_removed} 枚取りました" in game.message()
+    assert f"ピラミッドを{best.max_pyramid_removed}枚取りました" in game.message()
     page.keyboard.press("Escape")
     page.locator("#dlg-result").wait_for(state="visible")
     assert list(errors) == []
