@@ -145,3 +145,20 @@ def test_thirteen_draws_to_the_drawn_spot_then_the_waste(desktop: tuple[Page, Er
     assert game_page.text("#stock-label") == "1/4周目 · 残り 22"
     screenshot(page, "thirteen-drawn")
     assert list(errors) == []
+
+
+def test_the_solvers_hint_to_draw_lights_the_stock(desktop: tuple[Page, Errors], server: str) -> None:
+    """The plain hint to draw pulses the stock; the solver's said 「山札をめくる」 and lit nothing."""
+    from pyramid_solitaire.solver.coach import coach_hint
+
+    page, errors = desktop
+    deal = next(
+        d for d in (Deal.from_number(n, "classic", "N") for n in range(60)) if coach_hint(Game(d)).move == Move.draw()
+    )
+    game_page = GamePage(page, server).open(f"/play/{deal.code}")
+    game_page.settings(coach=True)
+    game_page.button("btn-coach")
+    assert "山札をめくる" in game_page.message()
+    assert "hinted" in (page.get_attribute("#stock-area .stock-btn", "class") or "").split()
+    assert game_page.cards_with("hinted") == []
+    assert list(errors) == []

@@ -176,6 +176,11 @@ function describeCoach(event, game) {
   const move = isPark(event.move) ? t("move_park", { cards: names(game, event.cards) })
     : event.cards.length ? names(game, event.cards) : t(event.move === "recycle" ? "move_recycle" : "move_draw");
   const verdict = event.winnable ? t("coach_winnable") : t("coach_lost", { n: event.best_reachable });
+  // the cards it names glow, or the stock pulses for a draw or a recycle, as the plain hint's do
   if (event.cards.length) flash(event.cards, "hinted", HINT_MS);
+  else if (event.move) {
+    const stock = stockButton();
+    if (stock) pulse(stock, "hinted", HINT_MS);
+  }
   say(t("coach_message", { label, move, verdict, sees: t("coach_sees") }));
 }
