@@ -4,6 +4,7 @@ display name), resigning, and a reload that resumes the game."""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from typing import Any
 
@@ -193,3 +194,32 @@ def test_a_reload_resumes_the_game_where_it_was(desktop: tuple[Page, Errors], se
     page.wait_for_selector("body[data-ready=true]")
     assert game.text("#moves") == "2" and game.waste_top() == waste and game.pyramid_cards() == cards
     assert list(errors) == []
+
+
+def test_records_read_from_a_file_say_so_in_the_dialog(browser: Browser, server: str, tmp_path: Any) -> None:
+    """「2ゲームを読み込みました」 went only to the table's message line, behind the records dialog, which
+    closed and opened again at its top: the player saw nothing happen. It is said in the dialog too."""
+    first, first_errors = open_context(browser, **DESKTOP)
+    page = first.new_page()
+    GamePage(page, server).open(f"/play/{CODE}")
+    won_through_the_api(page, server)
+    exported = tmp_path / "records.json"
+    exported.write_bytes(page.request.get(f"{server}/api/me/export").body())
+    second, second_errors = open_context(browser, **DESKTOP)
+    other = second.new_page()
+    GamePage(other, server).open("/play/CL1-R-AAAAAAB")
+    other.click("#btn-records")
+    other.locator("#dlg-records[open]").wait_for()
+    other.set_input_files("#records-import", str(exported))
+    other.wait_for_function("() => document.getElementById('records-file-status').textContent !== ''")
+    status = other.locator("#records-file-status")
+    games = len(json.loads(exported.read_text())["games"])
+    assert games >= 1 and status.inner_text() == f"{games}ゲームを読み込みました"
+    assert other.is_visible("#dlg-records") and status.is_visible()
+    box, dialog = status.bounding_box(), other.locator("#dlg-records").bounding_box()
+    assert box is not None and dialog is not None
+    assert dialog["y"] <= box["y"] and box["y"] + box["height"] <= dialog["y"] + dialog["height"]  # in view
+    assert CODE in other.inner_text("#records-finished")
+    assert list(first_errors) == [] and list(second_errors) == []
+    first.close()
+    second.close()

@@ -141,6 +141,7 @@ export async function openRecords(ctx) {
     fillBadges($("records-badges"), badges.months);
     $("records-name").value = me.player && me.player.name ? me.player.name : "";
     $("records-name-status").textContent = "";
+    $("records-file-status").textContent = "";
     fillChart(me.finished, ctx);
     fillStats(stats.stats, ctx);
     const playing = ctx.current();
@@ -245,9 +246,14 @@ export function wireRecords(ctx) {
     try {
       const data = JSON.parse(await file.text());
       const answer = await api.importRecords(data, lang());
-      ctx.say(t("imported", { n: answer.imported }));
+      const said = t("imported", { n: answer.imported });
+      ctx.say(said);
       $("dlg-records").close();
-      await openRecords(ctx);
+      await openRecords(ctx); // the records again, with the games read
+      // said in the dialog, under the file buttons, too: the message line lies behind it
+      const status = $("records-file-status");
+      status.textContent = said;
+      status.scrollIntoView({ block: "nearest" });
     } catch (error) {
       $("records-error").textContent = error instanceof ApiError ? error.message : t("import_unreadable");
     } finally {
