@@ -111,12 +111,22 @@ def test_the_records_dialog_resumes_and_replays_games(desktop: tuple[Page, Error
     page.click("#pyramid .card.usable >> nth=0")  # a replay cannot be played
     page.wait_for_timeout(200)
     assert game.answered() == before
-    page.click("#replay-last")
+    # by keyboard: a button that disables itself (to the end, to the start) hands the focus to its
+    # neighbour, which left it on the page's body, nowhere to be seen
+    page.focus("#replay-last")
+    page.keyboard.press("Enter")
     page.wait_for_function(f"() => document.getElementById('replay-label').textContent === '再生中 {steps} / {steps}'")
     assert page.locator("#pyramid .card").count() == 0  # the pyramid cleared
-    page.click("#replay-close")
+    assert page.evaluate("() => document.activeElement.id") == "replay-prev"
+    page.focus("#replay-first")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.getElementById('replay-label').textContent.startsWith('再生中 0 ')")
+    assert page.evaluate("() => document.activeElement.id") == "replay-next"
+    page.focus("#replay-close")
+    page.keyboard.press("Enter")
     page.wait_for_function("id => document.body.dataset.game === id", arg=unfinished_id)
     assert page.is_hidden("#replay-bar")
+    assert page.evaluate("() => document.activeElement.id") == "btn-records"  # where the replay was opened
     assert list(errors) == []
 
 

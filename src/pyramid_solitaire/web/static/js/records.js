@@ -173,6 +173,7 @@ export async function openRecords(ctx) {
 }
 
 async function showStep(step, ctx) {
+  const from = document.activeElement;
   const answer = await api.replay(replay.id, step, lang());
   replay.step = answer.step;
   replay.steps = answer.steps;
@@ -182,6 +183,11 @@ async function showStep(step, ctx) {
   $("replay-first").disabled = replay.step === 0;
   $("replay-next").disabled = replay.step >= replay.steps;
   $("replay-last").disabled = replay.step >= replay.steps;
+  // a button that has just disabled itself ("to the start", "to the end") would leave the focus on the
+  // page's body: its neighbour takes it
+  if (from instanceof HTMLButtonElement && from.disabled && from.closest("#replay-bar")) {
+    (replay.step === 0 ? $("replay-next") : $("replay-prev")).focus();
+  }
 }
 
 async function startReplay(id, ctx) {
@@ -202,6 +208,7 @@ async function stopReplay(ctx) {
   $("replay-bar").hidden = true;
   ctx.say("");
   if (replay.back) await ctx.resume(replay.back);
+  $("btn-records").focus(); // where the replay was opened (the bar that had the focus is gone)
 }
 
 export function wireRecords(ctx) {
