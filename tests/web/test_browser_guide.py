@@ -67,9 +67,11 @@ def test_the_guided_deal_step_by_step(browser: Browser, server: str) -> None:
     (covered,) = glowing(page)
     game.tap(covered)  # the page says why it cannot be chosen
     assert "覆われて" in game.message() or "重なって" in game.message() or game.message()
-    page.click("#guide-next")
+    page.focus("#guide-next")  # by keyboard: the next step hides Next; the focus goes to what it points at
+    page.keyboard.press("Enter")
     wait_step(page, "ガイド 4/8")
     assert glowing(page) == ["stock-area"]
+    assert page.evaluate("() => document.activeElement.matches('#stock-area .stock-btn')")
     game.tap_stock()
     wait_step(page, "ガイド 5/8")
     assert glowing(page) == ["Ac", "Qs"]
@@ -82,8 +84,10 @@ def test_the_guided_deal_step_by_step(browser: Browser, server: str) -> None:
     game.button("btn-undo")
     wait_step(page, "ガイド 8/8")
     assert page.is_hidden("#guide-end")
-    page.click("#guide-next")
+    page.focus("#guide-next")
+    page.keyboard.press("Enter")
     assert page.is_hidden("#guide") and glowing(page) == []
+    assert page.evaluate("() => document.activeElement.closest('#pyramid, #stock-area') !== null")  # not the body
     assert page.evaluate("() => localStorage.getItem('pyramid.guide')") == "done"
     page.goto(f"{server}/")
     page.wait_for_selector("body[data-ready=true]")
@@ -102,8 +106,10 @@ def test_the_guide_ends_at_any_step_and_starts_again_from_rules_in_english(brows
     game.tap("Tc")
     game.tap("3d")
     wait_step(page, "Guide 2/8")
-    page.click("#guide-end")
+    page.focus("#guide-end")
+    page.keyboard.press("Enter")
     assert page.is_hidden("#guide") and glowing(page) == []
+    assert page.evaluate("() => document.activeElement.closest('#pyramid, #stock-area') !== null")  # not the body
     assert page.evaluate("() => localStorage.getItem('pyramid.guide')") == "skipped"
     page.click("#btn-rules")
     page.locator("#dlg-rules").wait_for(state="visible")

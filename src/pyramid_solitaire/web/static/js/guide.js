@@ -109,12 +109,33 @@ function show() {
 }
 
 function next() {
+  const had = $("guide").contains(document.activeElement);
   guide.step += 1;
   if (guide.step >= STEPS.length) {
     stop("done");
-    return;
+  } else {
+    show();
   }
-  show();
+  if (had) keepFocus();
+}
+
+const FOCUSABLE = "button:not([disabled]):not([hidden]), [tabindex='0']";
+
+// The focus was on a button of the guide that its next step hides (Next, while a step waits for a move;
+// the whole bar, when it ends): it goes to what the step points at, else to the table, never to the page's
+// body, where a keyboard player loses their place.
+function keepFocus() {
+  const active = document.activeElement;
+  if (active && active !== document.body && !active.closest("[hidden]")) return;
+  for (const target of document.querySelectorAll(".guide-target")) {
+    const focusable = target.matches(FOCUSABLE) ? target : target.querySelector(FOCUSABLE);
+    if (focusable instanceof HTMLElement) {
+      focusable.focus();
+      return;
+    }
+  }
+  const table = document.querySelector(`#pyramid ${FOCUSABLE}, #stock-area ${FOCUSABLE}`);
+  if (table instanceof HTMLElement) table.focus();
 }
 
 export function stop(how) {
@@ -147,7 +168,11 @@ export function wireGuide({ start }) {
   $("guide-skip").addEventListener("click", () => { $("dlg-guide").close(); settle("skipped"); });
   $("dlg-guide").addEventListener("cancel", () => settle("skipped"));
   $("guide-next").addEventListener("click", next);
-  $("guide-end").addEventListener("click", () => stop("skipped"));
+  $("guide-end").addEventListener("click", () => {
+    const had = $("guide").contains(document.activeElement);
+    stop("skipped");
+    if (had) keepFocus();
+  });
   $("rules-guide").addEventListener("click", () => { $("dlg-rules").close(); startGuide(); });
   // an answer that ends the step goes on to the next; every drawing of the table (which makes its cards
   // afresh) is marked again
