@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import socket
 import time
+import warnings
+from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, select
@@ -238,3 +240,17 @@ def test_a_database_from_a_newer_program_is_refused_by_name(db_url: str) -> None
     engine.dispose()
     with pytest.raises(StoreError, match=f"schema version {LATEST + 1}, newer than this program's {LATEST}"):
         Store(db_url)
+
+
+def test_an_sqlite_url_naming_a_folder_or_with_options_is_refused_by_name(tmp_path: Path) -> None:
+    """A folder drew SQLite's "unable to open database file"; ``?mode=ro`` was ignored with the driver's own
+    warning on stderr, and the file opened for writing all the same."""
+    with pytest.raises(StoreError) as info:
+        Store(f"sqlite:///{tmp_path}")
+    assert str(info.value) == f"{tmp_path} is a folder: give the database's file (e.g. {tmp_path}/records.sqlite3)"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(StoreError) as info:
+            Store(f"sqlite:///{tmp_path}/x.sqlite3?mode=ro")
+    assert "an SQLite URL takes no options after '?' (here: mode)" in str(info.value)
+    assert not (tmp_path / "x.sqlite3").exists()

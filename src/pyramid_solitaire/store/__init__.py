@@ -213,6 +213,11 @@ class Store(DayRows, BoardRows):
                 database.encode()  # SQLite takes UTF-8 names: a lone surrogate (undecodable bytes in argv) is none
             except UnicodeEncodeError:
                 raise StoreError("store.not-utf8", url=hide_password(url)) from None
+            if parsed.query:  # ?mode=ro: the driver ignored it with a warning of its own on stderr
+                names = ", ".join(sorted(parsed.query))
+                raise StoreError("store.sqlite-options", url=hide_password(url), names=names)
+            if Path(database).expanduser().is_dir():  # SQLite said only "unable to open database file"
+                raise StoreError("store.is-folder", path=database)
             try:
                 Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
