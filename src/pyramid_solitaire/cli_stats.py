@@ -147,7 +147,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(stats, ensure_ascii=False))
     elif args.export_file != "-":
-        print(_stats_table(stats, args.lang) if stats else text(args.lang, "cli.stats.empty"))
+        empty = "cli.stats.reset" if args.reset else "cli.stats.empty"  # the games stay: "no records" was untrue
+        print(_stats_table(stats, args.lang) if stats else text(args.lang, empty))
     return 0
 
 

@@ -67,6 +67,11 @@ def test_export_import_and_reset(capsys: pytest.CaptureFixture[str], tmp_path: P
     assert [s["played"] for s in json.loads(out[1])] == [1, 1]
     assert main(["stats", "--db", other, "--reset", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == []
+    # said as what it did, not "No records yet." over the games that stay
+    assert main(["--lang", "en", "stats", "--db", other, "--reset"]) == 0
+    assert capsys.readouterr().out == "statistics reset: they count from here (the games stay, for replays)\n"
+    assert main(["stats", "--db", other, "--reset"]) == 0
+    assert capsys.readouterr().out == "成績をリセットしました。ここから数え直します（ゲームは再生用に残ります）\n"
 
 
 def test_an_import_on_a_fresh_install_makes_its_player_and_a_missing_file_fails(
