@@ -505,7 +505,7 @@ def test_the_summary_progress_and_errors_speak_japanese_too(tmp_path: Path) -> N
     assert stream.getvalue().startswith("classic：5/10（50.0%）  毎秒") and "残り" in stream.getvalue()
     with pytest.raises(StudyError) as refused:
         run_study(RULES, tmp_path / "x.csv", deals=0)
-    assert refused.value.message("ja") == "局数は正の数です（0ではなく）"
+    assert refused.value.message("ja") == "局数は正の数です（指定された値：0）"
     (tmp_path / "row.csv").write_text(HEADER + "\n1,CL1-R-AAAAAAB,won,66\n", encoding="utf-8")
     with pytest.raises(StudyError) as bad_row:
         run_study(RULES, tmp_path / "row.csv", deals=1)
