@@ -64,7 +64,8 @@ def test_the_records_dialog_resumes_and_replays_games(desktop: tuple[Page, Error
     game.tap_stock()
     unfinished_id = page.evaluate("() => document.body.dataset.game")
     finished = won_through_the_api(page, server)
-    GamePage(page, server).open("/play/PY1-R-AAAAAAC")  # something else on screen
+    GamePage(page, server).open("/play/CL1-R-AAAAAAE")  # dealt and left untouched: nothing to resume, not listed
+    GamePage(page, server).open("/play/PY1-R-AAAAAAC")  # something else on screen (untouched, but on the table)
 
     page.click("#btn-records")
     dialog = page.locator("#dlg-records")

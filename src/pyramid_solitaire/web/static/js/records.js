@@ -145,7 +145,10 @@ export async function openRecords(ctx) {
     fillChart(me.finished, ctx);
     fillStats(stats.stats, ctx);
     const playing = ctx.current();
-    listGames($("records-unfinished"), me.unfinished.map((game) => playing && playing.id === game.id
+    // a deal left untouched (the front page's first deal before the guide's, a game started and not
+    // played) is nothing to resume: the same code deals it again; only the one on the table is listed
+    const started = me.unfinished.filter((game) => game.moves > 0 || (playing && playing.id === game.id));
+    listGames($("records-unfinished"), started.map((game) => playing && playing.id === game.id
       ? gameItem(game, t("playing_now"), null)
       : gameItem(game, t("resume"), async () => {
         $("dlg-records").close();
