@@ -112,6 +112,16 @@ def test_the_records_dialog_resumes_and_replays_games(desktop: tuple[Page, Error
     page.click("#pyramid .card.usable >> nth=0")  # a replay cannot be played
     page.wait_for_timeout(200)
     assert game.answered() == before
+    # by keyboard, as the solver's line is watched: ← → a move, Home and End its ends; each step is read out
+    assert page.get_attribute("#replay-label", "aria-live") == "polite"
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => document.getElementById('replay-label').textContent.startsWith('再生中 3 ')")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("() => document.getElementById('replay-label').textContent.startsWith('再生中 2 ')")
+    page.keyboard.press("End")
+    page.wait_for_function(f"() => document.getElementById('replay-label').textContent === '再生中 {steps} / {steps}'")
+    page.keyboard.press("Home")
+    page.wait_for_function("() => document.getElementById('replay-label').textContent.startsWith('再生中 0 ')")
     # by keyboard: a button that disables itself (to the end, to the start) hands the focus to its
     # neighbour, which left it on the page's body, nowhere to be seen
     page.focus("#replay-last")

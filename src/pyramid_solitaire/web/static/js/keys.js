@@ -4,6 +4,7 @@ import { navigable } from "./board.js";
 import { command, deselect, tapCell, tapStock } from "./input.js";
 import { app } from "./state.js";
 import { watchKey } from "./watch.js";
+import { replayKey } from "./records.js";
 
 const MOVES = ["ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp", "Home", "End"];
 
@@ -53,7 +54,7 @@ function moveFocus(event, key) {
 
 export function onKey(event) {
   if (document.querySelector("dialog[open]")) return;
-  if (watchKey(event)) return;
+  if (watchKey(event) || replayKey(event)) return;
   const typing = event.target.closest && event.target.closest("input, textarea, select");
   if (typing) return;
   const key = event.key;

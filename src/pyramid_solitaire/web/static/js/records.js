@@ -214,6 +214,20 @@ async function stopReplay(ctx) {
   $("btn-records").focus(); // where the replay was opened (the bar that had the focus is gone)
 }
 
+// The replay by keyboard, as the solver's line is watched: ← → a move, Home and End its ends, Escape closes
+// it. True when the key was the replay's.
+export function replayKey(event) {
+  if (!viewing.replay) return false;
+  const keys = { ArrowLeft: "replay-prev", ArrowRight: "replay-next", Home: "replay-first", End: "replay-last",
+    Escape: "replay-close" };
+  const id = keys[event.key];
+  if (!id || (event.target.closest && event.target.closest("select, input, textarea"))) return false;
+  event.preventDefault();
+  const button = /** @type {HTMLButtonElement} */ ($(id));
+  if (!button.disabled) button.click();
+  return true;
+}
+
 export function wireRecords(ctx) {
   $("replay-first").addEventListener("click", () => showStep(0, ctx));
   $("replay-prev").addEventListener("click", () => showStep(Math.max(0, replay.step - 1), ctx));

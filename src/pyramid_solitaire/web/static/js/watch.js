@@ -190,6 +190,7 @@ export function watchKey(event) {
     ArrowLeft: () => step(-1),
     ArrowRight: () => step(1),
     Home: () => step(-watch.answer.step),
+    End: () => step(watch.answer.steps - watch.answer.step),
     Escape: stopWatch,
   };
   const action = actions[event.key];
