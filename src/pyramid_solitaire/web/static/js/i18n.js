@@ -16,7 +16,8 @@ export function lang() {
 
 export function t(key, vars = {}) {
   // "1 card", "2 cards": a text with a ":one" twin takes it when its count `n` is 1 (English has them; a
-  // Japanese twin is the same text, as the catalogues keep the same keys)
+  // Japanese twin is the same text, as the catalogues keep the same keys). Not ".one" as Python's twins:
+  // a key with a dot is Python's and is not sent to the page (assets.page_texts).
   const template = (vars.n === 1 && texts[`${key}:one`]) || (texts[key] ?? key);
   return template.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
 }
