@@ -174,7 +174,7 @@ def solve_position(
         max_pyramid_removed=counter.best_removed,
         seconds=time.monotonic() - started,
         nodes=counter.nodes,
-        shortest=fewest and winnable is True,
+        shortest=fewest,  # True only with a line (so a win) from the shortest search
         best_line=_moves(table, counter.best_line),
     )
 
