@@ -5,7 +5,6 @@ import { api, ApiError } from "./api.js";
 import { lang, rulesName, t } from "./i18n.js";
 import { dayName } from "./daily.js";
 import { badgeLine } from "./badges.js";
-import { say } from "./narrate.js";
 import { offline } from "./offline.js";
 
 /** @type {PageLookup} */
@@ -64,7 +63,6 @@ async function play(id) {
   try {
     const answer = await api.challenges.play(id, lang());
     $("dlg-challenges").close();
-    say(""); // the last game's words ("Link copied", 「クリア！」) are not this one's
     ctx.accept(answer, { dealt: answer.event.kind === "dealt" });
     history.replaceState(null, "", `/play/${answer.game.code}`);
   } catch (error) {

@@ -6,7 +6,6 @@ import { api } from "./api.js";
 import { lang, rulesName, t } from "./i18n.js";
 import { clock, figure, fillLeaderboard, parShown } from "./result.js";
 import { badgeLine } from "./badges.js";
-import { say } from "./narrate.js";
 
 /** @type {PageLookup} */
 const $ = (id) => /** @type {PageElement<typeof id>} */ (document.getElementById(id));
@@ -63,7 +62,6 @@ export async function playDaily({ rules = "classic", date = null, again = false 
   try {
     const body = { rules, ...(date ? { date } : {}), ...(again ? { again } : {}) };
     const answer = await api.daily.play(body, lang());
-    say(""); // the last game's words (a hint, "This game is over") are not this one's
     ctx.accept(answer, { dealt: answer.event.kind === "dealt" });
     history.replaceState(null, "", dailyPath(answer.game.daily.date, rules));
     return answer.game;

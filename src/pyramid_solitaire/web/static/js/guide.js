@@ -6,6 +6,7 @@
 // lists, the refusals it gives): nothing here knows a rule.
 import { t } from "./i18n.js";
 import { app } from "./state.js";
+import { navigable } from "./board.js";
 
 /** @type {PageLookup} */
 const $ = (id) => /** @type {PageElement<typeof id>} */ (document.getElementById(id));
@@ -109,24 +110,24 @@ function show() {
 }
 
 function next() {
-  const had = $("guide").contains(document.activeElement);
-  guide.step += 1;
-  if (guide.step >= STEPS.length) {
-    stop("done");
-  } else {
-    show();
-  }
-  if (had) keepFocus();
+  keepingFocus(() => {
+    guide.step += 1;
+    if (guide.step >= STEPS.length) stop("done");
+    else show();
+  });
 }
 
 const FOCUSABLE = "button:not([disabled]):not([hidden]), [tabindex='0']";
 
-// The focus was on a button of the guide that its next step hides (Next, while a step waits for a move;
-// the whole bar, when it ends): it goes to what the step points at, else to the table, never to the page's
-// body, where a keyboard player loses their place.
-function keepFocus() {
+// `change` (the next step shown, the guide ended) with the focus kept on the page: if it was on a button of
+// the guide that the change hides (Next, while a step waits for a move; the whole bar, when it ends), it
+// goes to what the step points at, else to the table's first stop, never to the page's body, where a
+// keyboard player loses their place.
+function keepingFocus(change) {
+  const had = $("guide").contains(document.activeElement);
+  change();
   const active = document.activeElement;
-  if (active && active !== document.body && !active.closest("[hidden]")) return;
+  if (!had || (active && active !== document.body && !active.closest("[hidden]"))) return;
   for (const target of document.querySelectorAll(".guide-target")) {
     const focusable = target.matches(FOCUSABLE) ? target : target.querySelector(FOCUSABLE);
     if (focusable instanceof HTMLElement) {
@@ -134,8 +135,8 @@ function keepFocus() {
       return;
     }
   }
-  const table = document.querySelector(`#pyramid ${FOCUSABLE}, #stock-area ${FOCUSABLE}`);
-  if (table instanceof HTMLElement) table.focus();
+  const [first] = navigable();
+  if (first) first.focus();
 }
 
 export function stop(how) {
@@ -168,11 +169,7 @@ export function wireGuide({ start }) {
   $("guide-skip").addEventListener("click", () => { $("dlg-guide").close(); settle("skipped"); });
   $("dlg-guide").addEventListener("cancel", () => settle("skipped"));
   $("guide-next").addEventListener("click", next);
-  $("guide-end").addEventListener("click", () => {
-    const had = $("guide").contains(document.activeElement);
-    stop("skipped");
-    if (had) keepFocus();
-  });
+  $("guide-end").addEventListener("click", () => keepingFocus(() => stop("skipped")));
   $("rules-guide").addEventListener("click", () => { $("dlg-rules").close(); startGuide(); });
   // an answer that ends the step goes on to the next; every drawing of the table (which makes its cards
   // afresh) is marked again

@@ -14,7 +14,6 @@ export async function startGame(request, onError = null) {
   try {
     const answer = await api.newGame(request, lang());
     app.shownResult = null;
-    say("", { visible: true });
     accept(answer, { dealt: true });
     history.replaceState(null, "", `/play/${answer.game.code}`);
     return answer.game;
@@ -32,7 +31,6 @@ export async function startGame(request, onError = null) {
 export async function resume(id) {
   const answer = await api.get(id, lang());
   app.shownResult = answer.game.result ? answer.game.id : null;
-  say(""); // the words of the game shown before ("Display name saved") are not this one's
   accept(answer);
   history.replaceState(null, "", `/play/${answer.game.code}`);
 }

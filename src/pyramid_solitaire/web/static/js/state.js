@@ -130,6 +130,9 @@ export function accept(answer, { dealt = false } = {}) {
     && (previous.version === answer.game.version || KEEPS_SELECTION.has(event.kind));
   app.selection = samePosition ? select.keep(answer.game, app.selection) : [];
   app.game = answer.game;
+  // another game on the table (dealt, resumed, a challenge's, the day's): the last game's words (a hint,
+  // "Link copied", 「クリア！」) are not this one's; what this answer says follows
+  if (!previous || previous.id !== app.game.id) say("");
   restartClock();
   if (!replayMode()) {
     sessionStorage.setItem(GAME_KEY, app.game.id);
