@@ -2,6 +2,7 @@
 // starts; the line on a challenge game's result; and the monthly badges (in this dialog and in Records).
 // Every goal, title and figure comes from the server (web/challenges.py); nothing here knows a rule.
 import { api, ApiError } from "./api.js";
+import { showPath } from "./back.js";
 import { lang, rulesName, t } from "./i18n.js";
 import { dayName } from "./daily.js";
 import { badgeLine } from "./badges.js";
@@ -64,7 +65,7 @@ async function play(id) {
     const answer = await api.challenges.play(id, lang());
     $("dlg-challenges").close();
     ctx.accept(answer, { dealt: answer.event.kind === "dealt" });
-    history.replaceState(null, "", `/play/${answer.game.code}`);
+    showPath(`/play/${answer.game.code}`);
   } catch (error) {
     $("challenges-error").textContent = error instanceof ApiError ? error.message : String(error);
   }

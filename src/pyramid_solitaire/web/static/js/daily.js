@@ -3,6 +3,7 @@
 // a missed day can still be played), and the short, spoiler-free text a player shares after playing it.
 // Every fact comes from the server (/api/daily…); this module only shows them.
 import { api } from "./api.js";
+import { showPath } from "./back.js";
 import { lang, rulesName, t } from "./i18n.js";
 import { clock, figure, fillLeaderboard, parShown } from "./result.js";
 import { badgeLine } from "./badges.js";
@@ -63,7 +64,7 @@ export async function playDaily({ rules = "classic", date = null, again = false 
     const body = { rules, ...(date ? { date } : {}), ...(again ? { again } : {}) };
     const answer = await api.daily.play(body, lang());
     ctx.accept(answer, { dealt: answer.event.kind === "dealt" });
-    history.replaceState(null, "", dailyPath(answer.game.daily.date, rules));
+    showPath(dailyPath(answer.game.daily.date, rules));
     return answer.game;
   } catch (error) {
     ctx.showError(error);

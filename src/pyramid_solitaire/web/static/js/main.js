@@ -12,6 +12,7 @@ import { openRecords, wireRecords } from "./records.js";
 import { openRules, wireRules } from "./rules.js";
 import { loadArt } from "./cards.js";
 import { confirmDialog, keepFocusAfterDialogs } from "./dialogs.js";
+import { closeDialogsOnBack } from "./back.js";
 import * as motion from "./motion.js";
 import { openNewDialog, wireNewGame } from "./newgame.js";
 import { clock } from "./result.js";
@@ -76,6 +77,7 @@ function wire() {
   $("result-new").addEventListener("click", () => { $("dlg-result").close(); openNewDialog(); });
   $("result-again").addEventListener("click", () => { $("dlg-result").close(); startGame({ code: app.game.code }); });
   keepFocusAfterDialogs(() => $("btn-new"));
+  closeDialogsOnBack();
   $("btn-copy").addEventListener("click", async () => {
     const url = `${location.origin}/play/${app.game.code}`;
     try { await navigator.clipboard.writeText(url); say(t("copied")); } catch (error) { say(url); }

@@ -2,6 +2,7 @@
 // the page opens with (this tab's, this browser's unfinished one, the player's latest, or a new one of
 // the link's deal or of the saved rule set).
 import { api, ApiError } from "./api.js";
+import { showPath } from "./back.js";
 import { lang, t } from "./i18n.js";
 import { CHOICES, DEFAULTS, saveSettings } from "./settings.js";
 import { say, showError, shownMessage } from "./narrate.js";
@@ -15,7 +16,7 @@ export async function startGame(request, onError = null) {
     const answer = await api.newGame(request, lang());
     app.shownResult = null;
     accept(answer, { dealt: true });
-    history.replaceState(null, "", `/play/${answer.game.code}`);
+    showPath(`/play/${answer.game.code}`);
     return answer.game;
   } catch (error) {
     if (onError && error instanceof ApiError) {
@@ -32,7 +33,7 @@ export async function resume(id) {
   const answer = await api.get(id, lang());
   app.shownResult = answer.game.result ? answer.game.id : null;
   accept(answer);
-  history.replaceState(null, "", `/play/${answer.game.code}`);
+  showPath(`/play/${answer.game.code}`);
 }
 
 // The game to show on opening: the one this tab showed (a reload), else the game this browser played
@@ -86,7 +87,7 @@ async function openDaily(asked) {
   if (shown) {
     app.shownResult = shown.game.result ? shown.game.id : null;
     accept(shown);
-    history.replaceState(null, "", dailyPath(shown.game.daily.date, asked.rules));
+    showPath(dailyPath(shown.game.daily.date, asked.rules));
     return;
   }
   if (await playDaily(asked)) return;
@@ -114,7 +115,7 @@ export async function openFirstGame() {
   const resumed = await opening(code);
   if (resumed) {
     accept(resumed);
-    history.replaceState(null, "", `/play/${resumed.game.code}`);
+    showPath(`/play/${resumed.game.code}`);
   } else if (code) {
     const started = await startGame({ code });
     if (started) {
