@@ -16,8 +16,11 @@ from browser import DESKTOP, PHONE, open_context, screenshot
 from pages import GamePage
 from playwright.sync_api import Browser
 
+from helpers import serving
 from pyramid_solitaire.deal import Deal
 from pyramid_solitaire.solver import solve
+from pyramid_solitaire.web.app import create_app
+from pyramid_solitaire.web.pars import machine_turn
 
 #: Seconds to wait for the day's par (worked out in the background, up to a minute of CPU time).
 PAR_WAIT = 240
@@ -167,3 +170,26 @@ def test_the_daily_dialog_says_when_the_next_deal_comes_in_the_players_language(
     assert game.text("#daily-next") == "Next deal in 2 min (a new one each midnight, Japan Standard Time)"
     assert list(errors) == []
     context.close()
+
+
+def test_the_daily_dialog_shows_the_par_when_it_has_been_worked_out(browser: Browser) -> None:
+    """A par still being worked out shows 「計算中」, and its figure follows while the dialog stays open (it
+    stayed 「計算中」 until the dialog was opened again). A fresh site, whose par for the day is not known
+    yet, and this machine's turn to search held until the dialog has shown 「計算中」."""
+    with serving(create_app()) as url:
+        context, errors = open_context(browser, **PHONE)
+        page = context.new_page()
+        with machine_turn():
+            game = GamePage(page, url).open("/")
+            page.click("#btn-daily")
+            page.locator("#daily-figures dd").first.wait_for()
+            assert game.text("#daily-figures dd:first-of-type") == "計算中"
+        page.wait_for_function(
+            "() => document.querySelector('#daily-figures dd').textContent !== '計算中'", timeout=PAR_WAIT * 1000
+        )
+        today = daily(url)
+        assert today["par_status"] != "pending" and page.is_visible("#dlg-daily")
+        par = str(today["par"]) if today["par_status"] == "known" else "不明"
+        assert game.text("#daily-figures dd:first-of-type") == par
+        assert list(errors) == []
+        context.close()

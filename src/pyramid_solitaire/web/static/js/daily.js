@@ -12,6 +12,9 @@ import { badgeLine } from "./badges.js";
 const $ = (id) => /** @type {PageElement<typeof id>} */ (document.getElementById(id));
 export const DAILY_RULES = ["classic", "pyramide", "thirteen"];
 let ctx = null;
+// How often, and how many times, a par still being worked out is asked for again while the dialog is open.
+const PAR_EVERY_MS = 2000;
+const PAR_ASKS = 90;
 // The dialog's view: the rule set shown, the ordering of the leaderboard, the month of the calendar.
 const view = { rules: "classic", order: "by_time", month: null, today: null };
 
@@ -158,6 +161,29 @@ function showMonthBadge() {
   $("daily-month-badge").replaceChildren(...badgeLine(entry));
 }
 
+// A par still being worked out (「計算中」) is asked for again every few seconds while the dialog shows
+// that day's deal of those rules, and shown when it comes: a player who opened the dialog to see it should
+// not have to close and open it again. (A minute of CPU time at most, at the lowest priority: a few
+// minutes of asking, then it stays as it is until the dialog is opened again.)
+/** @param {string} rules @param {string} date @param {HTMLElement} shown */
+function followPar(rules, date, shown) {
+  let asked = 0;
+  const ask = async () => {
+    asked += 1;
+    if (!$("dlg-daily").open || rules !== view.rules || !shown.isConnected) return;
+    let day;
+    try {
+      day = await api.daily.get(rules, lang());
+    } catch (error) {
+      day = null; // (the network gone a moment: asked again)
+    }
+    if (!shown.isConnected || rules !== view.rules || (day && day.date !== date)) return;
+    if (day && day.par_status !== "pending") shown.textContent = parShown({ moves: day.par, status: day.par_status });
+    else if (asked < PAR_ASKS) window.setTimeout(ask, PAR_EVERY_MS);
+  };
+  window.setTimeout(ask, PAR_EVERY_MS);
+}
+
 // The day's deal first: its date, when the next one comes and its par are answered offline too (the
 // engine in the browser knows the day and its deal). The player's streak, the day's leaderboard and the
 // calendar are the server's records: offline they are refused, and their part of the dialog is hidden
@@ -177,6 +203,7 @@ async function refresh() {
   const figures = $("daily-figures");
   figures.replaceChildren();
   figure(figures, t("par"), parShown({ moves: day.par, status: day.par_status }));
+  if (day.par_status === "pending") followPar(rules, day.date, /** @type {HTMLElement} */ (figures.querySelector("dd")));
   let record, board, badges;
   try {
     [record, board, badges] = await records;
