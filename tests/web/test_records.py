@@ -4,6 +4,7 @@ the recorded games, export/import round-trips, and a database that goes away los
 
 from __future__ import annotations
 
+import itertools
 import json
 import warnings
 from collections.abc import Iterator
@@ -172,6 +173,31 @@ def test_a_finished_game_replays_move_by_move(client: TestClient) -> None:
     assert middle["moves"] == 3
     last = client.get(f"/api/games/{final['id']}/replay", params={"step": steps}).json()["game"]
     assert last["status"] == "won"
+
+
+def test_a_replay_stops_at_each_change_of_the_table_not_at_hints(client: TestClient) -> None:
+    """A hint changes nothing on the table: a replay that stopped at it showed the same table twice. An undo
+    and a redo change it, and are steps; the hints asked before a step are counted in it."""
+    moves = winning_moves(WON_CODE)
+    game = start(client, code=WON_CODE)
+    assert post(client, game, "hint").status_code == 200
+    post(client, game, "move", {"move": moves[0]})
+    assert post(client, game, "hint").status_code == 200
+    post(client, game, "undo")
+    post(client, game, "redo")
+    for move in moves[1:]:
+        assert post(client, game, "hint").status_code == 200
+        final = post(client, game, "move", {"move": move}).json()["game"]
+    assert final["status"] == "won" and final["version"] == 2 * len(moves) + 3
+    replay = client.get(f"/api/games/{game['id']}/replay", params={"step": 0}).json()
+    steps = replay["steps"]
+    assert steps == len(moves) + 2 and replay["game"]["moves"] == 0
+    seen = [client.get(f"/api/games/{game['id']}/replay", params={"step": s}).json()["game"] for s in range(steps + 1)]
+    assert [g["moves"] for g in seen] == [0, 1, 1, 2, *range(3, len(moves) + 2)]  # (a redo counts, as in seed 000)
+    # every step shows another table than the one before it
+    tables = [json.dumps([g["pyramid"], g["stock"], g["waste"], g["status"]]) for g in seen]
+    assert all(a != b for a, b in itertools.pairwise(tables))
+    assert seen[-1]["status"] == "won" and seen[-1]["hints"] == len(moves) + 1
 
 
 def test_export_and_import_round_trip_and_a_bad_file_adds_nothing(client: TestClient, db_url: str) -> None:

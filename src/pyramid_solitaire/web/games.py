@@ -31,7 +31,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ..deal import Deal
 from ..game import Game
-from ..record import Entry, parse_entry
+from ..record import COACH, HINT, Entry, parse_entry
 from ..store import Action, Conflict, GameRow, Store, StoreError, now_ms
 from .metrics import GAMES_FINISHED, GAMES_STARTED
 from .play import Session
@@ -45,6 +45,8 @@ LOCK_STRIPES: Final = 256
 COOKIE: Final = "pyramid_player"
 COOKIE_MAX_AGE: Final = 5 * 365 * 24 * 3600
 
+#: The actions that change nothing on the table: a replay does not stop at them.
+HELP: Final = (HINT, COACH)
 T = TypeVar("T")
 
 
@@ -175,9 +177,16 @@ class Games:
         return session if session is not None and player_id is not None and session.player_id == player_id else None
 
     def load_at(self, game_id: str, player_id: str | None, step: int) -> tuple[Session, int]:
-        """The player's game as it stood after its first ``step`` actions, and how many it has."""
+        """The player's game as it stood after its first ``step`` steps of a replay, and how many it has.
+        A step is an action that changed the table (a move, an undo, a redo, a rewind, the resignation);
+        a hint changed nothing to see, and a replay that stopped at each showed the same table twice
+        (a 64-move game with its hints was 125 steps). The hints asked before a step count in it."""
         row = self._row(game_id, player_id)
-        return rebuild(row, self.store, min(step, row.version)), row.version
+        recorded = self.store.actions(row.id)
+        shown = [index for index, action in enumerate(recorded) if action.kind not in HELP]
+        step = min(step, len(shown))
+        taken = row.version if step == len(shown) else 0 if step == 0 else shown[step - 1] + 1
+        return rebuild(row, self.store, taken, recorded), len(shown)
 
     def act(self, session: Session, entry: Entry) -> EventAnswer:
         """Play a move or event and record it before returning its event.  Call with the game's lock
@@ -210,9 +219,9 @@ def entry_of(action: Action) -> Entry:
     return parse_entry(action.arg or "") if action.kind == "move" else action.kind
 
 
-def rebuild(row: GameRow, store: Store, steps: int | None = None) -> Session:
+def rebuild(row: GameRow, store: Store, steps: int | None = None, recorded: list[Action] | None = None) -> Session:
     """A session rebuilt from its record through the engine: the deal, then every entry (or the first
-    ``steps``)."""
+    ``steps``); ``recorded``, the game's actions if they were already read."""
     session = Session(
         Game(Deal.from_code(row.code)),
         id=row.id,
@@ -222,7 +231,8 @@ def rebuild(row: GameRow, store: Store, steps: int | None = None) -> Session:
         challenge=row.challenge,
     )
     session.started = row.started_ms / 1000
-    recorded = store.actions(row.id)
+    if recorded is None:
+        recorded = store.actions(row.id)
     if steps is not None:
         recorded = recorded[: max(0, steps)]
     session.replay([entry_of(a) for a in recorded])
