@@ -168,6 +168,9 @@ def test_bad_deal_input_exits_2_with_one_line_naming_the_problem(
         (["solve", "zzz"], "「zzz」は配札コードではありません", "'zzz' is not a deal code"),
         (["deal", "CL1-Q-AAAAAAB"], "難易度の文字「Q」はありません", "unknown difficulty letter 'Q'"),
         (["deal", "CL1-R-AAAB"], "局番号の部分は7文字です", "a deal number has 7 letters, this one has 4"),
+        # an empty code (a script's unset variable) is an empty code, not a random deal
+        (["deal", ""], "配札コードが空です", "the deal code is empty"),
+        (["solve", " "], "配札コードが空です", "the deal code is empty"),
     ],
 )
 def test_a_bad_code_is_named_a_bad_code_and_which_part_is_wrong_in_either_language(
@@ -177,6 +180,25 @@ def test_a_bad_code_is_named_a_bad_code_and_which_part_is_wrong_in_either_langua
     assert status == 2 and ja in _one_error_line(err)
     status, _, err = _run(capsys, "--lang", "en", *argv)
     assert status == 2 and en in _one_error_line(err)
+
+
+@pytest.mark.parametrize("argv", [["nosuchcmd"], ["slove", "CL1-R-AAAAAAB"], ["--lang", "en", "x"]])
+def test_a_word_that_is_no_command_is_named_so(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    """Without a command the program serves, with the options given; a first word that is no option was
+    meant as a command, and is named as one that does not exist (it said "unrecognized arguments")."""
+    with pytest.raises(SystemExit) as done:
+        main(argv)
+    assert done.value.code == 2
+    line = capsys.readouterr().err.splitlines()[-1]
+    word = next(w for w in argv if w not in ("--lang", "en"))
+    if "en" in argv:
+        assert line == f"pyramid-solitaire: error: there is no command '{word}' (the commands: daily, deal, play, " + (
+            "replay, serve, solve, stats, study, winnability)"
+        )
+    else:
+        assert line.startswith(
+            f"pyramid-solitaire: エラー: 「{word}」というコマンドはありません（コマンド：daily, deal"
+        )
 
 
 ENGLISH_NUMBER_ERROR = "error: argument --number: invalid int value: 'x'"

@@ -342,7 +342,7 @@ def test_the_full_code_of_a_numbered_deal_decodes_to_the_same_cards(number: int)
         ("CL1-N", "CL1-N"),
         ("CL1-N-AAAAAAS-B", "CL1-N-AAAAAAS-B"),
         ("CL1NAAAAAAS", "CL1NAAAAAAS"),
-        ("", "not a deal code"),
+        ("", "the deal code is empty"),
         ("ZZ1-N-AAAAAAA", "'ZZ'"),
         ("CL2-N-AAAAAAA", "version 2"),
         ("CL1-Q-AAAAAAA", "'Q'"),

@@ -33,7 +33,7 @@ def _one_deal_source(args: argparse.Namespace) -> None:
     given = [
         name
         for name, present in (
-            ("CODE", bool(args.code)),
+            ("CODE", args.code is not None),
             ("--deal", args.deal is not None),
             ("--number", args.number is not None),
             ("--random", args.random),
@@ -50,7 +50,7 @@ def _deal_from_args(args: argparse.Namespace) -> Deal:
     rules = find_rules(args.rules) if args.rules else None
     if args.deal is not None:
         return Deal.from_notation(args.deal, rules or "classic")
-    if args.code:
+    if args.code is not None:  # (an empty one too: a bad code, not a random deal)
         deal = Deal.from_code(args.code)  # a code only: text that is no code is a bad code, not notation
         if rules is not None and rules != deal.rules:
             raise CodeError("code.other-rules", code=args.code.strip(), rules=str(deal.rules), asked=str(rules))
@@ -350,6 +350,16 @@ def _commands(parser: argparse.ArgumentParser) -> set[str]:
 VALUE_OPTIONS = frozenset({"--player"})
 
 
+def _first_word(words: list[str]) -> str | None:
+    """The first of ``words`` past ``--lang X`` (the one option before a command), unless it is an option."""
+    index = 0
+    while index < len(words) and (words[index] == "--lang" or words[index].startswith("--lang=")):
+        index += 2 if words[index] == "--lang" else 1
+    if index < len(words) and not words[index].startswith("-"):
+        return words[index]
+    return None
+
+
 def _joined(words: list[str], options: frozenset[str]) -> list[str]:
     """``words`` with each of ``options`` joined to the word after it (``--player``, ``-x`` →
     ``--player=-x``)."""
@@ -405,7 +415,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(lang)
     commands = _commands(parser)
     if not any(word in commands for word in words) and not {"-h", "--help"} & set(words):
-        # No command: serve, with whatever options were given (``pyramid-solitaire --port 8000``).
+        # No command: serve, with whatever options were given (``pyramid-solitaire --port 8000``); but a
+        # first word that is no option was meant as a command (``pyramid-solitaire slove``), and serve's
+        # "unrecognized arguments" would not say so.
+        first = _first_word(words)
+        if first is not None:
+            parser.error(text(lang, "cli.unknown-command", word=first, commands=", ".join(sorted(commands))))
         words = ["serve", *words]
     args = parser.parse_args(_joined(words, VALUE_OPTIONS))
     try:

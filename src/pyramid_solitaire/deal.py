@@ -359,6 +359,8 @@ _PART_NAMES: Final = ("rules", "difficulty", "number")
 def _shape_problem(text: str) -> CodeError:
     """Why ``text`` does not have the shape of a code (rule set, difficulty, number, joined by "-"): which
     part is missing, empty or holds what it cannot."""
+    if not text:
+        return CodeError("code.empty")
     parts = text.upper().split("-")
     if len(parts) != len(_PART_NAMES):
         return CodeError("code.shape", code=text, parts=len(parts))
