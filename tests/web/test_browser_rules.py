@@ -162,3 +162,50 @@ def test_the_solvers_hint_to_draw_lights_the_stock(desktop: tuple[Page, Errors],
     assert "hinted" in (page.get_attribute("#stock-area .stock-btn", "class") or "").split()
     assert game_page.cards_with("hinted") == []
     assert list(errors) == []
+
+
+def test_the_rules_say_the_whole_keyboard_of_the_game_shown(desktop: tuple[Page, Errors], server: str) -> None:
+    """The legend under the table sums the keys up on one line, and a window under 820 px high (most
+    laptops) hides it: the rules say them all, with the keys this game has (D with a stock, C with cells)."""
+    page, errors = desktop
+    page.set_viewport_size({"width": 1366, "height": 768})
+    keyboard = "#rules-body section:last-child"
+    seen = {}
+    for code in ("CL1-N-AAAAAAD", "GZ1-R-AAAAAAF", "FC1-R-AAAAAAF"):
+        GamePage(page, server).open(f"/play/{code}")
+        assert not page.is_visible("#keys-help")
+        page.click("#btn-rules")
+        page.locator("#dlg-rules").wait_for(state="visible")
+        assert page.inner_text(f"{keyboard} h3") == "キーボードで遊ぶ"
+        seen[code] = page.locator(f"{keyboard} li").all_inner_texts()
+        if code == "FC1-R-AAAAAAF":
+            page.locator(keyboard).scroll_into_view_if_needed()
+            screenshot(page, "rules-keyboard-cells")
+        page.keyboard.press("Escape")
+    classic, giza, cells = seen.values()
+    assert classic[0].startswith("矢印キー：使えるカードのあいだを移動します")
+    assert (
+        "D（またはS）：山札からめくります。" in classic
+        and "C：選んだカードを空いているフリーセルに置きます。" not in classic
+    )
+    assert not any(line.startswith("D（") for line in giza)  # Giza has no stock
+    assert (
+        "C：選んだカードを空いているフリーセルに置きます。" in cells and "D（またはS）：山札からめくります。" in cells
+    )
+    assert classic[-1].startswith("解答や記録の再生を見ているとき：")
+
+    # what the rules say the keys do, they do: D draws, U undoes (the game's moves count them)
+    game = GamePage(page, server).open("/play/CL1-N-AAAAAAD")
+    page.focus("#btn-hint")
+    page.keyboard.press("Escape")  # (out of the button: a letter is the table's)
+    game.press("d")
+    assert game.waste_top() is not None and game.text("#moves") == "1"
+    game.press("u")
+    assert game.waste_top() is None
+
+    game.settings(lang="en")
+    page.click("#btn-rules")
+    page.locator("#dlg-rules").wait_for(state="visible")
+    assert page.inner_text(f"{keyboard} h3") == "Playing with the keyboard"
+    assert "D (or S): draw from the stock." in page.locator(f"{keyboard} li").all_inner_texts()
+    assert list(errors) == []

@@ -98,6 +98,13 @@ export function guide(game, preset) {
   sections.push(["guide_h_end", end]);
   if (r.scoring === "pyramide") sections.push(["guide_h_score", [t("guide_score")]]);
   sections.push(["guide_h_help", help]);
+  // The whole of the keyboard (keys.js), which the one-line legend under the table only sums up, and which
+  // a window under 820 px high does not show at all.
+  const keys = [t("guide_keys_move"), t("guide_keys_choose")];
+  if (game.has_stock) keys.push(t("guide_keys_stock"));
+  if (r.cells) keys.push(t("guide_keys_cell"));
+  keys.push(t("guide_keys_undo"), t("guide_keys_hint"), t("guide_keys_watch"));
+  sections.push(["guide_h_keys", keys]);
   return sections;
 }
 
