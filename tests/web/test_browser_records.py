@@ -108,6 +108,8 @@ def test_the_records_dialog_resumes_and_replays_games(desktop: tuple[Page, Error
     page.click("#replay-next")
     page.wait_for_function("() => document.getElementById('replay-label').textContent.startsWith('再生中 2 ')")
     assert game.text("#moves") == "2"
+    # each step forward says its move, as it was said when played (7c+6s: the second move of the line)
+    assert solution()[1] == "7c+6s" and game.message() == "クラブの7とスペードの6を取り除きました"
     before = game.answered()
     page.click("#pyramid .card.usable >> nth=0")  # a replay cannot be played
     page.wait_for_timeout(200)
@@ -118,6 +120,7 @@ def test_the_records_dialog_resumes_and_replays_games(desktop: tuple[Page, Error
     page.wait_for_function("() => document.getElementById('replay-label').textContent.startsWith('再生中 3 ')")
     page.keyboard.press("ArrowLeft")
     page.wait_for_function("() => document.getElementById('replay-label').textContent.startsWith('再生中 2 ')")
+    assert game.message() == ""  # a step back: the move said before is not the one on the table
     page.keyboard.press("End")
     page.wait_for_function(f"() => document.getElementById('replay-label').textContent === '再生中 {steps} / {steps}'")
     page.keyboard.press("Home")

@@ -175,6 +175,11 @@ def test_a_finished_game_replays_move_by_move(client: TestClient) -> None:
     assert last["status"] == "won"
 
 
+def kind_of(move: str) -> str:
+    """The kind of event a move is reported as."""
+    return "draw" if move == "draw" else "recycle" if move == "recycle" else "removed"
+
+
 def test_a_replay_stops_at_each_change_of_the_table_not_at_hints(client: TestClient) -> None:
     """A hint changes nothing on the table: a replay that stopped at it showed the same table twice. An undo
     and a redo change it, and are steps; the hints asked before a step are counted in it."""
@@ -198,6 +203,12 @@ def test_a_replay_stops_at_each_change_of_the_table_not_at_hints(client: TestCli
     tables = [json.dumps([g["pyramid"], g["stock"], g["waste"], g["status"]]) for g in seen]
     assert all(a != b for a, b in itertools.pairwise(tables))
     assert seen[-1]["status"] == "won" and seen[-1]["hints"] == len(moves) + 1
+    # and each step says what its action did, as the answer to it said then
+    events = [
+        client.get(f"/api/games/{game['id']}/replay", params={"step": s}).json()["event"] for s in range(steps + 1)
+    ]
+    assert [e["kind"] for e in events[:5]] == ["state", kind_of(moves[0]), "undone", "redone", kind_of(moves[1])]
+    assert events[1].get("move") == moves[0] and events[-1].get("move") == moves[-1]
 
 
 def test_export_and_import_round_trip_and_a_bad_file_adds_nothing(client: TestClient, db_url: str) -> None:

@@ -34,11 +34,13 @@ class GameAnswer(TypedDict):
 
 
 class ReplayAnswer(TypedDict):
-    """``GET /api/games/{id}/replay``: the game after its first ``step`` of ``steps`` actions."""
+    """``GET /api/games/{id}/replay``: the game after its first ``step`` of ``steps`` steps (the actions
+    that changed the table), and what the step's own action did (``state`` at step 0)."""
 
     game: SessionState
     step: int
     steps: int
+    event: EventAnswer
 
 
 class BestAnswer(TypedDict):

@@ -31,10 +31,10 @@ from starlette.concurrency import run_in_threadpool
 
 from ..deal import Deal
 from ..game import Game
-from ..record import COACH, HINT, Entry, parse_entry
+from ..record import COACH, HINT, Entry, parse_entry, play_entry
 from ..store import Action, Conflict, GameRow, Store, StoreError, now_ms
 from .metrics import GAMES_FINISHED, GAMES_STARTED
-from .play import Session
+from .play import Session, event_of
 from .shapes import EventAnswer
 
 #: Sessions kept in memory; the oldest untouched one goes first (it is still in the database).
@@ -176,17 +176,26 @@ class Games:
             session = self._cache.get(game_id)
         return session if session is not None and player_id is not None and session.player_id == player_id else None
 
-    def load_at(self, game_id: str, player_id: str | None, step: int) -> tuple[Session, int]:
-        """The player's game as it stood after its first ``step`` steps of a replay, and how many it has.
-        A step is an action that changed the table (a move, an undo, a redo, a rewind, the resignation);
-        a hint changed nothing to see, and a replay that stopped at each showed the same table twice
-        (a 64-move game with its hints was 125 steps). The hints asked before a step count in it."""
+    def load_at(self, game_id: str, player_id: str | None, step: int) -> tuple[Session, int, EventAnswer]:
+        """The player's game as it stood after its first ``step`` steps of a replay, how many it has, and
+        the event of the step's own action (as its answer reported it when it was played; a ``state``
+        at step 0). A step is an action that changed the table (a move, an undo, a redo, a rewind, the
+        resignation); a hint changed nothing to see, and a replay that stopped at each showed the same
+        table twice (a 64-move game with its hints was 125 steps). The hints asked before a step count in it."""
         row = self._row(game_id, player_id)
         recorded = self.store.actions(row.id)
         shown = [index for index, action in enumerate(recorded) if action.kind not in HELP]
         step = min(step, len(shown))
         taken = row.version if step == len(shown) else 0 if step == 0 else shown[step - 1] + 1
-        return rebuild(row, self.store, taken, recorded), len(shown)
+        event: EventAnswer = {"kind": "state", "cards": []}
+        if step:
+            # the step's action played again on the table before it, for what it did
+            own = shown[step - 1]
+            game = Game(Deal.from_code(row.code))
+            for action in recorded[:own]:
+                play_entry(game, entry_of(action))
+            event = event_of(entry_of(recorded[own]), play_entry(game, entry_of(recorded[own])))
+        return rebuild(row, self.store, taken, recorded), len(shown), event
 
     def act(self, session: Session, entry: Entry) -> EventAnswer:
         """Play a move or event and record it before returning its event.  Call with the game's lock

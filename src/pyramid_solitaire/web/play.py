@@ -73,6 +73,19 @@ class BadCell(Problem, ValueError):
     """A park into a free cell the game does not have, or a cell named for a move that is no park."""
 
 
+def event_of(entry: Entry, done: Move | list[Move] | None) -> EventAnswer:
+    """The event an answer reports for ``entry``, which did ``done`` (what :func:`play_entry` returned)."""
+    if isinstance(entry, str):
+        kind = EVENT_KINDS[entry]
+        if isinstance(done, list):  # a rewind: every move it took back
+            return {"kind": kind, "undone": len(done), "cards": [str(c) for m in done for c in m.cards]}
+        if done is None:
+            return {"kind": kind, "cards": []}
+        return {"kind": kind, "move": str(done), "cards": [str(c) for c in done.cards]}
+    assert isinstance(done, Move)
+    return {"kind": MOVE_KINDS[done.kind], "move": str(entry), "cards": [str(c) for c in done.cards]}
+
+
 @dataclass
 class Session:
     """A game being played in a browser: the engine's ``Game`` and the clock."""
@@ -156,7 +169,7 @@ class Session:
         if entry == COACH:
             return self._coach(coach_seconds)
         done = play_entry(self.game, entry)
-        return self._event(entry, done)
+        return event_of(entry, done)
 
     def replay(self, entries: list[Entry]) -> None:
         """Play recorded entries in order (each was answered once, so none is refused now)."""
@@ -165,17 +178,6 @@ class Session:
             self.version += 1
         if self.over and self.finished is None:
             self.finished = time.time()
-
-    def _event(self, entry: Entry, done: Move | list[Move] | None) -> EventAnswer:
-        if isinstance(entry, str):
-            kind = EVENT_KINDS[entry]
-            if isinstance(done, list):  # a rewind: every move it took back
-                return {"kind": kind, "undone": len(done), "cards": [str(c) for m in done for c in m.cards]}
-            if done is None:
-                return {"kind": kind, "cards": []}
-            return {"kind": kind, "move": str(done), "cards": [str(c) for c in done.cards]}
-        assert isinstance(done, Move)
-        return {"kind": MOVE_KINDS[done.kind], "move": str(entry), "cards": [str(c) for c in done.cards]}
 
     def _coach(self, time_limit: float) -> EventAnswer:
         """The solver's hint; it knows the hidden cards, and the answer says so."""

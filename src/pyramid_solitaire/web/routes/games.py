@@ -232,10 +232,10 @@ def replay_game(
 ) -> Answer:
     """The game as it stood after its first ``step`` actions (to replay a game move by move)."""
     try:
-        session, total = games.load_at(game_id, player, step)
+        session, total, event = games.load_at(game_id, player, step)
     except GameNotFound:
         raise ApiError(404, "unknown-game", details={"id": game_id[:64]}) from None
-    body: ReplayAnswer = {"game": session.state(lang), "step": min(step, total), "steps": total}
+    body: ReplayAnswer = {"game": session.state(lang), "step": min(step, total), "steps": total, "event": event}
     return Answer(body, request=request)
 
 

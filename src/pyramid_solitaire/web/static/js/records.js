@@ -7,6 +7,9 @@ import { figure } from "./result.js";
 import { viewing } from "./mode.js";
 import { fillBadges } from "./challenges.js";
 import { offline } from "./offline.js";
+import { animate, before } from "./animate.js";
+import { clearMessage, describe } from "./narrate.js";
+import { dom } from "./state.js";
 
 /** @type {PageLookup} */
 const $ = (id) => /** @type {PageElement<typeof id>} */ (document.getElementById(id));
@@ -175,12 +178,24 @@ export async function openRecords(ctx) {
   }
 }
 
+// One step of the replay. A step forward is played as the watched solver's line plays one (watch.js): with
+// the table's motion, and said on the message line as the move was when it was played ("…を取り除きました",
+// 「元に戻しました」); a step back or a jump is drawn as it stands, and the message line is emptied (the
+// move it named is not the one on the table any more).
 async function showStep(step, ctx) {
   const from = document.activeElement;
   const answer = await api.replay(replay.id, step, lang());
+  const previous = ctx.current();
+  const forward = answer.step === replay.step + 1 && answer.event.kind !== "state";
+  /** @type {Wire.EventAnswer} */
+  const event = forward ? answer.event : { kind: "state", cards: [] };
+  const was = before(event, previous);
   replay.step = answer.step;
   replay.steps = answer.steps;
   ctx.show(answer.game);
+  animate(dom, event, was, answer.game, false);
+  if (forward) describe(event, answer.game, previous);
+  else clearMessage();
   $("replay-label").textContent = t("replay_step", { step: replay.step, steps: replay.steps });
   $("replay-prev").disabled = replay.step === 0;
   $("replay-first").disabled = replay.step === 0;
