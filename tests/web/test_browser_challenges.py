@@ -47,6 +47,7 @@ def test_a_challenge_is_listed_played_celebrated_and_marked_done(desktop: tuple[
     game.settle()
     assert page.is_hidden("#dlg-challenges")
     assert game.text("#challenge-badge") == "チャレンジ：山札を1周だけでクリア"
+    assert game.message() == "チャレンジ：山札を1周だけでクリア — 0 / 1"  # the whole goal, which a badge may cut
     replay = Game(Deal.from_code(challenge.codes[0]))
     page.evaluate("""() => { window.banners = [];
         new MutationObserver(() => document.querySelectorAll('.confetti .banner').forEach(

@@ -801,6 +801,15 @@ def test_the_table_keeps_its_size_as_a_challenge_is_met_mid_game(browser: Browse
     page.wait_for_function("before => `${document.body.dataset.game}` !== before.split('/')[0]", arg=before_game)
     game.settle()
     assert game.text("#challenge-badge") == {"ja": f"チャレンジ：{title}", "en": f"Challenge: {title}"}[lang]
+    # the badge is cut to fit the top bar; the goal is said whole as the game starts, and again on a tap
+    badge = page.locator("#challenge-badge")
+    assert badge.evaluate("e => e.scrollWidth > e.clientWidth")
+    goal = {"ja": f"チャレンジ：{title} — 0 / {challenge.target}", "en": f"Challenge: {title} — 0 / {challenge.target}"}
+    assert game.message() == goal[lang]
+    page.click("#btn-hint")
+    page.wait_for_function("goal => document.getElementById('message').textContent !== goal", arg=goal[lang])
+    badge.tap()
+    page.wait_for_function("goal => document.getElementById('message').textContent === goal", arg=goal[lang])
     before = page.evaluate(HEADER_AND_CARD)
     replay = Game(Deal.from_code(challenge.codes[0]))
     for notation in challenge.proofs[0]:

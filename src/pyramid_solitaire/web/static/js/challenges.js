@@ -7,12 +7,14 @@ import { lang, rulesName, t } from "./i18n.js";
 import { dayName } from "./daily.js";
 import { badgeLine } from "./badges.js";
 import { offline } from "./offline.js";
+import { say } from "./narrate.js";
 
 /** @type {PageLookup} */
 const $ = (id) => /** @type {PageElement<typeof id>} */ (document.getElementById(id));
-// What the dialog may use: apply a game answer, show an error.
-/** @type {{ accept: (answer: object, how?: { dealt?: boolean }) => void, showError: (error: Error) => void }} */
-let ctx = { accept: () => {}, showError: () => {} };
+// What the dialog may use: apply a game answer, show an error, the game shown.
+/** @type {{ accept: (answer: object, how?: { dealt?: boolean }) => void, showError: (error: Error) => void,
+ *    current: () => (import("./state.js").ShownGame | null) }} */
+let ctx = { accept: () => {}, showError: () => {}, current: () => null };
 
 // Each month's badge as a list: a medal and what earned it (or that there is none yet).
 /** @param {HTMLElement} list @param {Wire.MonthBadge[]} months */
@@ -66,6 +68,7 @@ async function play(id) {
     $("dlg-challenges").close();
     ctx.accept(answer, { dealt: answer.event.kind === "dealt" });
     showPath(`/play/${answer.game.code}`);
+    say(challengeLine(answer.game)); // the whole goal: the top bar's badge is cut to fit
   } catch (error) {
     $("challenges-error").textContent = error instanceof ApiError ? error.message : String(error);
   }
@@ -130,4 +133,8 @@ export function challengeMissed(game) {
 export function wireChallenges(context) {
   ctx = context;
   $("btn-challenges").addEventListener("click", openChallenges);
+  $("challenge-badge").addEventListener("click", () => {
+    const game = ctx.current();
+    if (game && game.challenge) say(challengeLine(game));
+  });
 }

@@ -72,7 +72,7 @@ function wire() {
   wireRules();
   wireSettings();
   wireWatch();
-  wireChallenges({ accept, showError });
+  wireChallenges({ accept, showError, current: () => app.game });
   wireGuide({ start: startGame });
   $("result-new").addEventListener("click", () => { $("dlg-result").close(); openNewDialog(); });
   $("result-again").addEventListener("click", () => { $("dlg-result").close(); startGame({ code: app.game.code }); });
