@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, open_context
+from browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, open_context
 from pages import GamePage
 from playwright.sync_api import Browser, Playwright
 
@@ -199,4 +199,24 @@ def test_turning_offline_keeping_off_forgets_the_bundle_and_on_again_keeps_it(br
     page.check("#set-offline")
     page.wait_for_function("() => localStorage.getItem('pyramid.offline') !== null", timeout=120_000)
     assert game.text("#offline-status") == "この端末はオフラインでも遊べます"
+    context.close()
+
+
+def test_a_browser_saving_data_gets_no_offline_bundle_until_the_player_asks(browser: Browser, server: str) -> None:
+    """A phone's data saver (Save-Data): the 14 MB bundle is not fetched on the first visit; the setting
+    starts off, and turned on, the bundle comes."""
+    context, errors = open_context(browser, **PHONE)
+    context.add_init_script("Object.defineProperty(navigator, 'connection', { value: { saveData: true } })")
+    page = context.new_page()
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url) if "/pyodide/" in request.url else None)
+    game = GamePage(page, server).open("/")
+    page.wait_for_timeout(3000)  # (the bundle starts a moment after the first game is drawn, when it does)
+    assert fetched == [] and page.evaluate("localStorage.getItem('pyramid.offline')") is None
+    page.click("#btn-settings")
+    assert not page.is_checked("#set-offline")
+    page.check("#set-offline")
+    page.wait_for_function("() => localStorage.getItem('pyramid.offline') !== null", timeout=120_000)
+    assert fetched and game.text("#offline-status") == "この端末はオフラインでも遊べます"
+    assert list(errors) == []
     context.close()

@@ -40,6 +40,14 @@ export function browserLang(languages) {
   return others ? "en" : DEFAULTS.lang;
 }
 
+// The browser says its player wants to save data (navigator.connection.saveData: Chrome's and Android's
+// data saver; other browsers do not say, and get the default).
+function savingData() {
+  if (typeof navigator === "undefined") return false;
+  const connection = /** @type {{ connection?: { saveData?: boolean } }} */ (/** @type {unknown} */ (navigator)).connection;
+  return Boolean(connection && connection.saveData);
+}
+
 function preferredLanguages() {
   if (typeof navigator === "undefined") return [];
   return navigator.languages && navigator.languages.length ? [...navigator.languages] : [navigator.language];
@@ -54,8 +62,10 @@ export function loadSettings() {
     saved = {};
   }
   if (saved === null || typeof saved !== "object") saved = {}; // "null", a number or a string: no settings
-  // what a first visit gets: the defaults, in the browser's language
-  const fallback = { ...DEFAULTS, lang: browserLang(preferredLanguages()) };
+  // what a first visit gets: the defaults, in the browser's language, and without the offline bundle's 14 MB
+  // where the player asked the browser to save data (Save-Data, a phone's data saver): turned on in the
+  // settings, it comes
+  const fallback = { ...DEFAULTS, lang: browserLang(preferredLanguages()), offline: !savingData() };
   const settings = { ...fallback };
   for (const key of Object.keys(DEFAULTS)) {
     if (key in saved && typeof saved[key] === typeof DEFAULTS[key]) settings[key] = saved[key];
