@@ -5,7 +5,7 @@ it; ended at any step; started again from Rules; in English too."""
 
 from __future__ import annotations
 
-from browser import Errors, open_context, screenshot
+from browser import PHONE, Errors, open_context, screenshot
 from pages import GamePage
 from playwright.sync_api import Browser, Page
 
@@ -145,5 +145,35 @@ def test_a_tap_on_start_leaves_no_focus_ring_on_the_top_bar(browser: Browser, se
     page.keyboard.press("Tab")  # a key: the ring shows where the keyboard is now
     assert page.evaluate("() => document.activeElement.matches(':focus-visible')")
     screenshot(page, "guide-phone")
+    assert list(errors) == []
+    context.close()
+
+
+def test_the_guide_bar_keeps_its_height_so_the_cards_stay_put_between_steps(browser: Browser, server: str) -> None:
+    """On a phone the steps' words take two to four lines; the bar grew and shrank with them, and the table
+    under it with every card changed size between steps."""
+    context, errors = open_context(browser, guide=True, **PHONE)
+    page = context.new_page()
+    game = GamePage(page, server).open("/")
+    page.locator("#dlg-guide").wait_for(state="visible")
+    page.click("#guide-start")
+    page.wait_for_function("code => document.getElementById('deal-link').textContent === code", arg=GUIDE_CODE)
+    game.settle()
+    measure = """() => { const bar = document.getElementById('guide').getBoundingClientRect();
+        const card = document.querySelector('#stock-area .stock-btn').getBoundingClientRect();
+        return [Math.round(bar.height), Math.round(card.width), Math.round(card.top)]; }"""
+    seen = {}
+    for step, act in [
+        ("ガイド 1/8", lambda: (game.tap("Tc"), game.tap("3d"))),
+        ("ガイド 2/8", lambda: game.tap("Kd")),
+        ("ガイド 3/8", lambda: page.click("#guide-next")),
+        ("ガイド 4/8", lambda: game.tap_stock()),
+        ("ガイド 5/8", lambda: None),
+    ]:
+        wait_step(page, step)
+        game.settle()
+        seen[step] = page.evaluate(measure)
+        act()
+    assert len(set(map(tuple, seen.values()))) == 1, seen
     assert list(errors) == []
     context.close()

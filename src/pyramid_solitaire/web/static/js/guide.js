@@ -97,15 +97,38 @@ function mark() {
   for (const id of step.ids || []) $(id).classList.add("guide-target");
 }
 
-function show() {
-  const step = STEPS[guide.step];
-  const last = guide.step === STEPS.length - 1;
-  $("guide-count").textContent = t("tour_count", { step: guide.step + 1, steps: STEPS.length });
+// The bar's words and buttons for step `index`.
+function fillBar(index) {
+  const step = STEPS[index];
+  const last = index === STEPS.length - 1;
+  $("guide-count").textContent = t("tour_count", { step: index + 1, steps: STEPS.length });
   $("guide-text").textContent = t(step.key);
   $("guide-next").hidden = Boolean(step.until);
   $("guide-next").textContent = t(last ? "tour_finish" : "tour_next");
   $("guide-end").hidden = last;
+}
+
+// The bar keeps the height of its tallest step: a step of two lines after one of four changed the table's
+// room, and every card moved and changed size under the player's eyes between steps. Measured with each
+// step's words in turn (one layout each, no paint between), at the start and when the width changes.
+function reserveHeight() {
+  const bar = $("guide");
+  if (bar.hidden || guide.step < 0) return;
+  bar.style.minHeight = "";
+  let tallest = 0;
+  for (let index = 0; index < STEPS.length; index += 1) {
+    fillBar(index);
+    tallest = Math.max(tallest, bar.getBoundingClientRect().height);
+  }
+  fillBar(guide.step);
+  bar.style.minHeight = `${Math.ceil(tallest)}px`;
+}
+
+function show() {
+  const first = $("guide").hidden;
+  fillBar(guide.step);
   $("guide").hidden = false;
+  if (first) reserveHeight();
   mark();
 }
 
@@ -143,6 +166,7 @@ export function stop(how) {
   guide.step = -1;
   unmark();
   $("guide").hidden = true;
+  $("guide").style.minHeight = "";
   settle(how);
 }
 
@@ -179,4 +203,10 @@ export function wireGuide({ start }) {
     if (step.until && step.until(event.detail.event, event.detail.game)) next();
   });
   addEventListener("pyramid-drawn", () => { if (guide.step >= 0) mark(); });
+  let width = innerWidth;
+  addEventListener("resize", () => {
+    if (innerWidth === width) return; // (a phone's bar of the browser showing or hiding changes the height only)
+    width = innerWidth;
+    reserveHeight();
+  });
 }
