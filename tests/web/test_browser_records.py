@@ -45,15 +45,29 @@ def test_the_result_screen_shows_the_servers_figures_and_the_leaderboard(
     page.wait_for_function("() => document.getElementById('live').textContent.includes('表示名')")
     assert page.is_visible("#dlg-records") and game.text("#records-name-status") == "表示名を保存しました"
     page.click("#records-close")
+    # another player won the deal with the solver's hint (which sees the stock): their line says so
+    browser = page.context.browser
+    assert browser is not None
+    rival = browser.new_context()
+    coached: dict[str, Any] = rival.request.post(f"{server}/api/games", data={"code": CODE}).json()["game"]
+    assert rival.request.post(f"{server}/api/games/{coached['id']}/coach").ok
+    for move in solution():
+        assert rival.request.post(f"{server}/api/games/{coached['id']}/move", data={"move": move}).ok
+    rival.close()
     for move in solution():
         game.tap_stock() if move in ("draw", "recycle") else [game.tap(card) for card in move.split("+")]
     page.locator("#dlg-result").wait_for(state="visible")
     stats = game.text("#result-stats")
     assert "プレイ数\n1" in stats and "勝率\n100%" in stats
     leaderboard = page.locator("#result-leaderboard li")
-    assert leaderboard.count() >= 1
+    assert leaderboard.count() >= 2
     mine = page.locator("#result-leaderboard li.you")
     assert mine.count() == 1 and mine.inner_text().startswith("テスト太郎 — ")
+    assert not mine.inner_text().endswith("ソルバーのヒントあり")
+    assert any(
+        line.startswith("匿名 — ") and line.endswith(" · ソルバーのヒントあり")
+        for line in leaderboard.all_inner_texts()
+    )
     screenshot(page, "result-leaderboard")
     assert list(errors) == []
 

@@ -47,11 +47,14 @@ def players(db: str, clock: Clock) -> Iterator[Callable[[], TestClient]]:
         yield browser
 
 
-def win(client: TestClient, game: Json, extra_undo: bool = False) -> Json:
-    """Play the solver's line of the game's deal to a win through the API; returns the final state."""
+def win(client: TestClient, game: Json, extra_undo: bool = False, coach: bool = False) -> Json:
+    """Play the solver's line of the game's deal to a win through the API; returns the final state. With
+    ``coach``, the solver's hint is asked for first."""
     line = solve(Deal.from_code(game["code"]), best=False).solution
     assert line is not None
     game_id = game["id"]
+    if coach:
+        assert client.post(f"/api/games/{game_id}/coach").status_code == 200
     if extra_undo:  # a move taken back: one move more than the line
         game = client.post(f"/api/games/{game_id}/move", json={"move": str(line[0])}).json()["game"]
         game = client.post(f"/api/games/{game_id}/undo").json()["game"]
@@ -130,7 +133,7 @@ def test_a_bad_or_unreleased_day_is_refused_naming_it_and_nothing_is_made(
 def test_the_days_leaderboard_counts_each_players_first_finished_game(players: Callable[[], TestClient]) -> None:
     fast, slow, loser = players(), players(), players()
     won_fast = win(fast, fast.post("/api/daily/games", json={}).json()["game"])
-    won_slow = win(slow, slow.post("/api/daily/games", json={}).json()["game"], extra_undo=True)
+    won_slow = win(slow, slow.post("/api/daily/games", json={}).json()["game"], extra_undo=True, coach=True)
     lost = loser.post("/api/daily/games", json={}).json()["game"]
     assert loser.post(f"/api/games/{lost['id']}/resign").json()["game"]["result"]["won"] is False
     # replays of the day's deal change nothing: the loser's win afterwards, the winner's second win
@@ -146,6 +149,9 @@ def test_the_days_leaderboard_counts_each_players_first_finished_game(players: C
     assert [e["moves"] for e in board["by_moves"]] == sorted([won_fast["moves"], won_slow["moves"]])
     assert won_slow["moves"] == won_fast["moves"] + 1
     assert [e["you"] for e in board["by_moves"]] == [True, False]
+    # the win played with the solver's hint (which sees the stock) is marked, in both orders
+    assert [e["solver"] for e in board["by_moves"]] == [False, True]
+    assert sorted(e["solver"] for e in board["by_time"]) == [False, True]
     assert [e["seconds"] for e in board["by_time"]] == sorted(e["seconds"] for e in board["by_time"])
     assert board["you"]["won"] is True and board["you"]["moves_rank"] == 1
     assert loser.get("/api/daily/board").json()["you"] == {"won": False, "time_rank": None, "moves_rank": None}

@@ -154,7 +154,10 @@ def test_statistics_and_the_result_screen_come_from_the_recorded_games(client: T
 def test_the_leaderboard_ranks_every_player_of_a_code(client: TestClient) -> None:
     rival = TestClient(client.app)
     rival.put("/api/me", json={"name": "x"})  # no player yet: refused, nothing made
-    win(rival)
+    coached = start(rival, code=WON_CODE)
+    assert post(rival, coached, "coach").status_code == 200  # the solver's hint, in a win of its own
+    for move in winning_moves(WON_CODE):
+        post(rival, coached, "move", {"move": move})
     assert rival.put("/api/me", json={"name": "  <b>Hana</b>  "}).json() == {"player": {"name": "<b>Hana</b>"}}
     mine = win(client)
     board = mine["result"]["leaderboard"]
@@ -162,6 +165,8 @@ def test_the_leaderboard_ranks_every_player_of_a_code(client: TestClient) -> Non
     assert {e["name"] for e in board} == {"<b>Hana</b>", None}  # text, escaped by the page when shown
     assert [e["rank"] for e in board] == [1, 2]
     assert board == client.get(f"/api/leaderboard/{WON_CODE}").json()["entries"]
+    # the win played with the solver's hint (which sees the stock) is marked as such
+    assert {e["name"]: e["solver"] for e in board} == {"<b>Hana</b>": True, None: False}
 
 
 def test_a_finished_game_replays_move_by_move(client: TestClient) -> None:

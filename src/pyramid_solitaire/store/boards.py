@@ -7,9 +7,9 @@ from typing import Final
 
 from sqlalchemy import Integer, Select, String, and_, bindparam, func, select
 
-from ..vocabulary import Outcome
+from ..vocabulary import Event, Outcome
 from .rows import PLAYED_OFFLINE, GameRow, LeaderRow, PlayerGames, Rows, now_ms, shaped
-from .schema import games, players
+from .schema import actions, games, players
 
 _WIN_SECONDS: Final = games.c.ended_ms - games.c.started_ms
 #: A deal's leaderboard, built once with named parameters (as store/__init__.py's writes are).
@@ -67,6 +67,19 @@ class BoardRows(Rows):
         if "\x00" in code:  # as in game(): no code holds NUL
             return []
         return self._read("leaderboard", lambda: _LEADERBOARD, {"code": code, "limit": limit}, LeaderRow)
+
+    def coached(self, game_ids: list[str]) -> set[str]:
+        """Those of ``game_ids`` in which the solver's hint was asked for (a leaderboard marks them: that
+        hint sees the cards the player cannot)."""
+        if not game_ids:
+            return set()
+        query = (
+            select(actions.c.game_id)
+            .where(and_(actions.c.game_id.in_(game_ids), actions.c.kind == Event.COACH.value))
+            .distinct()
+        )
+        with self._tx() as connection:
+            return {str(r.game_id) for r in connection.execute(query).all()}
 
     def names(self, player_ids: list[str]) -> dict[str, str | None]:
         """The display names of players (a leaderboard's)."""

@@ -76,6 +76,7 @@ def board(store: Store, day: date, rules: str, player_id: str | None) -> DayBoar
     by_time = sorted(wins, key=lambda r: (_seconds(r), r.moves, r.ended_ms))
     by_moves = sorted(wins, key=lambda r: (r.moves, _seconds(r), r.ended_ms))
     names = store.names([row.player_id for row in wins])
+    coached = store.coached(list({row.id for row in by_time[:BOARD_SIZE] + by_moves[:BOARD_SIZE]}))
 
     def entries(ordered: list[GameRow]) -> list[LeaderEntry]:
         return [
@@ -85,6 +86,7 @@ def board(store: Store, day: date, rules: str, player_id: str | None) -> DayBoar
                 "seconds": round(_seconds(row), 1),
                 "moves": row.moves,
                 "you": row.player_id == player_id,
+                "solver": row.id in coached,
             }
             for rank, row in enumerate(ordered[:BOARD_SIZE], start=1)
         ]

@@ -81,7 +81,9 @@ def set_player_cookie(request: Request, response: Response, games: Games, player
 
 
 def leaderboard(store: Store, code: str, player_id: str | None, limit: int = LEADERBOARD_SIZE) -> list[LeaderEntry]:
-    """A deal's fastest wins, ranked, marking the player's own."""
+    """A deal's fastest wins, ranked, marking the player's own and those played with the solver's hint."""
+    rows = store.leaderboard(code, limit)
+    coached = store.coached([entry["id"] for entry in rows])
     return [
         {
             "rank": rank,
@@ -89,6 +91,7 @@ def leaderboard(store: Store, code: str, player_id: str | None, limit: int = LEA
             "seconds": round(entry["ms"] / 1000, 1),
             "moves": entry["moves"],
             "you": entry["player_id"] == player_id,
+            "solver": entry["id"] in coached,
         }
-        for rank, entry in enumerate(store.leaderboard(code, limit), start=1)
+        for rank, entry in enumerate(rows, start=1)
     ]

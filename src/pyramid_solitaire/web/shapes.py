@@ -103,13 +103,15 @@ class Choices(TypedDict):
 
 
 class LeaderEntry(TypedDict):
-    """One win on a leaderboard: its rank, the player's name (``None``: anonymous), and whether it is yours."""
+    """One win on a leaderboard: its rank, the player's name (``None``: anonymous), whether it is yours, and
+    whether the solver's hint was asked for in it (it sees the cards the player cannot; marked, not left out)."""
 
     rank: int
     name: str | None
     seconds: float
     moves: int
     you: bool
+    solver: bool
 
 
 class Summary(TypedDict):

@@ -58,7 +58,8 @@ export function fillLeaderboard(list, entries) {
   list.replaceChildren();
   for (const entry of entries) {
     const item = document.createElement("li");
-    item.textContent = `${entry.name || t("anonymous")} — ${clock(entry.seconds)} · ${t("moves")} ${entry.moves}`;
+    const solver = entry.solver ? ` · ${t("leader_solver")}` : "";
+    item.textContent = `${entry.name || t("anonymous")} — ${clock(entry.seconds)} · ${t("moves")} ${entry.moves}${solver}`;
     if (entry.you) item.classList.add("you");
     list.append(item);
   }
