@@ -26,6 +26,10 @@ SETTLED = (
 )
 
 
+#: No dialog's history entry (back.js) waits to be taken back: none is held, or a dialog is still open.
+SETTLED_HISTORY = "() => !!document.querySelector('dialog[open]') || !(history.state && history.state.dialog)"
+
+
 class GamePage:
     """The game page in one browser tab."""
 
@@ -38,6 +42,11 @@ class GamePage:
         page.on("requestfailed", lambda r: self.requests.append(f"!! {r.url.split('/', 3)[-1]} {r.failure}"))
 
     def open(self, path: str = "/") -> GamePage:
+        if self.page.url.startswith(self.base):
+            # A dialog closed a moment ago takes its entry out of the history (back.js) with history.back(),
+            # which the browser runs a moment later; a page asked for before that would be cut short by it
+            # (a hand never goes to another address within those milliseconds; a test does).
+            self.page.wait_for_function(SETTLED_HISTORY, timeout=TIMEOUT_MS)
         self.page.goto(self.base + path)
         self.page.wait_for_selector("body[data-ready=true]", timeout=TIMEOUT_MS)
         self.settle()
