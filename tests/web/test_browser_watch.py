@@ -8,9 +8,12 @@ from browser import PHONE, Errors, open_context, screenshot
 from pages import GamePage
 from playwright.sync_api import Browser, Page
 
+from helpers import serving
 from pyramid_solitaire import Deal
 from pyramid_solitaire.rules import PRESETS
 from pyramid_solitaire.solver import solve
+from pyramid_solitaire.web.app import create_app
+from pyramid_solitaire.web.pars import machine_turn
 
 #: A verified classic deal (as the records tests use) and a deal the solver proves lost.
 VERIFIED = "CL1-N-AAAAAAD"
@@ -140,3 +143,34 @@ def test_watching_on_a_phone_in_english(browser: Browser, server: str) -> None:
     page.locator("#dlg-result").wait_for(state="visible")
     assert errors == []
     context.close()
+
+
+def test_a_par_worked_out_while_the_line_is_watched_is_in_the_result_when_it_stops(browser: Browser) -> None:
+    """The result of a verified deal asks again for a par still being worked out (「計算中」). It stopped
+    asking while the solver's line was watched, and the result shown after the watch said 「計算中」 for
+    good. A fresh site, whose par for the deal is not known, and this machine's turn to search held until
+    the watch has begun."""
+    with serving(create_app()) as url:
+        context, errors = open_context(browser, **PHONE)
+        page = context.new_page()
+        with machine_turn():
+            game = GamePage(page, url).open(f"/play/{VERIFIED}")
+            game.tap_stock()
+            resign(game)
+            assert "計算中" in game.text("#result-figures")
+            page.click("#btn-watch")
+            page.locator("#watch-bar").wait_for(state="visible")
+        game_id = page.evaluate("() => document.body.dataset.game")
+        par = None
+        for _ in range(240):
+            par = page.request.get(f"{url}/api/games/{game_id}").json()["game"]["result"]["par"]
+            if par["status"] != "pending":
+                break
+            page.wait_for_timeout(500)
+        assert par is not None and par["status"] == "known"
+        page.wait_for_timeout(4000)  # the page's asking comes every 3 s
+        page.click("#watch-stop")
+        page.locator("#dlg-result").wait_for(state="visible")
+        assert f"（パー {par['moves']}）" in game.text("#result-figures")  # at once, not asked again now
+        assert list(errors) == []
+        context.close()

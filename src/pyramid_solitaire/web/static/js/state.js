@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { lang, t } from "./i18n.js";
 import { loadSettings } from "./settings.js";
-import { replayMode } from "./mode.js";
+import { replayMode, viewing } from "./mode.js";
 import { navigable, removedPile, render } from "./board.js";
 import { animate, before } from "./animate.js";
 import * as motion from "./motion.js";
@@ -177,19 +177,24 @@ export function show(state) {
 const PAR_POLL_MS = 3000;
 const PAR_POLLS = 60;
 
-function waitForPar(id, left) {
+// `game`: the finished game whose result waits for it. While the solver's line is watched the table shows
+// another state of the same game; the asking goes on, and the par goes into `game`, which the watch shows
+// again when it stops (it stopped there before, and the result said 「計算中」 for good).
+function waitForPar(game, left) {
   if (left <= 0) return;
+  const ours = () => Boolean(app.game && app.game.id === game.id && (app.game.result || viewing.watch));
   window.setTimeout(async () => {
-    if (!app.game || app.game.id !== id || !app.game.result) return;
+    if (!ours()) return;
     try {
-      const answer = await api.get(id, lang());
+      const answer = await api.get(game.id, lang());
       const par = answer.game.result && answer.game.result.par;
-      if (!app.game || app.game.id !== id || !par) return;
-      if (par.status === "pending") return waitForPar(id, left - 1);
-      app.game.result.par = par;
-      if ($("dlg-result").open) showResult(app.game);
+      if (!ours() || !par) return;
+      if (par.status === "pending") return waitForPar(game, left - 1);
+      game.result.par = par;
+      if (!viewing.watch && app.game !== game && app.game.result) app.game.result.par = par;
+      if ($("dlg-result").open && !viewing.watch) showResult(app.game);
     } catch (error) {
-      waitForPar(id, left - 1);
+      waitForPar(game, left - 1);
     }
   }, PAR_POLL_MS);
 }
@@ -213,7 +218,7 @@ function finish(completed = false) {
   } else {
     window.setTimeout(() => showResult(game), motion.enabled() ? RESULT_DELAY_MS : 0);
   }
-  if (game.result.par && game.result.par.status === "pending") waitForPar(game.id, PAR_POLLS);
+  if (game.result.par && game.result.par.status === "pending") waitForPar(game, PAR_POLLS);
   if (!game.result.won && game.result.best_removed === null) {
     // How far the deal could have gone is solved on demand, so the last move answered at once.
     api.best(game.id, lang()).then((best) => {
