@@ -83,3 +83,53 @@ def test_a_game_started_from_a_dialog_keeps_its_address_after_back(browser: Brow
     page.wait_for_url("**/favicon.svg")
     assert list(errors) == []
     context.close()
+
+
+def test_back_after_a_reload_with_a_dialog_open_leaves_at_once(desktop: tuple[Page, Errors], server: str) -> None:
+    page, errors = desktop
+    page.goto(f"{server}/static/favicon.svg")
+    GamePage(page, server).open(f"/play/{CODE}")
+    page.click("#btn-settings")
+    page.locator("#dlg-settings[open]").wait_for()
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    back(page)  # (it did nothing once: the dialog's entry stayed with no dialog)
+    page.wait_for_url("**/favicon.svg")
+    assert list(errors) == []
+
+
+def test_back_stops_a_replay_and_the_watched_line_as_their_buttons_do(
+    desktop: tuple[Page, Errors], server: str
+) -> None:
+    page, errors = desktop
+    page.goto(f"{server}/static/favicon.svg")
+    game = GamePage(page, server).open(f"/play/{CODE}")
+    game.tap_stock()
+    page.click("#btn-resign")
+    game.button("confirm-yes")
+    page.locator("#dlg-result").wait_for(state="visible")
+    # the solver's line: Back stops it, and the result it was watched from is there again
+    page.click("#btn-watch")
+    page.locator("#watch-bar").wait_for(state="visible")
+    page.wait_for_function("() => /^[1-9]/.test(document.getElementById('watch-label').textContent)")
+    back(page)
+    page.locator("#watch-bar").wait_for(state="hidden")
+    assert page.evaluate(OPEN_DIALOGS) == ["dlg-result"] and page.url == f"{server}/play/{CODE}"
+    back(page)  # and the result, as any dialog
+    assert page.evaluate(OPEN_DIALOGS) == []
+    # a replay from the records: Back stops it, the game it was opened over comes back
+    finished = page.evaluate("() => document.body.dataset.game")
+    GamePage(page, server).open("/play/CL1-R-AAAAAAB")
+    on_table = page.evaluate("() => document.body.dataset.game")
+    page.click("#btn-records")
+    page.click(f'#records-finished button[data-game="{finished}"]')
+    page.locator("#replay-bar").wait_for(state="visible")
+    page.click("#replay-next")
+    page.wait_for_function("() => document.getElementById('replay-label').textContent.startsWith('再生中 1 ')")
+    back(page)
+    page.locator("#replay-bar").wait_for(state="hidden")
+    page.wait_for_function("id => document.body.dataset.game === id", arg=on_table)
+    assert page.evaluate(OPEN_DIALOGS) == [] and page.url.endswith("/play/CL1-R-AAAAAAB")
+    back(page)  # nothing open: Back leaves
+    page.wait_for_url("**/play/CL1-N-AAAAAAD")  # (the entry before: the first game's page, then the site before)
+    assert list(errors) == []
