@@ -389,7 +389,7 @@ def test_a_card_parked_in_the_free_cell_is_recorded_and_reloads_in_its_cell(clie
     assert game["refusals"]["cell"]["code"] == "cell-choose-one"
     assert "5c>cell" in game["legal_moves"]
     english = state(client, game, lang="en")
-    assert english["refusals"]["cell"]["message"] == "Choose one card, then tap an empty free cell to put it there."
+    assert english["refusals"]["cell"]["message"] == "Choose one card, then choose an empty free cell to put it there."
     play(client, game, "Kd")
     after, event = move(client, game, "5c>cell")
     assert event == {"kind": "parked", "move": "5c>cell", "cards": ["5c"]}

@@ -166,9 +166,20 @@ def test_undo_redo_and_hint(desktop: tuple[Page, Errors], server: str) -> None:
     game.button("btn-undo")
     assert game.card("Ks").count() == 1
     assert game.text("#moves") == "1"  # the move counter never goes down
+    assert (
+        game.message() == "元に戻しました：スペードのキングがもとの場所にあります"
+    )  # what came back, not "undone" alone
     game.button("btn-redo")
     assert game.card("Ks").count() == 0
     assert page.is_disabled("#btn-redo")
+    # a draw taken back and played again says so, and which card
+    game.tap_stock()
+    drawn = game.waste_top()
+    game.button("btn-undo")
+    assert game.message() == "元に戻しました：めくった札を山札に戻しました" and game.waste_top() is None
+    game.button("btn-redo")
+    assert game.waste_top() == drawn and game.message().endswith("をめくりました")
+    game.button("btn-undo")
     game.press("u")
     assert game.card("Ks").count() == 1
     game.press("r")

@@ -28,7 +28,7 @@ def test_a_card_parked_by_tapping_a_cell_uncovers_its_partner_and_pairs_from_the
     assert game.cells() == [None]
     assert page.get_attribute("#cells .cell-slot", "aria-label") == "フリーセル1、空き"
     game.tap_cell()  # nothing chosen yet
-    assert game.message() == "フリーセルに置くカードを1枚選んでから、空いているセルをタップしてください"
+    assert game.message() == "フリーセルに置くカードを1枚選んでから、空いているセルを選んでください"
     game.tap("Kd")
     game.tap("5c")
     assert "5c" in game.cards_with("selected")

@@ -109,7 +109,7 @@ async function boot() {
 // finished offline (now, and whenever the network comes back).
 function keepForOffline() {
   const report = (answer) => {
-    if (answer.landed.length) say(t("offline_synced", { count: answer.landed.length }));
+    if (answer.landed.length) say(t("offline_synced", { n: answer.landed.length }));
     for (const refused of answer.refused) say(refused.message, { error: true });
   };
   watchNetwork(lang, report);

@@ -102,7 +102,9 @@ export function describe(event, game, previous) {
       if (event.kind === "removed") sound("remove");
       if (isPark(event.move)) {
         say(t(event.kind === "redone" ? "redone_park_msg" : "parked_msg", { cards: names(game, event.cards) }));
-      } else say(event.cards.length ? t("removed_msg", { cards: names(game, event.cards) }) : t("redone_msg"));
+      } else if (event.cards.length) say(t("removed_msg", { cards: names(game, event.cards) }));
+      else if (event.move === "draw" && previous) describeDraw(game, previous); // a draw redone says its card
+      else say(t("redone_msg"));
       break;
     case "parked":
       sound("draw");
@@ -117,7 +119,10 @@ export function describe(event, game, previous) {
       say(t("recycle_msg", { label: game.stock.label }));
       break;
     case "undone":
-      say(t("undone_msg"));
+      // what came back, as the move was said when played (a screen reader heard "Undone" and no more)
+      if (event.cards.length) say(t("undone_cards_msg", { cards: names(game, event.cards) }));
+      else if (event.move === "draw" || event.move === "recycle") say(t(`undone_${event.move}_msg`));
+      else say(t("undone_msg"));
       break;
     case "rewound":
       say(t("rewound_msg"));
