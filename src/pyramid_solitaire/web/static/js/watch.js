@@ -184,7 +184,9 @@ export function stopWatch() {
 // stops.  True when the key was the watch's.
 export function watchKey(event) {
   if (!viewing.watch) return false;
-  const typing = event.target.closest && event.target.closest("select, button");
+  // (the watch bar's own buttons; a card of the table with the focus plays nothing while the line is
+  // watched, and Space there plays or pauses as anywhere else)
+  const typing = event.target.closest && event.target.closest("select, #watch-bar button");
   const actions = {
     " ": () => (watch.playing ? pause() : play()),
     ArrowLeft: () => step(-1),
