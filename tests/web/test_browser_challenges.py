@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from datetime import date
 
-from browser import Errors, screenshot
+import pytest
+from browser import Errors, open_context, screenshot
 from pages import GamePage
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 
 from pyramid_solitaire import Deal, Game
 from pyramid_solitaire.challenges import day_set
@@ -105,3 +106,23 @@ def test_a_challenge_not_met_says_so_in_its_result(desktop: tuple[Page, Errors],
     colour = "e => getComputedStyle(e).color"
     assert page.eval_on_selector("#result-challenge", colour) == page.eval_on_selector("#result-figures dt", colour)
     assert list(errors) == []
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_a_challenges_badge_is_whole_on_a_wide_screen(browser: Browser, server: str, lang: str) -> None:
+    """Cut to 14em everywhere, the goal read 「Challenge: Clear a T…」 at 1920 px with the top bar half empty."""
+    context, errors = open_context(browser, viewport={"width": 1920, "height": 1080}, locale=f"{lang}-JP")
+    page = context.new_page()
+    game = GamePage(page, server).open("/")
+    game.settings(lang=lang)
+    listed = page.request.get(f"{server}/api/challenges?lang={lang}").json()["challenges"]
+    longest = max(listed, key=lambda c: len(c["title"]))
+    page.click("#btn-challenges")
+    page.click(f'#challenges-list li[data-challenge="{longest["id"]}"] button')
+    page.locator("#challenge-badge:not([hidden])").wait_for()
+    badge = page.locator("#challenge-badge")
+    assert badge.evaluate("e => e.scrollWidth <= e.clientWidth"), game.text("#challenge-badge")
+    assert game.text("#challenge-badge").endswith(longest["title"])
+    assert page.evaluate("() => document.querySelector('.topbar').getBoundingClientRect().height") < 64  # one line
+    assert list(errors) == []
+    context.close()
