@@ -6,6 +6,7 @@ player, in English."""
 from __future__ import annotations
 
 import json
+import re
 import time
 import urllib.request
 from datetime import UTC, datetime
@@ -193,3 +194,16 @@ def test_the_daily_dialog_shows_the_par_when_it_has_been_worked_out(browser: Bro
         assert game.text("#daily-figures dd:first-of-type") == par
         assert list(errors) == []
         context.close()
+
+
+def test_dates_follow_the_browsers_english(browser: Browser, server: str) -> None:
+    """A British browser reads "Tue 8 December", not the American "Tue, December 8" it was shown."""
+    context, errors = open_context(browser, **PHONE, locale="en-GB")
+    page = context.new_page()
+    game = GamePage(page, server).open("/")
+    page.click("#btn-daily")
+    page.locator("#daily-date:not(:empty)").wait_for()
+    shown = game.text("#daily-date")
+    assert re.fullmatch(r"[A-Z][a-z]{2} \d{1,2} [A-Z][a-z]+", shown), shown
+    assert list(errors) == []
+    context.close()

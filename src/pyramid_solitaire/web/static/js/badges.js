@@ -1,11 +1,11 @@
 // badges.js: a month's badge as the page shows it (in the Challenges dialog, in Records and under the
 // daily calendar): a medal and what earned it, from the server's figures (docs/challenges.md).
-import { lang, t } from "./i18n.js";
+import { dateLocale, lang, t } from "./i18n.js";
 
 // A month as the player reads it: 「2026年12月」, "December 2026".
 export function monthName(month) {
   const [year, number] = month.split("-").map(Number);
-  return new Intl.DateTimeFormat(lang(), { year: "numeric", month: "long", timeZone: "UTC" })
+  return new Intl.DateTimeFormat(dateLocale(), { year: "numeric", month: "long", timeZone: "UTC" })
     .format(new Date(Date.UTC(year, number - 1, 1)));
 }
 

@@ -4,7 +4,7 @@
 // Every fact comes from the server (/api/daily…); this module only shows them.
 import { api } from "./api.js";
 import { showPath } from "./back.js";
-import { lang, rulesName, t } from "./i18n.js";
+import { dateLocale, lang, rulesName, t } from "./i18n.js";
 import { clock, figure, fillLeaderboard, parShown } from "./result.js";
 import { badgeLine } from "./badges.js";
 
@@ -38,7 +38,7 @@ export function dailyOf(location) {
  */
 export function dayName(iso, options = { month: "long", day: "numeric", weekday: "short" }) {
   const [year, month, day] = iso.split("-").map(Number);
-  return new Intl.DateTimeFormat(lang(), { ...options, timeZone: "UTC" }).format(new Date(Date.UTC(year, month - 1, day)));
+  return new Intl.DateTimeFormat(dateLocale(), { ...options, timeZone: "UTC" }).format(new Date(Date.UTC(year, month - 1, day)));
 }
 
 // When the next day's deal comes, as the player reads it: the wait from `now` to the next midnight in the
@@ -51,7 +51,7 @@ export function nextDeal(zone, now = new Date()) {
   }).formatToParts(now).map((part) => [part.type, Number(part.value)]));
   const left = Math.max(60, 24 * 3600 - (parts.hour * 3600 + parts.minute * 60 + parts.second));
   const minutes = Math.ceil(left / 60);
-  const zoneName = new Intl.DateTimeFormat(lang(), { timeZone: zone, timeZoneName: "long" })
+  const zoneName = new Intl.DateTimeFormat(dateLocale(), { timeZone: zone, timeZoneName: "long" })
     .formatToParts(now).find((part) => part.type === "timeZoneName");
   return t("daily_next", {
     wait: minutes < 60 ? t("daily_wait_m", { m: minutes }) : t("daily_wait", { h: Math.floor(minutes / 60), m: minutes % 60 }),
@@ -117,12 +117,12 @@ function showBoard(board) {
 function showCalendar(record) {
   const statuses = new Map(record.days.map((day) => [day.date, day.status]));
   const [year, month] = view.month.split("-").map(Number);
-  $("cal-month").textContent = new Intl.DateTimeFormat(lang(), { year: "numeric", month: "long", timeZone: "UTC" })
+  $("cal-month").textContent = new Intl.DateTimeFormat(dateLocale(), { year: "numeric", month: "long", timeZone: "UTC" })
     .format(new Date(Date.UTC(year, month - 1, 1)));
   const grid = $("daily-calendar");
   grid.replaceChildren();
   const first = new Date(Date.UTC(year, month - 1, 1));
-  const weekday = new Intl.DateTimeFormat(lang(), { weekday: "narrow", timeZone: "UTC" });
+  const weekday = new Intl.DateTimeFormat(dateLocale(), { weekday: "narrow", timeZone: "UTC" });
   for (let column = 0; column < 7; column += 1) {
     const head = document.createElement("span");
     head.className = "weekday";

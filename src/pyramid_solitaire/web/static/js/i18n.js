@@ -14,6 +14,14 @@ export function lang() {
   return current;
 }
 
+// The locale dates and times are written in: the page's language, in the browser's own variety of it when
+// the browser names one (en-GB writes "Tue 8 Dec" and 23:30, en-US "Tue, Dec 8" and 11:30 PM), else the
+// language alone.
+export function dateLocale() {
+  const tags = typeof navigator === "undefined" ? [] : navigator.languages || [navigator.language];
+  return tags.find((tag) => String(tag).toLowerCase().split("-")[0] === current) || current;
+}
+
 export function t(key, vars = {}) {
   // "1 card", "2 cards": a text with a ":one" twin takes it when its count `n` is 1 (English has them; a
   // Japanese twin is the same text, as the catalogues keep the same keys). Not ".one" as Python's twins:

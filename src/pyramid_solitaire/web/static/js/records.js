@@ -2,7 +2,7 @@
 // resume, finished games to replay move by move, the display name for leaderboards, export and import.
 // All figures come from the server.
 import { api, ApiError } from "./api.js";
-import { lang, rulesName, t } from "./i18n.js";
+import { dateLocale, lang, rulesName, t } from "./i18n.js";
 import { figure } from "./result.js";
 import { viewing } from "./mode.js";
 import { fillBadges } from "./challenges.js";
@@ -101,7 +101,7 @@ function gameItem(game, buttonText, onClick) {
   const item = document.createElement("li");
   // the month in words, in the page's language: "Dec 4, 2026, 8:05 PM", 「2026年12月4日 20:05」 (a numeric
   // date reads day-first to some and month-first to others)
-  const when = new Intl.DateTimeFormat(lang(), { year: "numeric", month: "short", day: "numeric", hour: "numeric",
+  const when = new Intl.DateTimeFormat(dateLocale(), { year: "numeric", month: "short", day: "numeric", hour: "numeric",
     minute: "2-digit" }).format(new Date(game.started_ms));
   const result = game.result ? t(`result_${game.result}`) : t("in_progress");
   const text = document.createElement("span");
