@@ -100,6 +100,11 @@ def test_the_records_dialog_resumes_and_replays_games(desktop: tuple[Page, Error
     assert on_table.locator("button").count() == 0
     assert on_table.locator(".playing").inner_text() == "プレイ中"
     assert other.locator("button").inner_text() == "続ける"
+    # each button is named with its game for a screen reader (a list of 「再生」「再生」… said nothing of which)
+    label = other.locator("button").get_attribute("aria-label") or ""
+    assert label.startswith("続ける：クラシック（3周） · ") and label.endswith(" · 途中")
+    replay_label = page.locator("#records-finished button").first.get_attribute("aria-label") or ""
+    assert replay_label.startswith("再生：クラシック（3周） · ") and replay_label.endswith(" · クリア！")
     last = page.locator("#records-finished li").all_inner_texts()[0]
     assert last.split(" · ")[0] == "クラシック（3周）" and "CL1-N-AAAAAAD" in last
     assert page.evaluate("() => document.activeElement.id") == "dlg-records-title"  # not the name box

@@ -56,7 +56,7 @@ function challengeItem(challenge) {
   button.type = "button";
   button.className = challenge.done ? "secondary" : "primary";
   button.textContent = t(challenge.done ? "challenge_again" : "challenge_play");
-  button.setAttribute("aria-label", `${button.textContent}: ${challenge.title}`);
+  button.setAttribute("aria-label", t("button_for", { what: button.textContent, which: challenge.title }));
   button.addEventListener("click", () => play(challenge.id));
   item.append(what, button, how);
   return item;

@@ -120,6 +120,9 @@ function gameItem(game, buttonText, onClick) {
   const button = document.createElement("button");
   button.type = "button";
   button.textContent = buttonText;
+  // named with its game, as the challenges' buttons are: a list of "Replay", "Replay", … told a screen
+  // reader nothing of which game each would open
+  button.setAttribute("aria-label", t("button_for", { what: buttonText, which: `${rulesName(game.rules)} · ${when} · ${result}` }));
   button.dataset.game = game.id;
   button.addEventListener("click", onClick);
   item.append(text, button);
