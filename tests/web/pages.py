@@ -30,6 +30,13 @@ SETTLED = (
 SETTLED_HISTORY = "() => !!document.querySelector('dialog[open]') || !(history.state && history.state.dialog)"
 
 
+def settle_history(page: Page) -> None:
+    """Wait until a dialog closed a moment ago has taken its entry out of the history (back.js does it with
+    history.back(), which the browser runs a moment later): a reload or another address asked for before
+    that would be cut short by it. A hand never gets there within those milliseconds; a test does."""
+    page.wait_for_function(SETTLED_HISTORY, timeout=TIMEOUT_MS)
+
+
 class GamePage:
     """The game page in one browser tab."""
 
@@ -43,10 +50,7 @@ class GamePage:
 
     def open(self, path: str = "/") -> GamePage:
         if self.page.url.startswith(self.base):
-            # A dialog closed a moment ago takes its entry out of the history (back.js) with history.back(),
-            # which the browser runs a moment later; a page asked for before that would be cut short by it
-            # (a hand never goes to another address within those milliseconds; a test does).
-            self.page.wait_for_function(SETTLED_HISTORY, timeout=TIMEOUT_MS)
+            settle_history(self.page)
         self.page.goto(self.base + path)
         self.page.wait_for_selector("body[data-ready=true]", timeout=TIMEOUT_MS)
         self.settle()
@@ -224,6 +228,7 @@ class GamePage:
             else:
                 self.page.select_option(f"#set-{name}", value)
         self.page.click("#dlg-settings button[type=submit]")
+        settle_history(self.page)
         if relanguaged:
             self.page.wait_for_function(
                 "([lang, drawn]) => document.documentElement.lang === lang && document.body.dataset.drawn !== drawn",

@@ -6,7 +6,7 @@ it; ended at any step; started again from Rules; in English too."""
 from __future__ import annotations
 
 from browser import PHONE, Errors, open_context, screenshot
-from pages import GamePage
+from pages import GamePage, settle_history
 from playwright.sync_api import Browser, Page
 
 GUIDE_CODE = "CL1-E-AAAAABT"
@@ -39,6 +39,7 @@ def test_the_offer_comes_once_and_skipping_it_is_kept(browser: Browser, server: 
     assert page.text_content("#guide-offer-title") == "はじめてのピラミッド"
     page.click("#guide-skip")
     assert page.is_hidden("#dlg-guide")
+    settle_history(page)
     page.reload()
     page.wait_for_selector("body[data-ready=true]")
     page.wait_for_timeout(300)

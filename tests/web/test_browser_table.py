@@ -742,7 +742,8 @@ def test_giza_sets_its_piles_beside_the_pyramid_on_a_wide_screen(
     assert out_of_view(page) == []
     screenshot(page, f"giza-{width}x{height}")
     page.set_viewport_size({"width": 390, "height": 844})  # an upright phone: the row under the pyramid
-    page.wait_for_function("document.querySelector('#board').dataset.arrangement === 'stacked'")
+    # (a function: an expression polled is evaluated as a string, which the page's CSP forbids)
+    page.wait_for_function("() => document.querySelector('#board').dataset.arrangement === 'stacked'")
     boxes = page.evaluate(LAYOUT_BOXES)
     lowest_row = max(b["top"] for b in boxes if not b["reserve"])
     assert all(b["top"] > lowest_row for b in boxes if b["reserve"])
