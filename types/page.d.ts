@@ -35,6 +35,7 @@ interface PageElements {
   "btn-watch": HTMLButtonElement;
   "cal-next": HTMLButtonElement;
   "cal-prev": HTMLButtonElement;
+  "challenge-badge": HTMLButtonElement;
   "confirm-no": HTMLButtonElement;
   "confirm-yes": HTMLButtonElement;
   "daily-by-moves": HTMLButtonElement;
