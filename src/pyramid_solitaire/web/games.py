@@ -31,10 +31,10 @@ from starlette.concurrency import run_in_threadpool
 
 from ..deal import Deal
 from ..game import Game
-from ..record import COACH, HINT, Entry, parse_entry, play_entry
+from ..record import COACH, HINT, Entry, parse_entry
 from ..store import Action, Conflict, GameRow, Store, StoreError, now_ms
 from .metrics import GAMES_FINISHED, GAMES_STARTED
-from .play import Session, event_of
+from .play import Session
 from .shapes import EventAnswer
 
 #: Sessions kept in memory; the oldest untouched one goes first (it is still in the database).
@@ -187,15 +187,8 @@ class Games:
         shown = [index for index, action in enumerate(recorded) if action.kind not in HELP]
         step = min(step, len(shown))
         taken = row.version if step == len(shown) else 0 if step == 0 else shown[step - 1] + 1
-        event: EventAnswer = {"kind": "state", "cards": []}
-        if step:
-            # the step's action played again on the table before it, for what it did
-            own = shown[step - 1]
-            game = Game(Deal.from_code(row.code))
-            for action in recorded[:own]:
-                play_entry(game, entry_of(action))
-            event = event_of(entry_of(recorded[own]), play_entry(game, entry_of(recorded[own])))
-        return rebuild(row, self.store, taken, recorded), len(shown), event
+        session, event = replayed(row, self.store, taken, recorded, report=shown[step - 1] if step else None)
+        return session, len(shown), event or {"kind": "state", "cards": []}
 
     def act(self, session: Session, entry: Entry) -> EventAnswer:
         """Play a move or event and record it before returning its event.  Call with the game's lock
@@ -228,9 +221,20 @@ def entry_of(action: Action) -> Entry:
     return parse_entry(action.arg or "") if action.kind == "move" else action.kind
 
 
-def rebuild(row: GameRow, store: Store, steps: int | None = None, recorded: list[Action] | None = None) -> Session:
-    """A session rebuilt from its record through the engine: the deal, then every entry (or the first
-    ``steps``); ``recorded``, the game's actions if they were already read."""
+def rebuild(row: GameRow, store: Store) -> Session:
+    """A session rebuilt from its record through the engine: the deal, then every entry."""
+    return replayed(row, store)[0]
+
+
+def replayed(
+    row: GameRow,
+    store: Store,
+    steps: int | None = None,
+    recorded: list[Action] | None = None,
+    report: int | None = None,
+) -> tuple[Session, EventAnswer | None]:
+    """The session of :func:`rebuild` after the first ``steps`` entries (all without), and the event of entry
+    number ``report`` among them; ``recorded``, the game's actions if they were already read."""
     session = Session(
         Game(Deal.from_code(row.code)),
         id=row.id,
@@ -244,10 +248,10 @@ def rebuild(row: GameRow, store: Store, steps: int | None = None, recorded: list
         recorded = store.actions(row.id)
     if steps is not None:
         recorded = recorded[: max(0, steps)]
-    session.replay([entry_of(a) for a in recorded])
+    event = session.replay([entry_of(a) for a in recorded], report)
     if steps is not None and steps < row.version:
         # a step of a replay: its clock stands at that entry, not at the time since the game began
         session.finished = (recorded[-1].at_ms if recorded else row.started_ms) / 1000
     elif session.over:
         session.finished = (row.ended_ms or now_ms()) / 1000
-    return session
+    return session, event

@@ -171,13 +171,18 @@ class Session:
         done = play_entry(self.game, entry)
         return event_of(entry, done)
 
-    def replay(self, entries: list[Entry]) -> None:
-        """Play recorded entries in order (each was answered once, so none is refused now)."""
-        for entry in entries:
-            play_entry(self.game, entry)
+    def replay(self, entries: list[Entry], report: int | None = None) -> EventAnswer | None:
+        """Play recorded entries in order (each was answered once, so none is refused now); the event of
+        entry number ``report`` as its answer reported it (a replay's step says what its action did)."""
+        event = None
+        for index, entry in enumerate(entries):
+            done = play_entry(self.game, entry)
+            if index == report:
+                event = event_of(entry, done)
             self.version += 1
         if self.over and self.finished is None:
             self.finished = time.time()
+        return event
 
     def _coach(self, time_limit: float) -> EventAnswer:
         """The solver's hint; it knows the hidden cards, and the answer says so."""
