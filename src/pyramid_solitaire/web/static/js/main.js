@@ -18,7 +18,7 @@ import { openNewDialog, wireNewGame } from "./newgame.js";
 import { clock } from "./result.js";
 import { say, showError } from "./narrate.js";
 import { runClock } from "./timer.js";
-import { accept, app, dom, draw, show, showKeys } from "./state.js";
+import { accept, app, dom, draw, showKeys } from "./state.js";
 import { command, resign, wireTable } from "./input.js";
 import { onKey } from "./keys.js";
 import { openSettings, useSettings, wireSettings } from "./settingsdialog.js";
@@ -34,9 +34,9 @@ import "./board.js";
 /** @type {PageLookup} */
 const $ = (id) => /** @type {PageElement<typeof id>} */ (document.getElementById(id));
 
-// What records.js may use: drawing a state, resuming a game, messages.
+// What records.js may use: resuming a game, the game shown, messages (a replay's steps are drawn by
+// state.js's showLookedAt).
 const recordsContext = {
-  show,
   resume,
   current: () => app.game,
   say,

@@ -7,9 +7,8 @@ import { figure } from "./result.js";
 import { viewing } from "./mode.js";
 import { fillBadges } from "./challenges.js";
 import { offline } from "./offline.js";
-import { animate, before } from "./animate.js";
-import { clearMessage, describe } from "./narrate.js";
-import { dom } from "./state.js";
+import { clearMessage } from "./narrate.js";
+import { showLookedAt } from "./state.js";
 
 /** @type {PageLookup} */
 const $ = (id) => /** @type {PageElement<typeof id>} */ (document.getElementById(id));
@@ -188,17 +187,11 @@ export async function openRecords(ctx) {
 async function showStep(step, ctx) {
   const from = document.activeElement;
   const answer = await api.replay(replay.id, step, lang());
-  const previous = ctx.current();
   const forward = answer.step === replay.step + 1 && answer.event.kind !== "state";
-  /** @type {Wire.EventAnswer} */
-  const event = forward ? answer.event : { kind: "state", cards: [] };
-  const was = before(event, previous);
   replay.step = answer.step;
   replay.steps = answer.steps;
-  ctx.show(answer.game);
-  animate(dom, event, was, answer.game, false);
-  if (forward) describe(event, answer.game, previous);
-  else clearMessage();
+  showLookedAt(answer.game, forward ? answer.event : { kind: "state", cards: [] });
+  if (!forward) clearMessage();
   $("replay-label").textContent = t("replay_step", { step: replay.step, steps: replay.steps });
   $("replay-prev").disabled = replay.step === 0;
   $("replay-first").disabled = replay.step === 0;

@@ -171,6 +171,18 @@ export function show(state) {
   drawn();
 }
 
+// A state only looked at (a replay's step, a step of the solver's line): a move forward (`event`) is played
+// with the table's motion and said, as the player's own moves are; a `state` event (a step back, a jump)
+// draws the table as it stands.
+/** @param {ShownGame} state @param {Wire.EventAnswer} event */
+export function showLookedAt(state, event, dealt = false) {
+  const previous = app.game;
+  const was = before(event, previous);
+  show(state);
+  animate(dom, event, was, state, dealt);
+  if (event.kind !== "state") describe(event, state, previous);
+}
+
 // --- the end of a game --------------------------------------------------------------------------------
 
 // A verified deal's par is worked out in the background: ask again for it a while, and show it when known.

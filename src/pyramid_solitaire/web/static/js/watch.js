@@ -6,10 +6,9 @@
 import { api, ApiError } from "./api.js";
 import { lang, t } from "./i18n.js";
 import { viewing } from "./mode.js";
-import { animate, before } from "./animate.js";
 import * as motion from "./motion.js";
-import { describe, say, showError } from "./narrate.js";
-import { app, dom, show } from "./state.js";
+import { say, showError } from "./narrate.js";
+import { app, show, showLookedAt } from "./state.js";
 import { showResult } from "./result.js";
 
 /** @type {PageLookup} */
@@ -66,14 +65,8 @@ function showButtons() {
 // are; a step back (or a jump) is drawn as it stands.
 /** @param {Wire.WatchAnswer} answer */
 function draw(answer, { forward, dealt = false }) {
-  const previous = app.game;
-  /** @type {Wire.EventAnswer} */
-  const event = forward ? answer.event : { kind: "state", cards: [] };
-  const was = before(event, previous);
   watch.answer = answer;
-  show(answer.game);
-  animate(dom, event, was, answer.game, dealt);
-  if (forward && event.kind !== "state") describe(event, answer.game, previous);
+  showLookedAt(answer.game, forward ? answer.event : { kind: "state", cards: [] }, dealt);
   if (answer.step >= answer.steps && answer.steps > 0) {
     say(answer.won ? t("watch_done_won", { steps: answer.steps }) : t("watch_done_lost", { removed: answer.removed }));
   } else if (!forward) say(t("watch_step", { step: answer.step, steps: answer.steps }));
