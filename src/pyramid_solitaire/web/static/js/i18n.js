@@ -1,4 +1,5 @@
 // i18n.js: every text of the page comes from locales/<lang>.json.
+import { preferredLanguages } from "./settings.js";
 let texts = {};
 let current = "ja";
 
@@ -18,8 +19,7 @@ export function lang() {
 // the browser names one (en-GB writes "Tue 8 Dec" and 23:30, en-US "Tue, Dec 8" and 11:30 PM), else the
 // language alone.
 export function dateLocale() {
-  const tags = typeof navigator === "undefined" ? [] : navigator.languages || [navigator.language];
-  return tags.find((tag) => String(tag).toLowerCase().split("-")[0] === current) || current;
+  return preferredLanguages().find((tag) => String(tag).toLowerCase().split("-")[0] === current) || current;
 }
 
 export function t(key, vars = {}) {

@@ -48,7 +48,8 @@ function savingData() {
   return Boolean(connection && connection.saveData);
 }
 
-function preferredLanguages() {
+// The browser's languages, most preferred first (navigator.languages, or its one language).
+export function preferredLanguages() {
   if (typeof navigator === "undefined") return [];
   return navigator.languages && navigator.languages.length ? [...navigator.languages] : [navigator.language];
 }
